@@ -1,0 +1,53 @@
+"""kingdoms: fast, exact rules engines for tactical card and board games.
+
+>>> import kingdoms
+>>> g = kingdoms.new_game("battleline", seed=1)
+>>> g.apply(g.legal_actions()[0])
+
+Every game implements one protocol (:class:`kingdoms.protocol.GameProtocol`): seeded
+construction, legal actions, apply, terminal/winner/returns, copies and pickling, full-state
+dicts and JSON, per-player views, determinization, numpy observations and action masks over a
+fixed action space, text notation for every action, and records that replay exactly.
+"""
+
+from __future__ import annotations
+
+from kingdoms._kingdoms import (
+    Action,
+    DataError,
+    Game,
+    IllegalActionError,
+    KingdomsError,
+    NotationError,
+    Record,
+    RulesOptionError,
+    SimulationStats,
+    StateError,
+    __version__,
+    from_dict,
+    from_json,
+    games,
+    new_game,
+    replay,
+    simulate,
+)
+
+__all__ = [
+    "Action",
+    "DataError",
+    "Game",
+    "IllegalActionError",
+    "KingdomsError",
+    "NotationError",
+    "Record",
+    "RulesOptionError",
+    "SimulationStats",
+    "StateError",
+    "__version__",
+    "from_dict",
+    "from_json",
+    "games",
+    "new_game",
+    "replay",
+    "simulate",
+]

@@ -1,0 +1,103 @@
+//! The protocol every game implements.
+//!
+//! One trait, in the spirit of OpenSpiel's uniform interface and shakmaty's `Position`:
+//! a game is a value (`Clone`), moves are generated into a caller's buffer, and every
+//! fallible call returns [`Error`](crate::Error) and leaves the state untouched on failure.
+//! Everything generic — recording, the Python bindings, batch simulation, agents and
+//! arenas — is written once against this trait.
+
+use crate::error::Result;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Player index, 0-based.
+pub type Player = usize;
+
+pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
+    /// A move. Small and `Copy`; its text form is [`Game::action_notation`].
+    type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// Rules options (variants). `Default` is the reading in `shared/rules-notes.md`.
+    /// Deserialized from the keyword arguments of `kingdoms.new_game`; should use
+    /// `#[serde(deny_unknown_fields)]` so a misspelt option is an error.
+    type Options: Default + Clone + Debug + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// The registry name: `battleline`, `strifull`, `arte`, `zinordia`.
+    const NAME: &'static str;
+
+    /// A new game, shuffled / set up from `seed`.
+    fn new(seed: u64, options: &Self::Options) -> Result<Self>;
+
+    fn options(&self) -> &Self::Options;
+    fn num_players(&self) -> usize;
+    /// Whose decision it is; `None` once the game is over.
+    fn current_player(&self) -> Option<Player>;
+    /// The legal actions in a canonical order (ascending action id), written into `out`
+    /// (cleared first) so search can reuse one buffer.
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// Play `action` for the current player. On `Err` the state is exactly as before.
+    fn apply(&mut self, action: Self::Action) -> Result<()>;
+
+    fn is_terminal(&self) -> bool {
+        self.current_player().is_none()
+    }
+    /// The winner of a finished game; `None` while running or for a draw.
+    fn winner(&self) -> Option<Player>;
+    /// Final utilities per player (win 1, loss -1, draw 0 in two-player games); all zero
+    /// while the game runs.
+    fn returns(&self) -> Vec<f64> {
+        let n = self.num_players();
+        match (self.is_terminal(), self.winner()) {
+            (false, _) | (true, None) => vec![0.0; n],
+            (true, Some(w)) => (0..n).map(|p| if p == w { 1.0 } else { -1.0 }).collect(),
+        }
+    }
+
+    // ---- the fixed action space -------------------------------------------------------
+    /// Size of the action space (fixed for a given set of options).
+    fn num_actions(&self) -> usize;
+    /// The id of an action, in `0..num_actions()`.
+    fn action_id(&self, action: Self::Action) -> usize;
+    /// The action with this id, or `None` if the id is out of range.
+    fn action_from_id(&self, id: usize) -> Option<Self::Action>;
+
+    // ---- notation ---------------------------------------------------------------------
+    /// Canonical text of an action; `parse_action(action_notation(a)) == a`.
+    fn action_notation(&self, action: Self::Action) -> String;
+    /// Parse an action's text. Accepts exactly what `action_notation` prints (and may accept
+    /// documented aliases). Does not check legality.
+    fn parse_action(&self, text: &str) -> Result<Self::Action>;
+    /// A structured, JSON-safe description of an action (kind, cards, targets).
+    fn action_json(&self, action: Self::Action) -> Value;
+
+    // ---- serialization and information ------------------------------------------------
+    /// The complete state as JSON (hidden cards, RNG state and options included), such that
+    /// `from_json(to_json())` is an identical game. Must not use the keys `game`, `seed`,
+    /// `history` (the recording layer adds them).
+    fn to_json(&self) -> Value;
+    /// Rebuild a state, validating it: a malformed or inconsistent value is `Error::State`
+    /// naming the path.
+    fn from_json(value: &Value) -> Result<Self>;
+    /// `to_json` with everything `player` may not see replaced by `null`, and everything it
+    /// legitimately knows kept. The RNG state (future dice) is never visible.
+    fn view(&self, player: Player) -> Value;
+    /// A state consistent with `player`'s view, with all hidden information (and the RNG,
+    /// hence future chance) redrawn from `seed`: `resample_hidden(p, s).view(p) == view(p)`.
+    fn resample_hidden(&self, player: Player, seed: u64) -> Self;
+
+    /// Shape of the observation tensor (fixed for a given set of options).
+    fn observation_shape(&self) -> Vec<usize>;
+    /// Fill `out` (length = product of the shape, zeroed by the caller) with `player`'s
+    /// observation. Only information `player` may see.
+    fn observation(&self, player: Player, out: &mut [f32]);
+
+    /// A readable text picture. `None`: the whole state (for the omniscient user);
+    /// `Some(p)`: only what `p` may see.
+    fn render(&self, player: Option<Player>) -> String;
+
+    /// A heuristic value of the position for `player`, in [-1, 1]; used by the greedy
+    /// agent and as a tie-breaker. Terminal states should return the true result.
+    fn evaluate(&self, player: Player) -> f64;
+}

@@ -1,0 +1,14 @@
+//! kingdoms-core: exact, fast rules engines for four tactical card and board games, behind
+//! one [`Game`] trait. Pure Rust; the Python bindings live in the `kingdoms-py` crate.
+
+pub mod error;
+pub mod game;
+pub mod registry;
+pub mod rng;
+pub mod session;
+pub mod simulate;
+
+pub use error::{Error, Result};
+pub use game::{Game, Player};
+pub use rng::GameRng;
+pub use session::{DynGame, Record, Session};

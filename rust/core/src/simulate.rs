@@ -1,0 +1,124 @@
+//! Batch play of uniformly random games on a thread pool, generic over [`Game`].
+//!
+//! Game `i` of a batch is set up from `GameRng::stream(seed, i)` and its random moves come
+//! from a second stream, so the totals depend only on `(seed, first, games)`, never on the
+//! thread count or on scheduling.
+
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::rng::{mix64, GameRng};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Safety net: a game still running after this many plies is an engine bug, reported.
+pub const MAX_PLIES: usize = 1_000_000;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimStats {
+    pub games: u64,
+    /// Wins per player.
+    pub wins: Vec<u64>,
+    pub draws: u64,
+    /// Total plies (decisions) over all games.
+    pub plies: u64,
+    pub seconds: f64,
+}
+
+impl SimStats {
+    pub fn games_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.games as f64 / self.seconds
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    fn add(mut self, other: SimStats) -> SimStats {
+        self.games += other.games;
+        if self.wins.len() < other.wins.len() {
+            self.wins.resize(other.wins.len(), 0);
+        }
+        for (w, o) in self.wins.iter_mut().zip(&other.wins) {
+            *w += o;
+        }
+        self.draws += other.draws;
+        self.plies += other.plies;
+        self
+    }
+}
+
+/// The seed game `index` of a batch under `seed` is set up with.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    mix64(seed ^ mix64(index))
+}
+
+/// Play one uniformly random game to the end; returns (winner, plies).
+pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng) -> Result<(Option<usize>, u64)> {
+    let mut buf = Vec::new();
+    let mut plies = 0u64;
+    while !game.is_terminal() {
+        game.legal_actions(&mut buf);
+        let &a = rng.choose(&buf).ok_or_else(|| {
+            Error::invalid(format!("{}: no legal action in a running game", G::NAME))
+        })?;
+        game.apply(a)?;
+        plies += 1;
+        if plies as usize > MAX_PLIES {
+            return Err(Error::invalid(format!(
+                "{}: game did not end in {MAX_PLIES} plies",
+                G::NAME
+            )));
+        }
+    }
+    Ok((game.winner(), plies))
+}
+
+/// A rayon pool of `threads` workers (None: one per core).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(Error::invalid("threads must be at least 1"));
+        }
+        b = b.num_threads(t);
+    }
+    b.build()
+        .map_err(|e| Error::invalid(format!("cannot start threads: {e}")))
+}
+
+/// Play games `first..first + games` of the batch under `seed`, uniformly at random.
+pub fn simulate<G: Game>(
+    options: &G::Options,
+    games: u64,
+    seed: u64,
+    first: u64,
+    threads: Option<usize>,
+) -> Result<SimStats> {
+    let start = Instant::now();
+    let pool = pool(threads)?;
+    let stats = pool.install(|| {
+        (first..first + games)
+            .into_par_iter()
+            .map(|i| -> Result<SimStats> {
+                let mut game = G::new(game_seed(seed, i), options)?;
+                let mut rng = GameRng::stream(seed, i);
+                let (winner, plies) = random_playout(&mut game, &mut rng)?;
+                let mut wins = vec![0; game.num_players()];
+                if let Some(w) = winner {
+                    wins[w] = 1;
+                }
+                Ok(SimStats {
+                    games: 1,
+                    wins,
+                    draws: u64::from(winner.is_none()),
+                    plies,
+                    seconds: 0.0,
+                })
+            })
+            .try_reduce(SimStats::default, |a, b| Ok(a.add(b)))
+    })?;
+    Ok(SimStats {
+        seconds: start.elapsed().as_secs_f64(),
+        ..stats
+    })
+}

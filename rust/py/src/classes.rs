@@ -1,0 +1,73 @@
+//! One thin Python class per game, a subclass of `Game`, plus the dispatch from a core game
+//! to its class. A game's extra functions (Battle Line's claim proofs, ...) live in its own
+//! module file here.
+
+use kingdoms_core::DynGame;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::IntoPy;
+use crate::game::PyGame;
+use crate::json;
+
+/// A fresh seed from the OS's hash randomness, for `seed=None`; the game keeps it, so the
+/// game is still reproducible from `g.seed`.
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+}
+
+pub fn new_base(
+    name: &str,
+    seed: Option<u64>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyGame> {
+    let options = json::kwargs_map(options)?;
+    Ok(PyGame {
+        inner: kingdoms_core::registry::new_game(name, seed.unwrap_or_else(fresh_seed), &options)
+            .py()?,
+    })
+}
+
+/// Declares the Python class of one game: `Class(seed=None, **rules_options)`.
+#[macro_export]
+macro_rules! game_class {
+    ($ty:ident, $core:ty, $name:tt, $module:tt, $doc:tt) => {
+        #[doc = $doc]
+        #[pyo3::pyclass(extends = $crate::game::PyGame, module = $module, name = $name)]
+        pub struct $ty;
+
+        #[pyo3::pymethods]
+        impl $ty {
+            /// The registry name of this class's game.
+            #[classattr]
+            const GAME: &'static str = <$core as kingdoms_core::Game>::NAME;
+
+            #[new]
+            #[pyo3(signature = (seed=None, **options))]
+            fn __new__(
+                seed: Option<u64>,
+                options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
+            ) -> pyo3::PyResult<(Self, $crate::game::PyGame)> {
+                Ok(($ty, $crate::classes::new_base(Self::GAME, seed, options)?))
+            }
+        }
+    };
+}
+
+/// Wrap a core game in the Python class of its game.
+pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
+    let base = PyGame { inner };
+    #[allow(clippy::match_single_binding)]
+    match base.inner.name() {
+        // GAMES: one arm per game class.
+        _ => Ok(Py::new(py, base)?.into_any()),
+    }
+}
+
+/// Register every game class on the extension module.
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

@@ -1,0 +1,440 @@
+//! `Game`, the one Python class behind every game (each game's class is a thin subclass),
+//! with `Action` and `Record`, the values it hands out.
+
+use kingdoms_core::{registry, DynGame, Record as CoreRecord};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple, PyType};
+
+use crate::errors::{IntoPy, StateError};
+use crate::json;
+
+/// An action of one game: a value with a notation (`str(a)`) and an id in the game's fixed
+/// action space. Equal when game and id are equal.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Action")]
+pub struct PyAction {
+    #[pyo3(get)]
+    pub game: &'static str,
+    #[pyo3(get)]
+    pub id: usize,
+    pub text: String,
+}
+
+#[pymethods]
+impl PyAction {
+    fn __str__(&self) -> &str {
+        &self.text
+    }
+    fn __repr__(&self) -> String {
+        format!("<Action {} {:?} #{}>", self.game, self.text, self.id)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyAction>().is_ok_and(|o| {
+            let o = o.get();
+            o.game == self.game && o.id == self.id
+        })
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.game, self.id).hash(&mut h);
+        h.finish()
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let cls = py.get_type::<PyAction>().getattr("_restore")?;
+        (cls, (self.game, self.id, self.text.clone())).into_pyobject(py)
+    }
+    #[staticmethod]
+    fn _restore(game: &str, id: usize, text: String) -> PyResult<Self> {
+        let game = registry::GAMES
+            .iter()
+            .find(|g| **g == game)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown game {game:?}")))?;
+        Ok(PyAction { game, id, text })
+    }
+}
+
+/// Everything needed to replay a game exactly: game name, seed, rules options, actions.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Record")]
+#[derive(Clone)]
+pub struct PyRecord {
+    pub inner: CoreRecord,
+}
+
+#[pymethods]
+impl PyRecord {
+    #[new]
+    #[pyo3(signature = (game, seed, actions, options=None))]
+    fn new(
+        game: String,
+        seed: u64,
+        actions: Vec<String>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        Ok(PyRecord {
+            inner: CoreRecord {
+                game,
+                seed,
+                options: json::kwargs_map(options)?,
+                actions,
+            },
+        })
+    }
+    #[getter]
+    fn game(&self) -> &str {
+        &self.inner.game
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+    #[getter]
+    fn actions(&self) -> Vec<String> {
+        self.inner.actions.clone()
+    }
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json::to_py(py, &serde_json::Value::Object(self.inner.options.clone()))
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json::to_py(
+            py,
+            &serde_json::to_value(&self.inner).expect("records serialize"),
+        )
+    }
+    #[classmethod]
+    fn from_dict(_cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::from_value(json::from_py(data)?)
+    }
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> String {
+        dump(
+            &serde_json::to_value(&self.inner).expect("records serialize"),
+            indent,
+        )
+    }
+    #[classmethod]
+    fn from_json(_cls: &Bound<'_, PyType>, text: &str) -> PyResult<Self> {
+        Self::from_value(json::parse(text)?)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyRecord>()
+            .is_ok_and(|o| o.get().inner == self.inner)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<Record {} seed={} {} actions>",
+            self.inner.game,
+            self.inner.seed,
+            self.inner.actions.len()
+        )
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py.get_type::<PyRecord>().getattr("from_json")?;
+        (f, (self.to_json(None),)).into_pyobject(py)
+    }
+}
+
+impl PyRecord {
+    fn from_value(v: serde_json::Value) -> PyResult<Self> {
+        serde_json::from_value(v)
+            .map(|inner| PyRecord { inner })
+            .map_err(|e| StateError::new_err(format!("bad record: {e}")))
+    }
+}
+
+pub fn dump(v: &serde_json::Value, indent: Option<usize>) -> String {
+    match indent {
+        None => serde_json::to_string(v).expect("JSON values serialize"),
+        Some(n) => {
+            let ind = " ".repeat(n);
+            let mut out = Vec::new();
+            let fmt = serde_json::ser::PrettyFormatter::with_indent(ind.as_bytes());
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+            serde::Serialize::serialize(v, &mut ser).expect("JSON values serialize");
+            String::from_utf8(out).expect("JSON is UTF-8")
+        }
+    }
+}
+
+/// The common game protocol. Not constructed directly: use `kingdoms.new_game` or a game's
+/// own class (`kingdoms.battleline.BattleLine(seed=1)`).
+#[pyclass(subclass, module = "kingdoms._kingdoms", name = "Game")]
+pub struct PyGame {
+    pub inner: Box<dyn DynGame>,
+}
+
+/// Wrap a core game in the Python class of its game.
+pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
+    crate::classes::wrap(py, inner)
+}
+
+impl PyGame {
+    fn action(&self, id: usize) -> PyResult<PyAction> {
+        Ok(PyAction {
+            game: self.inner.name(),
+            id,
+            text: self.inner.action_notation(id).py()?,
+        })
+    }
+
+    /// The id of an `Action` of this game or of a notation string.
+    fn resolve(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+        if let Ok(a) = action.cast::<PyAction>() {
+            let a = a.get();
+            if a.game != self.inner.name() {
+                return Err(PyValueError::new_err(format!(
+                    "{} action {:?} given to a {} game",
+                    a.game,
+                    a.text,
+                    self.inner.name()
+                )));
+            }
+            self.inner.check_id(a.id).py()?;
+            Ok(a.id)
+        } else if let Ok(text) = action.extract::<String>() {
+            self.inner.parse_action(&text).py()
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "expected an Action or its notation string, got {}",
+                action.get_type().name()?
+            )))
+        }
+    }
+
+    fn player_arg(&self, player: Option<usize>) -> PyResult<usize> {
+        match player.or(self.inner.current_player()) {
+            Some(p) => Ok(p),
+            None => Err(PyValueError::new_err("the game is over: name the player")),
+        }
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// The registry name of this game (`"battleline"`, ...).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    /// Whose decision it is; None once the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<usize> {
+        self.inner.current_player()
+    }
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+    /// The winner of a finished game; None while running or for a draw.
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.inner.winner()
+    }
+    /// Final utilities per player (win 1, loss -1, draw 0); zeros while running.
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+    /// The seed the game was set up from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.to_json()["seed"].as_u64().unwrap_or(0)
+    }
+    /// The rules options in force (every option, defaults included).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json::to_py(py, &serde_json::Value::Object(self.inner.options_json()))
+    }
+
+    /// The legal actions, in ascending id order.
+    fn legal_actions(&self) -> PyResult<Vec<PyAction>> {
+        self.inner
+            .legal_action_ids()
+            .into_iter()
+            .map(|id| self.action(id))
+            .collect()
+    }
+    /// Play an action (an `Action` or its notation) for the current player. Raises
+    /// `IllegalActionError` naming the broken rule, leaving the state unchanged.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = self.resolve(action)?;
+        self.inner.apply_id(id).py()
+    }
+    /// Parse an action's notation (legality is checked by `apply`).
+    fn parse_action(&self, text: &str) -> PyResult<PyAction> {
+        let id = self.inner.parse_action(text).py()?;
+        self.action(id)
+    }
+
+    // ---- fixed action space ----
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+    /// Boolean mask over the action space, True where legal.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; self.inner.num_actions()];
+        for id in self.inner.legal_action_ids() {
+            mask[id] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+    /// The ids of the legal actions, ascending (int64 array).
+    fn legal_action_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        PyArray1::from_vec(
+            py,
+            self.inner
+                .legal_action_ids()
+                .into_iter()
+                .map(|i| i as i64)
+                .collect(),
+        )
+    }
+    fn apply_id(&mut self, id: usize) -> PyResult<()> {
+        self.inner.apply_id(id).py()
+    }
+    fn action_to_id(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+        self.resolve(action)
+    }
+    fn id_to_action(&self, id: usize) -> PyResult<PyAction> {
+        self.action(id)
+    }
+    /// A structured description of an action (kind, cards, targets) as a dict.
+    fn describe_action<'py>(
+        &self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let id = self.resolve(action)?;
+        json::to_py(py, &self.inner.action_json(id).py()?)
+    }
+
+    // ---- observations ----
+    /// Shape of `observation_tensor`.
+    #[getter]
+    fn observation_shape(&self) -> Vec<usize> {
+        self.inner.observation_shape()
+    }
+    /// `player`'s observation (float32, fixed shape; layout in the game's docs). Defaults to
+    /// the current player.
+    #[pyo3(signature = (player=None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let p = self.player_arg(player)?;
+        let shape = self.inner.observation_shape();
+        let mut buf = vec![0.0f32; shape.iter().product()];
+        self.inner.observation(p, &mut buf).py()?;
+        PyArray1::from_vec(py, buf).reshape(shape)
+    }
+
+    // ---- copies and serialization ----
+    fn clone(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, self.inner.clone_box())
+    }
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, self.inner.clone_box())
+    }
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        wrap(py, self.inner.clone_box())
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py.import("kingdoms")?.getattr("from_json")?;
+        (f, (self.to_json(None),)).into_pyobject(py)
+    }
+    /// The complete state as JSON-safe data (hidden cards, RNG state, seed, history).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json::to_py(py, &self.inner.to_json())
+    }
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> String {
+        dump(&self.inner.to_json(), indent)
+    }
+    /// Rebuild a game from `to_dict()` output, validating it (`StateError` says where).
+    #[classmethod]
+    fn from_dict(cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        from_value(cls, json::from_py(data)?)
+    }
+    #[classmethod]
+    fn from_json(cls: &Bound<'_, PyType>, text: &str) -> PyResult<Py<PyAny>> {
+        from_value(cls, json::parse(text)?)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyGame>()
+            .is_ok_and(|o| o.borrow().inner.to_json() == self.inner.to_json())
+    }
+    fn __hash__(&self) -> PyResult<isize> {
+        Err(PyTypeError::new_err("games are mutable and unhashable"))
+    }
+
+    // ---- information ----
+    /// The state as `player` sees it: `to_dict()` with everything hidden from them `None`.
+    fn view<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
+        json::to_py(py, &self.inner.view(player).py()?)
+    }
+    /// A state consistent with `player`'s view, hidden information redrawn from `seed`.
+    fn resample_hidden(&self, py: Python<'_>, player: usize, seed: u64) -> PyResult<Py<PyAny>> {
+        wrap(py, self.inner.resample_hidden(player, seed).py()?)
+    }
+    /// A text picture of the position: everything (None) or only what `player` sees.
+    #[pyo3(signature = (player=None))]
+    fn render(&self, player: Option<usize>) -> PyResult<String> {
+        self.inner.render(player).py()
+    }
+    fn __str__(&self) -> PyResult<String> {
+        self.inner.render(None).py()
+    }
+    fn __repr__(&self) -> String {
+        let to_move = match self.inner.current_player() {
+            Some(p) => format!("player {p} to move"),
+            None => match self.inner.winner() {
+                Some(w) => format!("over, player {w} won"),
+                None => "over, drawn".to_string(),
+            },
+        };
+        format!(
+            "<{} {}, {} actions played>",
+            self.inner.name(),
+            to_move,
+            self.inner.history_len().unwrap_or(0)
+        )
+    }
+    /// The game's heuristic value of the position for `player`, in [-1, 1].
+    fn evaluate(&self, player: usize) -> PyResult<f64> {
+        self.inner.evaluate(player).py()
+    }
+    /// The record (game, seed, options, action notations) that `kingdoms.replay` replays.
+    fn record(&self) -> PyResult<PyRecord> {
+        Ok(PyRecord {
+            inner: self.inner.record().py()?,
+        })
+    }
+}
+
+fn from_value(cls: &Bound<'_, PyType>, mut value: serde_json::Value) -> PyResult<Py<PyAny>> {
+    let py = cls.py();
+    let want: Option<String> = cls.getattr("GAME").ok().and_then(|g| g.extract().ok());
+    if let (Some(want), serde_json::Value::Object(m)) = (&want, &mut value) {
+        m.entry("game")
+            .or_insert_with(|| serde_json::Value::from(want.as_str()));
+    }
+    let inner = registry::from_json(&value).py()?;
+    if let Some(want) = want {
+        if want != inner.name() {
+            return Err(StateError::new_err(format!(
+                "a {} state given to {want}",
+                inner.name()
+            )));
+        }
+    }
+    wrap(py, inner)
+}
