@@ -372,9 +372,6 @@ impl PyGame {
             .cast::<PyGame>()
             .is_ok_and(|o| o.borrow().inner.to_json() == self.inner.to_json())
     }
-    fn __hash__(&self) -> PyResult<isize> {
-        Err(PyTypeError::new_err("games are mutable and unhashable"))
-    }
 
     // ---- information ----
     /// The state as `player` sees it: `to_dict()` with everything hidden from them `None`.
