@@ -32,6 +32,17 @@ from kingdoms._kingdoms import (
     simulate,
 )
 
+# ---- agents ----
+from kingdoms._kingdoms import (
+    EloRating,
+    GameResult,
+    TournamentResult,
+    WDL,
+    play_match,
+    tournament,
+)
+from kingdoms import agents, batch  # noqa: E402  (submodules: kingdoms.agents.ISMCTS(), ...)
+
 __all__ = [
     "Action",
     "DataError",
@@ -50,4 +61,13 @@ __all__ = [
     "new_game",
     "replay",
     "simulate",
+    # ---- agents ----
+    "EloRating",
+    "GameResult",
+    "TournamentResult",
+    "WDL",
+    "agents",
+    "batch",
+    "play_match",
+    "tournament",
 ]

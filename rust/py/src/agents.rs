@@ -193,13 +193,16 @@ pub struct PyIsmcts {
 #[pymethods]
 impl PyIsmcts {
     #[new]
-    #[pyo3(signature = (iterations=None, seed=0, exploration=0.7, time_limit=None, rollout_depth=None))]
+    #[pyo3(signature = (iterations=None, seed=0, exploration=0.7, time_limit=None, rollout_depth=None, expand_samples=0, widening=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
         seed: u64,
         exploration: f64,
         time_limit: Option<f64>,
         rollout_depth: Option<u32>,
+        expand_samples: u32,
+        widening: Option<f64>,
     ) -> PyResult<Self> {
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
@@ -209,6 +212,8 @@ impl PyIsmcts {
             time_limit,
             exploration,
             rollout_depth,
+            expand_samples,
+            widening,
             seed,
         };
         config.validate().py()?;
@@ -232,6 +237,14 @@ impl PyIsmcts {
     #[getter]
     fn rollout_depth(&self) -> Option<u32> {
         self.config.rollout_depth
+    }
+    #[getter]
+    fn expand_samples(&self) -> u32 {
+        self.config.expand_samples
+    }
+    #[getter]
+    fn widening(&self) -> Option<f64> {
+        self.config.widening
     }
     #[getter]
     fn seed(&self) -> u64 {
@@ -299,12 +312,15 @@ impl PyIsmcts {
         let c = &self.config;
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
-            "ISMCTS(iterations={}, seed={}, exploration={}, time_limit={}, rollout_depth={})",
+            "ISMCTS(iterations={}, seed={}, exploration={:?}, time_limit={}, rollout_depth={}, \
+             expand_samples={}, widening={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             c.exploration,
-            opt(c.time_limit.map(|x| x.to_string())),
-            opt(c.rollout_depth.map(|x| x.to_string()))
+            opt(c.time_limit.map(|x| format!("{x:?}"))),
+            opt(c.rollout_depth.map(|x| x.to_string())),
+            c.expand_samples,
+            opt(c.widening.map(|x| format!("{x:?}")))
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -323,6 +339,8 @@ impl PyIsmcts {
                 c.exploration,
                 c.time_limit,
                 c.rollout_depth,
+                c.expand_samples,
+                c.widening,
             ),
         )
             .into_pyobject(py)

@@ -637,9 +637,9 @@ impl TournamentResult {
                 let _ = write!(s, "  {:>cw$}", format!("#{j}"));
             }
             s.push('\n');
-            for i in 0..n {
+            for (i, row) in cells.iter().enumerate() {
                 let _ = write!(s, "{:>3}  {:<w$}", i, self.names[i]);
-                for cell in &cells[i] {
+                for cell in row {
                     let _ = write!(s, "  {cell:>cw$}");
                 }
                 s.push('\n');

@@ -44,6 +44,15 @@ struct Env<G: Game> {
     opponent: Option<Box<dyn Agent<G>>>,
 }
 
+/// One game's share of a call: its env and its slices of the outputs.
+type Slot<'a, G> = (
+    (
+        (((usize, &'a mut Env<G>), &'a mut [f32]), &'a mut [bool]),
+        &'a mut i64,
+    ),
+    (&'a mut [f32], &'a mut bool),
+);
+
 /// `n` games of one kind stepped together.
 pub struct Batch<G: Game> {
     options: G::Options,
@@ -232,10 +241,10 @@ impl<G: Game> Batch<G> {
         } else {
             (rewards, dones)
         };
-        let work = |(((((i, env), obs), mask), player), (rw, done)): (
-            ((((usize, &mut Env<G>), &mut [f32]), &mut [bool]), &mut i64),
-            (&mut [f32], &mut bool),
-        )| f(i, env, obs, mask, player, rw, done);
+        let work = |((((ie, obs), mask), player), (rw, done)): Slot<'_, G>| {
+            let (i, env) = ie;
+            f(i, env, obs, mask, player, rw, done)
+        };
         match &self.pool {
             Some(pool) if n >= PARALLEL_MIN => pool.install(|| {
                 self.envs
@@ -246,8 +255,7 @@ impl<G: Game> Batch<G> {
                     .zip(v.player.par_iter_mut())
                     .zip(rewards.par_chunks_mut(np.max(1)).zip(dones.par_iter_mut()))
                     .with_min_len(32)
-                    .map(work)
-                    .collect::<Result<()>>()
+                    .try_for_each(work)
             }),
             _ => self
                 .envs
@@ -257,8 +265,7 @@ impl<G: Game> Batch<G> {
                 .zip(v.mask.chunks_mut(na.max(1)))
                 .zip(v.player.iter_mut())
                 .zip(rewards.chunks_mut(np.max(1)).zip(dones.iter_mut()))
-                .map(work)
-                .collect::<Result<()>>(),
+                .try_for_each(work),
         }
     }
 

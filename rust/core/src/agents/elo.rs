@@ -9,10 +9,14 @@
 //! agent that wins every game gets a large but finite rating (200 wins out of 200 put it
 //! about 920 points above its opponent instead of infinitely far).
 //!
-//! **Intervals.** 95% percentile bootstrap: the games of each pairing are resampled with
-//! replacement (`bootstrap` times, from a seeded RNG, so the intervals are reproducible)
-//! and the model refitted; the interval is the 2.5th to 97.5th percentile of an agent's
-//! refitted ratings. Intervals are relative to the pool's average, like the ratings.
+//! **Intervals.** 95% parametric bootstrap, as Ordo does: `bootstrap` times, every pairing's
+//! games are replayed by simulation from the fitted model (each pairing keeps its observed
+//! share of draws; wins and losses split the rest so the expected score is the model's),
+//! and the model is refitted; the interval runs from the 2.5th to the 97.5th percentile of
+//! an agent's refitted ratings. Simulating from the model rather than resampling the games
+//! keeps the interval honest after a clean sweep (resampling 20 wins out of 20 only ever
+//! gives 20 wins). The RNG is seeded, so intervals are reproducible. Intervals are relative
+//! to the pool's average, like the ratings.
 
 use super::arena::Wdl;
 use crate::rng::GameRng;
@@ -118,28 +122,39 @@ pub fn ratings(pairwise: &[Vec<Wdl>], bootstrap: u32, seed: u64) -> Vec<Rating> 
     }
     let mut rng = GameRng::stream(seed, 0xE10);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(bootstrap as usize); n];
-    let mut resampled = vec![vec![Wdl::default(); n]; n];
-    for _ in 0..bootstrap {
-        for i in 0..n {
-            for j in i + 1..n {
-                let r = pairwise[i][j];
-                let games = r.games();
-                let mut s = Wdl::default();
-                for _ in 0..games {
-                    let u = rng.below(games as usize) as u64;
-                    if u < r.wins {
-                        s.wins += 1;
-                    } else if u < r.wins + r.draws {
-                        s.draws += 1;
-                    } else {
-                        s.losses += 1;
-                    }
-                }
-                resampled[i][j] = s;
-                resampled[j][i] = s.flipped();
+    let mut simulated = vec![vec![Wdl::default(); n]; n];
+    // Per pairing: games and the model's probabilities of a win, a draw (the observed share).
+    let mut model = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let r = pairwise[i][j];
+            let games = r.games();
+            if games == 0 {
+                continue;
             }
+            let draw = r.draws as f64 / games as f64;
+            let score = expected_score(est[i] - est[j]);
+            let win = (score - draw / 2.0).clamp(0.0, 1.0 - draw);
+            model.push((i, j, games, win, draw));
         }
-        for (k, e) in fit(&points(&resampled)).into_iter().enumerate() {
+    }
+    for _ in 0..bootstrap {
+        for &(i, j, games, win, draw) in &model {
+            let mut s = Wdl::default();
+            for _ in 0..games {
+                let u = rng.unit();
+                if u < win {
+                    s.wins += 1;
+                } else if u < win + draw {
+                    s.draws += 1;
+                } else {
+                    s.losses += 1;
+                }
+            }
+            simulated[i][j] = s;
+            simulated[j][i] = s.flipped();
+        }
+        for (k, e) in fit(&points(&simulated)).into_iter().enumerate() {
             samples[k].push(e);
         }
     }
@@ -195,10 +210,15 @@ mod tests {
     }
 
     #[test]
-    fn a_clean_sweep_stays_finite() {
+    fn a_clean_sweep_stays_finite_with_a_real_interval() {
         let r = ratings(&head_to_head(wdl(200, 0, 0)), 200, 3);
         let d = r[0].elo - r[1].elo;
         assert!(d.is_finite() && d > 800.0 && d < 1100.0, "{d}");
+        // Resampling a 20-0 sweep would give 20-0 every time; simulating from the model
+        // gives the losses a finite rating allows. (Nothing beats a sweep, so the upper end
+        // is the estimate itself.)
+        let r = ratings(&head_to_head(wdl(20, 0, 0)), 500, 3);
+        assert!(r[0].lo < r[0].elo - 100.0 && r[0].hi >= r[0].elo, "{r:?}");
     }
 
     #[test]

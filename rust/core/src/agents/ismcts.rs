@@ -40,6 +40,20 @@ pub struct IsmctsConfig {
     /// `None`: roll out to the end of the game. `Some(d)`: `d` random plies, then the
     /// position's `Game::evaluate` (0: evaluate the new leaf at once).
     pub rollout_depth: Option<u32>,
+    /// Expansion: `0`/`1` adds a uniformly chosen untried action; `m > 1` adds the best of
+    /// `m` untried actions drawn at random, judged by the mover's `Game::evaluate`.
+    pub expand_samples: u32,
+    /// Progressive widening: `Some(k)` keeps at most `ceil(k * sqrt(visits + 1))` children
+    /// of a node in play (the rest wait untried); `None` tries every action before any is
+    /// revisited.
+    pub widening: Option<f64>,
+    /// Before a leaf is evaluated, the player who just moved finishes their turn with
+    /// greedy choices (so leaves are scored between turns, not mid-turn).
+    pub settle: bool,
+    /// Implicit minimax weight `alpha` in [0, 1]: a child's value in the selection is
+    /// `(1 - alpha) * mean + alpha * minimax`, the minimax value backed up from the leaves'
+    /// evaluations (0: plain Monte Carlo means).
+    pub implicit: f64,
     pub seed: u64,
 }
 
@@ -50,6 +64,10 @@ impl Default for IsmctsConfig {
             time_limit: None,
             exploration: 0.7,
             rollout_depth: None,
+            expand_samples: 0,
+            widening: None,
+            settle: false,
+            implicit: 0.0,
             seed: 0,
         }
     }
@@ -68,6 +86,9 @@ impl IsmctsConfig {
         }
         if !(self.exploration.is_finite() && self.exploration >= 0.0) {
             return bad("exploration must be a number >= 0");
+        }
+        if self.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
+            return bad("widening must be a positive number");
         }
         Ok(())
     }
@@ -88,6 +109,18 @@ impl IsmctsConfig {
         }
         if let Some(depth) = self.rollout_depth {
             parts.push(format!("depth={depth}"));
+        }
+        if self.expand_samples != d.expand_samples {
+            parts.push(format!("expand={}", self.expand_samples));
+        }
+        if let Some(k) = self.widening {
+            parts.push(format!("widening={k}"));
+        }
+        if self.settle {
+            parts.push("settle=1".into());
+        }
+        if self.implicit != d.implicit {
+            parts.push(format!("implicit={}", self.implicit));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -141,6 +174,10 @@ pub struct Ismcts<G: Game> {
     gen: u32,
     path: Vec<u32>,
     values: Vec<f64>,
+    untried: Vec<G::Action>,
+    expanded_applied: bool,
+    /// Implicit minimax values, `num_players` per node.
+    mm: Vec<f64>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -155,6 +192,9 @@ impl<G: Game> Ismcts<G> {
             gen: 0,
             path: Vec::new(),
             values: Vec::new(),
+            untried: Vec::new(),
+            expanded_applied: false,
+            mm: Vec::new(),
         }
     }
 
@@ -189,6 +229,7 @@ impl<G: Game> Ismcts<G> {
         self.marks.resize(game.num_actions(), 0);
         self.gen = 0;
         self.values.resize(game.num_players(), 0.0);
+        self.mm.clear();
 
         let mut done = 0u64;
         loop {
@@ -256,6 +297,8 @@ impl<G: Game> Ismcts<G> {
         self.path.push(0);
         let mut node = 0u32;
         let c = self.config.exploration;
+        let alpha = self.config.implicit;
+        let np = self.values.len();
         while let Some(mover) = det.current_player() {
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
@@ -269,6 +312,7 @@ impl<G: Game> Ismcts<G> {
                 }
             }
             let mut untried = self.legal.len();
+            let mut tried = 0usize;
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &self.nodes[ch as usize];
@@ -276,24 +320,52 @@ impl<G: Game> Ismcts<G> {
                 if *m == gen {
                     *m = gen + 1;
                     untried -= 1;
+                    tried += 1;
                 }
                 ch = n.next_sibling;
             }
-            if untried > 0 {
-                // Expand the k-th untried legal action.
-                let mut k = self.rng.below(untried);
-                let mut chosen = None;
+            // Progressive widening: at most ceil(k * sqrt(visits + 1)) children in play.
+            let allowed = match self.config.widening {
+                None => usize::MAX,
+                Some(k) => {
+                    let v = f64::from(self.nodes[node as usize].visits) + 1.0;
+                    ((k * v.sqrt()).ceil() as usize).max(1)
+                }
+            };
+            if untried > 0 && tried < allowed {
+                self.untried.clear();
                 for &a in &self.legal {
-                    let id = det.action_id(a);
-                    if self.marks.get(id) == Some(&gen) {
-                        if k == 0 {
-                            chosen = Some((a, id));
-                            break;
-                        }
-                        k -= 1;
+                    if self.marks.get(det.action_id(a)) == Some(&gen) {
+                        self.untried.push(a);
                     }
                 }
-                let (a, id) = chosen.ok_or_else(no_moves::<G>)?;
+                let m = (self.config.expand_samples as usize).min(self.untried.len());
+                let a = if m <= 1 {
+                    self.untried[self.rng.below(self.untried.len())]
+                } else {
+                    // The best of m untried actions drawn at random, by the mover's evaluate.
+                    let mut best: Option<(f64, G::Action, G)> = None;
+                    for i in 0..m {
+                        let j = i + self.rng.below(self.untried.len() - i);
+                        self.untried.swap(i, j);
+                        let a = self.untried[i];
+                        let mut after = det.clone();
+                        after.apply(a)?;
+                        let v = if after.is_terminal() {
+                            after.returns().get(mover).copied().unwrap_or(0.0)
+                        } else {
+                            after.evaluate(mover)
+                        };
+                        if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
+                            best = Some((v, a, after));
+                        }
+                    }
+                    let (_, a, after) = best.ok_or_else(no_moves::<G>)?;
+                    det = after;
+                    self.expanded_applied = true;
+                    a
+                };
+                let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
                 let parent = &mut self.nodes[node as usize];
                 let sibling = parent.first_child;
@@ -308,7 +380,9 @@ impl<G: Game> Ismcts<G> {
                     first_child: NONE,
                     next_sibling: sibling,
                 });
-                det.apply(a)?;
+                if !std::mem::take(&mut self.expanded_applied) {
+                    det.apply(a)?;
+                }
                 self.path.push(child);
                 break;
             }
@@ -321,7 +395,12 @@ impl<G: Game> Ismcts<G> {
                 if self.marks[n.id as usize] == gen + 1 {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
-                    let score = n.reward / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
+                    let mut q = n.reward / visits;
+                    if alpha > 0.0 {
+                        let v = self.mm[ch as usize * np + mover];
+                        q = (1.0 - alpha) * q + alpha * (v + 1.0) * 0.5;
+                    }
+                    let score = q + c * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = ch;
@@ -337,7 +416,8 @@ impl<G: Game> Ismcts<G> {
             self.path.push(best);
             node = best;
         }
-        self.rollout(&mut det)?;
+        let last = self.path.last().map(|&i| self.nodes[i as usize].player as usize);
+        self.rollout(&mut det, last.filter(|&p| p < self.values.len()))?;
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -345,13 +425,51 @@ impl<G: Game> Ismcts<G> {
                 n.reward += ((v + 1.0) * 0.5).clamp(0.0, 1.0);
             }
         }
+        if alpha > 0.0 {
+            self.back_up_minimax(np);
+        }
         Ok(())
+    }
+
+    /// Implicit minimax backups (Lanctot, Winands, Pepels, Sturtevant, "Monte Carlo tree
+    /// search with heuristic evaluations using implicit minimax backups", CIG 2014): the
+    /// leaf gets the values just computed, and each node above it the values of its child
+    /// that is best for the player choosing there.
+    fn back_up_minimax(&mut self, np: usize) {
+        self.mm.resize(self.nodes.len() * np, 0.0);
+        let Some(&leaf) = self.path.last() else {
+            return;
+        };
+        let leaf = leaf as usize;
+        self.mm[leaf * np..(leaf + 1) * np].copy_from_slice(&self.values);
+        for k in (0..self.path.len() - 1).rev() {
+            let i = self.path[k] as usize;
+            let mut best = NONE;
+            let mut best_v = f64::NEG_INFINITY;
+            let mut ch = self.nodes[i].first_child;
+            while ch != NONE {
+                let n = &self.nodes[ch as usize];
+                if n.visits > 0 {
+                    let v = self.mm[ch as usize * np + n.player as usize];
+                    if v > best_v {
+                        best_v = v;
+                        best = ch;
+                    }
+                }
+                ch = n.next_sibling;
+            }
+            if best != NONE {
+                let b = best as usize;
+                self.mm.copy_within(b * np..(b + 1) * np, i * np);
+            }
+        }
     }
 
     /// Play `det` out (or `rollout_depth` plies) and leave each player's result in
     /// `self.values`, in [-1, 1].
-    fn rollout(&mut self, det: &mut G) -> Result<()> {
+    fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
         let mut plies = 0u32;
+        let mut settling = 0u32;
         loop {
             if det.is_terminal() {
                 let r = det.returns();
@@ -361,11 +479,19 @@ impl<G: Game> Ismcts<G> {
                 return Ok(());
             }
             if self.config.rollout_depth.is_some_and(|d| plies >= d) {
+                // Settle: the player who just moved finishes their turn greedily first.
+                let mover = det.current_player();
+                if self.config.settle && mover.is_some() && mover == last_mover && settling < 64 {
+                    self.greedy_step(det, mover.unwrap_or(0))?;
+                    settling += 1;
+                    continue;
+                }
                 for (p, v) in self.values.iter_mut().enumerate() {
                     *v = det.evaluate(p).clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }
+            last_mover = det.current_player();
             det.legal_actions(&mut self.legal);
             let &a = self.rng.choose(&self.legal).ok_or_else(no_moves::<G>)?;
             det.apply(a)?;
@@ -377,6 +503,29 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
+    }
+
+    /// Play the action that `evaluate`s best for `mover` (ties: the first found).
+    fn greedy_step(&mut self, det: &mut G, mover: Player) -> Result<()> {
+        det.legal_actions(&mut self.legal);
+        if self.legal.len() == 1 {
+            return det.apply(self.legal[0]);
+        }
+        let mut best: Option<(f64, G)> = None;
+        for &a in &self.legal {
+            let mut after = det.clone();
+            after.apply(a)?;
+            let v = if after.is_terminal() {
+                after.returns().get(mover).copied().unwrap_or(0.0)
+            } else {
+                after.evaluate(mover)
+            };
+            if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                best = Some((v, after));
+            }
+        }
+        *det = best.ok_or_else(no_moves::<G>)?.1;
+        Ok(())
     }
 }
 

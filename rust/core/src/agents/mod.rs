@@ -174,6 +174,12 @@ impl AgentSpec {
                             c.rollout_depth = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
                         "seed" => c.seed = int(k, v)?,
+                        "expand" | "expand_samples" => {
+                            c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
+                        }
+                        "widening" | "pw" => c.widening = Some(num(k, v)?),
+                        "settle" => c.settle = int(k, v)? != 0,
+                        "implicit" => c.implicit = num(k, v)?,
                         _ => return Err(spec_error(
                             text,
                             &format!("ismcts takes iterations, time, exploration, depth and seed, not {k:?}"),

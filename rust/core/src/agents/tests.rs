@@ -506,3 +506,29 @@ fn batch_with_an_opponent_hands_the_learner_its_seat() {
     }
     assert_eq!(b.learners(), vec![0, 1, 0, 1, 0, 1]);
 }
+
+/// A measuring tool, not a test: `KINGDOMS_MEASURE="game;agent;agent;games;seed"` plays a
+/// tournament of a registered game and prints its table
+/// (`cargo test -p kingdoms-core measure -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn measure() {
+    let Ok(spec_text) = std::env::var("KINGDOMS_MEASURE") else {
+        return;
+    };
+    for job in spec_text.split('|') {
+        let parts: Vec<&str> = job.split(';').collect();
+        let (game, games, seed) = (parts[0], parts[parts.len() - 2], parts[parts.len() - 1]);
+        let specs: Vec<AgentSpec> = parts[1..parts.len() - 2].iter().map(|s| spec(s)).collect();
+        let cfg = TournamentConfig {
+            games: games.parse().unwrap(),
+            seed: seed.parse().unwrap(),
+            ..TournamentConfig::default()
+        };
+        let r = crate::with_game!(game, G => {
+            arena::tournament::<G>(&Default::default(), &specs, &cfg, &Progress::default()).unwrap()
+        })
+        .unwrap();
+        println!("{}", r.table());
+    }
+}
