@@ -510,17 +510,23 @@ impl BattleLine {
             }
             Action::Redeploy { card, to } => {
                 self.play_guile(p, Card::REDEPLOY);
-                self.take(card, p);
+                let left = self.take(card);
                 match to {
                     Some(g) => self.place(card, g as usize, p),
                     None => self.to_discard(card),
+                }
+                if let Some(f) = left {
+                    self.mud_leaves(f, p);
                 }
                 self.after_play();
             }
             Action::Deserter { card } => {
                 self.play_guile(p, Card::DESERTER);
-                self.take(card, p);
+                let left = self.take(card);
                 self.to_discard(card);
+                if let Some(f) = left {
+                    self.mud_leaves(f, p);
+                }
                 self.after_play();
             }
             Action::Traitor { card, flag } => {
@@ -541,8 +547,11 @@ impl BattleLine {
                     self.loc[card.id()] = loc_flag(g, p);
                     self.cache[g] = [ClaimCache::Dirty; 2];
                 } else {
-                    self.take(card, p);
+                    let left = self.take(card);
                     self.place(card, g, p);
+                    if let Some(f) = left {
+                        self.mud_leaves(f, p);
+                    }
                 }
                 self.after_play();
             }
@@ -614,10 +623,12 @@ impl BattleLine {
         self.cache[f] = [ClaimCache::Dirty; 2];
     }
 
-    /// Take a card off the table (it goes wherever the caller puts it next). `actor` is the
-    /// player whose tactics card moves it (for Mud leaving, BL-7.5).
-    fn take(&mut self, c: Card, actor: usize) {
-        let Some((f, side)) = self.table_place(c) else { return };
+    /// Take a card off the table (it goes wherever the caller puts it next).
+    /// Returns the flag Mud left, if `c` is the Mud: the caller puts the Mud where it goes
+    /// and then calls [`BattleLine::mud_leaves`].
+    #[must_use]
+    fn take(&mut self, c: Card) -> Option<usize> {
+        let (f, side) = self.table_place(c)?;
         self.table[side].remove(c);
         self.cache[f] = [ClaimCache::Dirty; 2];
         let fl = &mut self.flags[f];
@@ -630,11 +641,13 @@ impl BattleLine {
             fl.fog = None;
         } else {
             fl.mud = None;
-            self.mud_leaves(f, actor);
+            return Some(f);
         }
+        None
     }
 
-    /// BL-7.5: Mud has left flag `f`; sides holding 4 cards discard one at once.
+    /// BL-7.5: Mud has left flag `f` (moved by `actor`'s tactics card); sides holding 4
+    /// cards discard one at once.
     fn mud_leaves(&mut self, f: usize, actor: usize) {
         let fog = self.flags[f].fog.is_some();
         let before = self.flags[f].first_complete;
