@@ -12,7 +12,10 @@ macro_rules! with_game {
         #[allow(unreachable_code, unused_macros)]
         match $name {
             // GAMES: one arm per game (keep in step with `GAMES`).
-            "battleline" => { type $G = $crate::battleline::BattleLine; Ok($body) }
+            "battleline" => {
+                type $G = $crate::battleline::BattleLine;
+                Ok($body)
+            }
             other => Err($crate::Error::invalid(format!(
                 "unknown game {other:?}; the games are {:?}",
                 $crate::registry::GAMES

@@ -157,10 +157,14 @@ impl Action {
             });
         }
         if let Some(rest) = t.strip_prefix("Redeploy ") {
-            let (c, to) = rest
-                .split_once('>')
-                .ok_or_else(|| bad("Redeploy needs a target: `Redeploy R5>3` or `Redeploy R5>discard`".into()))?;
-            let to = if to == "discard" { None } else { Some(flag(to)?) };
+            let (c, to) = rest.split_once('>').ok_or_else(|| {
+                bad("Redeploy needs a target: `Redeploy R5>3` or `Redeploy R5>discard`".into())
+            })?;
+            let to = if to == "discard" {
+                None
+            } else {
+                Some(flag(to)?)
+            };
             return Ok(Action::Redeploy {
                 card: placeable(c)?,
                 to,
@@ -249,13 +253,28 @@ mod tests {
     #[test]
     fn notation_examples() {
         let p = |s| Action::parse(s).unwrap();
-        assert_eq!(p("R10@3"), Action::Play { card: Card::troop(0, 10), flag: 3 });
-        assert_eq!(p("Fog@2"), Action::Play { card: Card::FOG, flag: 2 });
+        assert_eq!(
+            p("R10@3"),
+            Action::Play {
+                card: Card::troop(0, 10),
+                flag: 3
+            }
+        );
+        assert_eq!(
+            p("Fog@2"),
+            Action::Play {
+                card: Card::FOG,
+                flag: 2
+            }
+        );
         assert_eq!(p("claim 4"), Action::Claim(4));
         assert_eq!(p("draw troop"), Action::Draw(Deck::Troop));
         assert_eq!(
             p("Redeploy Mud>discard"),
-            Action::Redeploy { card: Card::MUD, to: None }
+            Action::Redeploy {
+                card: Card::MUD,
+                to: None
+            }
         );
         assert_eq!(p(" pass "), Action::Pass);
     }
@@ -263,8 +282,20 @@ mod tests {
     #[test]
     fn bad_notation_is_rejected() {
         for t in [
-            "", "R10@9", "R10@", "@3", "Scout@3", "claim 9", "claim", "Deserter Scout",
-            "Redeploy R5", "Redeploy R5>9", "Traitor R5>discard", "draw", "return X1", "PASS",
+            "",
+            "R10@9",
+            "R10@",
+            "@3",
+            "Scout@3",
+            "claim 9",
+            "claim",
+            "Deserter Scout",
+            "Redeploy R5",
+            "Redeploy R5>9",
+            "Traitor R5>discard",
+            "draw",
+            "return X1",
+            "PASS",
             "R10 @3",
         ] {
             assert!(Action::parse(t).is_err(), "{t:?}");

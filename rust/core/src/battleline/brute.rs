@@ -66,7 +66,12 @@ fn combos(pool: &[Card], m: usize, start: usize, cur: &mut Vec<Card>, f: &mut im
 }
 
 /// The best strength any completion of `fixed` to `size` cards from `pool` reaches.
-pub fn best_completion_strength(fixed: &[Card], pool: &[Card], size: usize, fog: bool) -> Option<u16> {
+pub fn best_completion_strength(
+    fixed: &[Card],
+    pool: &[Card],
+    size: usize,
+    fog: bool,
+) -> Option<u16> {
     let m = size - fixed.len();
     let mut best: Option<u16> = None;
     let mut cur = Vec::new();

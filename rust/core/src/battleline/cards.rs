@@ -290,7 +290,17 @@ mod tests {
 
     #[test]
     fn bad_card_notation_is_rejected() {
-        for t in ["", "R0", "R11", "r5", "X3", "R", "R05", "alexander", "Leader"] {
+        for t in [
+            "",
+            "R0",
+            "R11",
+            "r5",
+            "X3",
+            "R",
+            "R05",
+            "alexander",
+            "Leader",
+        ] {
             assert!(Card::parse(t).is_err(), "{t:?}");
         }
     }
@@ -304,6 +314,9 @@ mod tests {
         assert_eq!(Card::SHIELD.max_value(), 3);
         assert_eq!(CardSet(ALL_CARDS.0).len(), 70);
         let s = CardSet::from_cards(&[Card(3), Card(65), Card(0)]);
-        assert_eq!(s.iter().collect::<Vec<_>>(), vec![Card(0), Card(3), Card(65)]);
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            vec![Card(0), Card(3), Card(65)]
+        );
     }
 }

@@ -20,7 +20,7 @@
 //! Pools and sets are bitsets over the 60 troops (`u64`, bit = card id), values are 10-bit
 //! masks (bit `v - 1` for value `v`). A typical call is a few dozen bit operations.
 
-use super::cards::{troops_of, Card, COLOURS};
+use super::cards::{troops_of, Card};
 use std::fmt;
 
 /// Formation kinds, weakest first (the derived order is the strength order).
@@ -103,9 +103,7 @@ impl Formation {
     }
     /// The completing cards as a troop bitset.
     pub fn completion_bits(&self) -> u64 {
-        self.completion()
-            .iter()
-            .fold(0u64, |a, c| a | 1u64 << c.0)
+        self.completion().iter().fold(0u64, |a, c| a | 1u64 << c.0)
     }
     /// `(card, colour index, value)` for every wild card of the formation.
     pub fn wild_choices(&self) -> impl Iterator<Item = (Card, u8, u8)> + '_ {
@@ -394,7 +392,14 @@ fn wedge(fixed: &[Card], p: &Parts, pool: u64, size: u32, fog: bool) -> Option<F
     None
 }
 
-fn phalanx(fixed: &[Card], p: &Parts, pool: u64, size: u32, m: u32, fog: bool) -> Option<Formation> {
+fn phalanx(
+    fixed: &[Card],
+    p: &Parts,
+    pool: u64,
+    size: u32,
+    m: u32,
+    fog: bool,
+) -> Option<Formation> {
     let mut allowed: u16 = TEN;
     if p.nt > 0 {
         if p.values.count_ones() != 1 {
@@ -451,13 +456,7 @@ fn top_of_slice(slice: u16, m: u32) -> Option<(u32, u16)> {
     Some((sum, chosen))
 }
 
-fn battalion(
-    fixed: &[Card],
-    p: &Parts,
-    pool: u64,
-    m: u32,
-    fog: bool,
-) -> Option<Formation> {
+fn battalion(fixed: &[Card], p: &Parts, pool: u64, m: u32, fog: bool) -> Option<Formation> {
     let colours = match p.single_colour()? {
         Some(c) => c..c + 1,
         None => 0..6,
@@ -531,7 +530,13 @@ fn host(fixed: &[Card], p: &Parts, pool: u64, m: u32, fog: bool) -> Formation {
 ///
 /// Preconditions (checked by the public entry points, not here): `fixed` holds distinct
 /// troop or morale cards, at most `size <= 4` of them, none of them in `pool`.
-pub fn search(fixed: &[Card], pool: u64, size: usize, fog: bool, min_kind: Kind) -> Option<Formation> {
+pub fn search(
+    fixed: &[Card],
+    pool: u64,
+    size: usize,
+    fog: bool,
+    min_kind: Kind,
+) -> Option<Formation> {
     let m = (size - fixed.len()) as u32;
     if pool.count_ones() < m {
         return None;
@@ -609,11 +614,6 @@ pub fn classify(resolved: &[Card], fog: bool) -> (Kind, u32) {
     (kind, total)
 }
 
-/// Short colour letter, for messages.
-pub fn colour_letter(c: u8) -> char {
-    COLOURS[c as usize % 6]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -666,9 +666,7 @@ mod tests {
     #[test]
     fn completion_picks_pool_cards() {
         // Empty side, pool of three high reds: Wedge R8-R10.
-        let pool = cards("R8 R9 R10 B1")
-            .iter()
-            .fold(0u64, |a, c| a | 1 << c.0);
+        let pool = cards("R8 R9 R10 B1").iter().fold(0u64, |a, c| a | 1 << c.0);
         let f = best_completion(&[], pool, 3, false).unwrap();
         assert_eq!((f.kind, f.total), (Kind::Wedge, 27));
         assert_eq!(f.completion().len(), 3);

@@ -8,7 +8,12 @@ use crate::rng::GameRng;
 use serde_json::{json, Map, Value};
 
 fn card_list(cards: impl IntoIterator<Item = Card>) -> Value {
-    Value::Array(cards.into_iter().map(|c| Value::from(c.to_string())).collect())
+    Value::Array(
+        cards
+            .into_iter()
+            .map(|c| Value::from(c.to_string()))
+            .collect(),
+    )
 }
 
 fn positions(mask: u64) -> Value {
@@ -294,21 +299,20 @@ impl BattleLine {
             };
             for (i, e) in env.iter().enumerate() {
                 let ep = format!("{fp}.env[{i}]");
-                let card = e
-                    .get("card")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| Error::state(format!("{ep}.card"), "expected \"Fog\" or \"Mud\""))?;
+                let card = e.get("card").and_then(Value::as_str).ok_or_else(|| {
+                    Error::state(format!("{ep}.card"), "expected \"Fog\" or \"Mud\"")
+                })?;
                 let side = side_of(e.get("side"), &format!("{ep}.side"))?;
                 if e.as_object().is_some_and(|o| o.len() != 2) {
                     return Err(Error::state(&ep, "expected exactly the keys card and side"));
                 }
                 match card {
                     "Fog" => {
-                        mark(Card::FOG, &format!("{ep}"))?;
+                        mark(Card::FOG, &ep)?;
                         fl.fog = Some(side);
                     }
                     "Mud" => {
-                        mark(Card::MUD, &format!("{ep}"))?;
+                        mark(Card::MUD, &ep)?;
                         fl.mud = Some(side);
                     }
                     _ => {
@@ -323,7 +327,9 @@ impl BattleLine {
                 .get("sides")
                 .and_then(Value::as_array)
                 .filter(|s| s.len() == 2)
-                .ok_or_else(|| Error::state(format!("{fp}.sides"), "expected two lists of cards"))?;
+                .ok_or_else(|| {
+                    Error::state(format!("{fp}.sides"), "expected two lists of cards")
+                })?;
             for (s, sv) in sides.iter().enumerate() {
                 let sp = format!("{fp}.sides[{s}]");
                 let cards = cards_at(sv, &sp)?;
@@ -391,7 +397,10 @@ impl BattleLine {
             if cards.len() > HAND_SIZE + 2 {
                 return Err(Error::state(
                     &hp,
-                    format!("{} cards: a hand holds at most 7 (9 during Scout)", cards.len()),
+                    format!(
+                        "{} cards: a hand holds at most 7 (9 during Scout)",
+                        cards.len()
+                    ),
                 ));
             }
             for (i, &c) in cards.iter().enumerate() {
@@ -400,7 +409,10 @@ impl BattleLine {
             }
         }
         let mut troop_deck = Stack::<60>::default();
-        for (i, &c) in cards_at(get("troop_deck")?, "$.troop_deck")?.iter().enumerate() {
+        for (i, &c) in cards_at(get("troop_deck")?, "$.troop_deck")?
+            .iter()
+            .enumerate()
+        {
             let cp = format!("$.troop_deck[{i}]");
             if !c.is_troop() {
                 return Err(Error::state(&cp, format!("{c} is not a troop card")));
@@ -409,7 +421,10 @@ impl BattleLine {
             troop_deck.push(c);
         }
         let mut tactics_deck = Stack::<10>::default();
-        for (i, &c) in cards_at(get("tactics_deck")?, "$.tactics_deck")?.iter().enumerate() {
+        for (i, &c) in cards_at(get("tactics_deck")?, "$.tactics_deck")?
+            .iter()
+            .enumerate()
+        {
             let cp = format!("$.tactics_deck[{i}]");
             if !c.is_tactics() {
                 return Err(Error::state(&cp, format!("{c} is not a tactics card")));
@@ -425,7 +440,10 @@ impl BattleLine {
         if let Some(i) = seen.iter().position(Option::is_none) {
             return Err(Error::state(
                 "$",
-                format!("{} is missing: every card must be somewhere (BL-1.4)", Card(i as u8)),
+                format!(
+                    "{} is missing: every card must be somewhere (BL-1.4)",
+                    Card(i as u8)
+                ),
             ));
         }
 
@@ -437,7 +455,9 @@ impl BattleLine {
         let phase = Phase::from_name(phase_name).ok_or_else(|| {
             Error::state(
                 "$.phase",
-                format!("{phase_name:?}: expected play, claim, draw, scout_draw, scout_return or over"),
+                format!(
+                    "{phase_name:?}: expected play, claim, draw, scout_draw, scout_return or over"
+                ),
             )
         })?;
         let pair_u8 = |k: &str| -> Result<[u8; 2]> {
@@ -472,7 +492,8 @@ impl BattleLine {
         let pass_streak = get("pass_streak")?
             .as_u64()
             .filter(|&n| n <= 4)
-            .ok_or_else(|| Error::state("$.pass_streak", "expected 0..4"))? as u8;
+            .ok_or_else(|| Error::state("$.pass_streak", "expected 0..4"))?
+            as u8;
         let winner = match root.get("winner") {
             None | Some(Value::Null) => None,
             v => Some(side_of(v, "$.winner")?),
@@ -524,15 +545,16 @@ impl BattleLine {
                         .and_then(Value::as_u64)
                         .filter(|&n| n <= max)
                         .map(|n| n as u8)
-                        .ok_or_else(|| Error::state(format!("$.scout.{k}"), format!("expected 0..{max}")))
+                        .ok_or_else(|| {
+                            Error::state(format!("$.scout.{k}"), format!("expected 0..{max}"))
+                        })
                 };
                 g.scout_drawn = num("drawn", 3)?;
                 g.scout_left = num(left_key, 3)?;
                 let ok = if phase == Phase::ScoutDraw {
                     g.scout_left >= 1
                         && g.scout_drawn + g.scout_left <= 3
-                        && g.scout_left as usize
-                            <= g.troop_deck.len() + g.tactics_deck.len()
+                        && g.scout_left as usize <= g.troop_deck.len() + g.tactics_deck.len()
                 } else {
                     g.scout_left >= 1 && g.scout_left <= g.scout_drawn.saturating_sub(1).min(2)
                 };
@@ -600,7 +622,8 @@ impl BattleLine {
         }
 
         g.rebuild();
-        g.validate_rules().map_err(|(path, why)| Error::state(path, why))?;
+        g.validate_rules()
+            .map_err(|(path, why)| Error::state(path, why))?;
         if let Some(hc) = root.get("hand_counts").filter(|v| !v.is_null()) {
             if *hc != g.hand_counts() {
                 return Err(Error::state(
@@ -618,7 +641,10 @@ impl BattleLine {
         for p in 0..2 {
             let leaders = self.table[p].0 & (Card::ALEXANDER.bit() | Card::DARIUS.bit());
             if leaders.count_ones() > 1 {
-                return e("$.flags", format!("player {p} has two Leaders in play (BL-6.2)"));
+                return e(
+                    "$.flags",
+                    format!("player {p} has two Leaders in play (BL-6.2)"),
+                );
             }
         }
         let [a, b] = self.tactics_played;
@@ -628,9 +654,9 @@ impl BattleLine {
                 "one player is two tactics cards ahead (BL-6.1)".into(),
             );
         }
-        let out_of_decks = (self.table[0].0 | self.table[1].0
-            | CardSet::from_cards(self.discard.as_slice()).0)
-            & super::cards::TACTICS_BITS;
+        let out_of_decks =
+            (self.table[0].0 | self.table[1].0 | CardSet::from_cards(self.discard.as_slice()).0)
+                & super::cards::TACTICS_BITS;
         if out_of_decks.count_ones() != u32::from(a) + u32::from(b) {
             return e(
                 "$.tactics_played",
@@ -663,7 +689,10 @@ impl BattleLine {
                     }
                 };
                 if self.winner != expect {
-                    return e("$.winner", format!("expected {expect:?} from the flags (BL-11)"));
+                    return e(
+                        "$.winner",
+                        format!("expected {expect:?} from the flags (BL-11)"),
+                    );
                 }
             }
             _ => {
@@ -679,32 +708,21 @@ impl BattleLine {
             }
         }
         let hand = self.hands[self.to_move as usize].len();
+        let decks_full = !self.troop_deck.is_empty() && !self.tactics_deck.is_empty();
         match self.phase {
-            Phase::Draw => {
-                if hand >= HAND_SIZE || self.troop_deck.is_empty() || self.tactics_deck.is_empty()
-                {
-                    return e(
-                        "$.phase",
-                        "a draw step is a choice only with fewer than 7 cards in hand and both decks non-empty (BL-3.4)".into(),
-                    );
-                }
+            Phase::Draw if hand >= HAND_SIZE || !decks_full => e(
+                "$.phase",
+                "a draw step is a choice only with fewer than 7 cards in hand and both decks non-empty (BL-3.4)".into(),
+            ),
+            Phase::ScoutDraw if !decks_full => e(
+                "$.phase",
+                "a Scout draw is a choice only with both decks non-empty (BL-8.1)".into(),
+            ),
+            Phase::ScoutReturn if hand < self.scout_left as usize => {
+                e("$.scout", "fewer cards in hand than to return".into())
             }
-            Phase::ScoutDraw => {
-                if self.troop_deck.is_empty() || self.tactics_deck.is_empty() {
-                    return e(
-                        "$.phase",
-                        "a Scout draw is a choice only with both decks non-empty (BL-8.1)".into(),
-                    );
-                }
-            }
-            Phase::ScoutReturn => {
-                if hand < self.scout_left as usize {
-                    return e("$.scout", "fewer cards in hand than to return".into());
-                }
-            }
-            _ => {}
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 

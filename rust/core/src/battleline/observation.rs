@@ -21,7 +21,7 @@
 //!   / 5; `22` flags the opponent won / 5; `23` option claim_at_turn_start; `24` option
 //!   traitor_troops_only.
 
-use super::cards::{cards_text, Card, CardSet, COLOURS};
+use super::cards::{cards_text, Card, CardSet};
 use super::formation::best_completion;
 use super::state::*;
 use std::fmt::Write;
@@ -43,7 +43,8 @@ impl BattleLine {
         let me = player & 1;
         let op = 1 - me;
         let k = &self.known[me];
-        let mut set = |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
+        let mut set =
+            |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
         for c in self.hands[me].iter() {
             set(c, 0);
         }
@@ -69,7 +70,8 @@ impl BattleLine {
             }
         }
         for (f, fl) in self.flags.iter().enumerate() {
-            let o = &mut out[FLAGS_OFFSET + f * FLAG_FEATURES..FLAGS_OFFSET + (f + 1) * FLAG_FEATURES];
+            let o =
+                &mut out[FLAGS_OFFSET + f * FLAG_FEATURES..FLAGS_OFFSET + (f + 1) * FLAG_FEATURES];
             let b = |x: bool| if x { 1.0 } else { 0.0 };
             o[0] = b(fl.claimed == Some(me as u8));
             o[1] = b(fl.claimed == Some(op as u8));
@@ -110,7 +112,9 @@ impl BattleLine {
         g[12 + ph] = 1.0;
         g[18] = f32::from(self.scout_left) / 3.0;
         g[19] = f32::from(self.scout_drawn) / 3.0;
-        g[20] = f32::from(u8::from(self.phase != Phase::Over && self.to_move as usize == me));
+        g[20] = f32::from(u8::from(
+            self.phase != Phase::Over && self.to_move as usize == me,
+        ));
         let won = self.flags_won();
         g[21] = f32::from(won[me]) / 5.0;
         g[22] = f32::from(won[op]) / 5.0;
@@ -133,11 +137,7 @@ impl BattleLine {
             ),
         };
         let won = self.flags_won();
-        let _ = writeln!(
-            s,
-            "Battle Line: {status}; flags won {}-{}",
-            won[0], won[1]
-        );
+        let _ = writeln!(s, "Battle Line: {status}; flags won {}-{}", won[0], won[1]);
         let _ = writeln!(
             s,
             "troop deck {}, tactics deck {}; tactics played {}-{}; pass streak {}",
@@ -153,8 +153,8 @@ impl BattleLine {
                 Some(v) if v != p => {
                     let known = CardSet(hand.0 & self.known[v].opp_hand.0);
                     let mut items: Vec<String> = known.iter().map(|c| c.to_string()).collect();
-                    let t = hand.troops().count_ones() as usize
-                        - known.troops().count_ones() as usize;
+                    let t =
+                        hand.troops().count_ones() as usize - known.troops().count_ones() as usize;
                     let a = hand.len() - known.len() - t;
                     items.extend(std::iter::repeat_n("?troop".to_string(), t));
                     items.extend(std::iter::repeat_n("?tactics".to_string(), a));
@@ -164,7 +164,10 @@ impl BattleLine {
             };
             let _ = writeln!(s, "player {p} hand ({}): {shown}", hand.len());
         }
-        let _ = writeln!(s, "flag | player 0          | player 1          | beside the flag");
+        let _ = writeln!(
+            s,
+            "flag | player 0          | player 1          | beside the flag"
+        );
         for (f, fl) in self.flags.iter().enumerate() {
             let side = |p: usize| {
                 let mut t = cards_text(fl.side(p));
@@ -204,7 +207,10 @@ impl BattleLine {
             ] {
                 for (i, c) in cards.iter().enumerate() {
                     if mask >> i & 1 == 1 {
-                        tops.push(format!("{c} at {name} deck position {}", cards.len() - 1 - i));
+                        tops.push(format!(
+                            "{c} at {name} deck position {}",
+                            cards.len() - 1 - i
+                        ));
                     }
                 }
             }
@@ -233,7 +239,11 @@ impl BattleLine {
             match best_completion(side, self.unseen, size, fl.fog.is_some()) {
                 None => 0.0,
                 Some(form) => {
-                    let kind = if form.fog { 0.0 } else { form.kind as u8 as f64 };
+                    let kind = if form.fog {
+                        0.0
+                    } else {
+                        form.kind as u8 as f64
+                    };
                     let strength = (kind + f64::from(form.total) / (10.0 * size as f64)) / 5.0;
                     // The more of the formation is on the table, the more it is worth.
                     strength * (0.35 + 0.65 * side.len() as f64 / size as f64)
@@ -269,9 +279,4 @@ impl BattleLine {
         let score = total / 5.0 + 0.25 * (window + worst) / 3.0;
         (score.tanh() * 0.95).clamp(-0.95, 0.95)
     }
-}
-
-/// Colour letter for renders.
-pub fn colour_char(c: u8) -> char {
-    COLOURS[c as usize % 6]
 }

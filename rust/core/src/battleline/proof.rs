@@ -252,11 +252,9 @@ pub fn prove_claim(
     debug_assert_eq!(pool & !ALL_TROOPS, 0);
     let mine_first = match (theirs.len() == size, mine_completed_first) {
         (true, Some(b)) => b,
-        (true, None) => {
-            return Err(Error::invalid(
-                "both sides are complete: say which completed first (mine_completed_first=True/False)",
-            ))
-        }
+        (true, None) => return Err(Error::invalid(
+            "both sides are complete: say which completed first (mine_completed_first=True/False)",
+        )),
         (false, Some(false)) => {
             return Err(Error::invalid(
                 "mine_completed_first=False, but their side is not complete yet",

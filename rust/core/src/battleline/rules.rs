@@ -160,11 +160,17 @@ impl BattleLine {
             }
             if hand.contains(Card::REDEPLOY) {
                 for c in self.table[p].iter() {
-                    let Some((f, _)) = self.table_place(c) else { continue };
+                    let Some((f, _)) = self.table_place(c) else {
+                        continue;
+                    };
                     if unclaimed & 1 << f == 0 {
                         continue;
                     }
-                    let dests = if c.is_formation_card() { free } else { unclaimed } & !(1 << f);
+                    let dests = if c.is_formation_card() {
+                        free
+                    } else {
+                        unclaimed
+                    } & !(1 << f);
                     for g in bits(dests) {
                         out.push(Action::Redeploy {
                             card: c,
@@ -188,11 +194,17 @@ impl BattleLine {
                     if !self.traitor_may_take(p, c) {
                         continue;
                     }
-                    let Some((f, _)) = self.table_place(c) else { continue };
+                    let Some((f, _)) = self.table_place(c) else {
+                        continue;
+                    };
                     if unclaimed & 1 << f == 0 {
                         continue;
                     }
-                    let dests = if c.is_formation_card() { free } else { unclaimed };
+                    let dests = if c.is_formation_card() {
+                        free
+                    } else {
+                        unclaimed
+                    };
                     for g in bits(dests) {
                         out.push(Action::Traitor {
                             card: c,
@@ -385,7 +397,9 @@ impl BattleLine {
                 if self.options.traitor_troops_only && !card.is_troop() {
                     return Err(Error::illegal(
                         "BL-8.4",
-                        format!("with traitor_troops_only, Traitor takes troop cards only, not {card}"),
+                        format!(
+                            "with traitor_troops_only, Traitor takes troop cards only, not {card}"
+                        ),
                     ));
                 }
                 if card.is_leader() && self.has_leader_on_table(p) {
@@ -487,7 +501,7 @@ impl BattleLine {
         let o = 1 - p;
         match a {
             Action::Play { card, flag } => {
-                self.from_hand(p, card);
+                self.take_from_hand(p, card);
                 if card.is_tactics() {
                     self.tactics_played[p] += 1;
                 }
@@ -513,7 +527,7 @@ impl BattleLine {
                 let left = self.take(card);
                 match to {
                     Some(g) => self.place(card, g as usize, p),
-                    None => self.to_discard(card),
+                    None => self.discard_card(card),
                 }
                 if let Some(f) = left {
                     self.mud_leaves(f, p);
@@ -523,7 +537,7 @@ impl BattleLine {
             Action::Deserter { card } => {
                 self.play_guile(p, Card::DESERTER);
                 let left = self.take(card);
-                self.to_discard(card);
+                self.discard_card(card);
                 if let Some(f) = left {
                     self.mud_leaves(f, p);
                 }
@@ -586,19 +600,19 @@ impl BattleLine {
         }
     }
 
-    fn from_hand(&mut self, p: usize, c: Card) {
+    fn take_from_hand(&mut self, p: usize, c: Card) {
         self.hands[p].remove(c);
         self.known[1 - p].opp_hand.remove(c);
     }
 
     fn play_guile(&mut self, p: usize, c: Card) {
-        self.from_hand(p, c);
+        self.take_from_hand(p, c);
         self.tactics_played[p] += 1;
-        self.to_discard(c);
+        self.discard_card(c);
         self.pass_streak = 0;
     }
 
-    fn to_discard(&mut self, c: Card) {
+    fn discard_card(&mut self, c: Card) {
         self.discard.push(c);
         self.loc[c.id()] = LOC_DISCARD;
     }
@@ -657,7 +671,7 @@ impl BattleLine {
                 let out = mud_discard_choice(&cards, fog);
                 self.flags[f].remove(side, out);
                 self.table[side].remove(out);
-                self.to_discard(out);
+                self.discard_card(out);
             }
         }
         let fl = &mut self.flags[f];
@@ -829,8 +843,7 @@ impl BattleLine {
     }
 
     fn end_turn(&mut self) {
-        if self.pass_streak >= 2 && self.claimable_flags(0) == 0 && self.claimable_flags(1) == 0
-        {
+        if self.pass_streak >= 2 && self.claimable_flags(0) == 0 && self.claimable_flags(1) == 0 {
             // BL-11.3: both passed and nothing can be claimed.
             let won = self.flags_won();
             self.winner = match won[0].cmp(&won[1]) {

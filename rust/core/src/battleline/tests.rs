@@ -61,11 +61,12 @@ fn build(mut v: Value) -> BattleLine {
                 side_tactics[e["side"].as_u64().unwrap() as usize] += 1;
             }
         }
-        fo.entry("first_complete").or_insert_with(|| match complete {
-            [true, _] => json!(0),
-            [false, true] => json!(1),
-            _ => Value::Null,
-        });
+        fo.entry("first_complete")
+            .or_insert_with(|| match complete {
+                [true, _] => json!(0),
+                [false, true] => json!(1),
+                _ => Value::Null,
+            });
         fo.entry("claimed").or_insert(Value::Null);
         fo.entry("env").or_insert_with(|| json!([]));
     }
@@ -165,7 +166,12 @@ fn check_invariants(g: &BattleLine) {
             count[c.id()] += 1;
         }
     }
-    for c in g.troop_deck().iter().chain(g.tactics_deck()).chain(g.discard()) {
+    for c in g
+        .troop_deck()
+        .iter()
+        .chain(g.tactics_deck())
+        .chain(g.discard())
+    {
         count[c.id()] += 1;
     }
     for fl in &g.flags {
@@ -177,12 +183,20 @@ fn check_invariants(g: &BattleLine) {
         count[Card::FOG.id()] += u8::from(fl.fog.is_some());
         count[Card::MUD.id()] += u8::from(fl.mud.is_some());
     }
-    assert!(count.iter().all(|&n| n == 1), "card conservation: {count:?}");
+    assert!(
+        count.iter().all(|&n| n == 1),
+        "card conservation: {count:?}"
+    );
     assert!(g.troop_deck().iter().all(|c| c.is_troop()));
     assert!(g.tactics_deck().iter().all(|c| c.is_tactics()));
     for p in 0..2 {
         // BL-6.2: at most one Leader per side.
-        let leaders = g.flags.iter().flat_map(|f| f.side(p)).filter(|c| c.is_leader()).count();
+        let leaders = g
+            .flags
+            .iter()
+            .flat_map(|f| f.side(p))
+            .filter(|c| c.is_leader())
+            .count();
         assert!(leaders <= 1, "player {p} has {leaders} leaders");
         assert!(g.hands[p].len() <= 9);
     }
@@ -238,8 +252,14 @@ fn bl_2_1_setup_deals_seven_troops_each() {
     assert_eq!(g.phase, Phase::Play);
     check_invariants(&g);
     // Same seed, same game; another seed, another deal.
-    assert_eq!(BattleLine::new(7, &Options::default()).unwrap().to_value(), g.to_value());
-    assert_ne!(BattleLine::new(8, &Options::default()).unwrap().to_value(), g.to_value());
+    assert_eq!(
+        BattleLine::new(7, &Options::default()).unwrap().to_value(),
+        g.to_value()
+    );
+    assert_ne!(
+        BattleLine::new(8, &Options::default()).unwrap().to_value(),
+        g.to_value()
+    );
 }
 
 #[test]
@@ -254,7 +274,10 @@ fn bl_2_3_first_player_option() {
         first_player: 2,
         ..Options::default()
     };
-    assert!(matches!(BattleLine::new(1, &bad), Err(crate::Error::Options { .. })));
+    assert!(matches!(
+        BattleLine::new(1, &bad),
+        Err(crate::Error::Options { .. })
+    ));
     // Unknown options are rejected by serde.
     assert!(serde_json::from_value::<Options>(json!({"traitor_troop_only": true})).is_err());
 }
@@ -332,7 +355,21 @@ fn bl_3_5_no_draw_when_decks_are_empty() {
         .map(|i| json!(Card(i).to_string()))
         .filter(|c| !["R8", "O1", "P1", "P2"].contains(&c.as_str().unwrap()))
         .collect();
-    all.extend(["Alexander", "Darius", "Cavalry", "Shield", "Fog", "Mud", "Scout", "Redeploy", "Deserter", "Traitor"].map(|s| json!(s)));
+    all.extend(
+        [
+            "Alexander",
+            "Darius",
+            "Cavalry",
+            "Shield",
+            "Fog",
+            "Mud",
+            "Scout",
+            "Redeploy",
+            "Deserter",
+            "Traitor",
+        ]
+        .map(|s| json!(s)),
+    );
     let mut g = build(json!({
         "hands": [["R8", "O1"], ["P1", "P2"]],
         "discard": all,
@@ -383,7 +420,9 @@ fn bl_6_1_tactics_limit_at_most_one_ahead() {
     assert_eq!(g.tactics_played, [1, 0]);
     assert_illegal(&mut g, "Fog@2", "BL-6.1");
     assert_illegal(&mut g, "Shield@2", "BL-6.1");
-    assert!(legal(&g).iter().all(|a| matches!(a, Action::Play { card, .. } if card.is_troop())));
+    assert!(legal(&g)
+        .iter()
+        .all(|a| matches!(a, Action::Play { card, .. } if card.is_troop())));
     play(&mut g, "R8@2");
     play(&mut g, "draw troop");
     // Player 1 may catch up, then player 0 may play one again.
@@ -461,7 +500,11 @@ fn bl_7_3_mud_needs_four_cards() {
     }));
     assert!(g.claim_proof(0, 0).is_none());
     play(&mut g, "O1@1");
-    assert_eq!(g.phase, Phase::Draw, "nothing to claim with 3 cards under Mud");
+    assert_eq!(
+        g.phase,
+        Phase::Draw,
+        "nothing to claim with 3 cards under Mud"
+    );
     play(&mut g, "draw troop");
     play(&mut g, "P1@1");
     play(&mut g, "draw troop");
@@ -488,7 +531,11 @@ fn bl_7_5_mud_leaving_discards_the_weakest_fourth_card() {
     assert_eq!(g.flags[0].mud, None);
     assert_eq!(g.flags[0].first_complete, Some(1), "player 1 stays first");
     let d: Vec<String> = g.discard().iter().map(|c| c.to_string()).collect();
-    assert_eq!(d, ["Deserter", "Mud", "B1", "O9"], "the Mud first, then the fourth cards");
+    assert_eq!(
+        d,
+        ["Deserter", "Mud", "B1", "O9"],
+        "the Mud first, then the fourth cards"
+    );
     check_invariants(&g);
     // Player 0's wedge beats player 1's skirmish: claimable now.
     assert_eq!(g.phase, Phase::Claim);
@@ -558,9 +605,16 @@ fn bl_8_1_scout_draws_three_returns_two_and_is_remembered() {
     let td = v0["troop_deck"].as_array().unwrap();
     assert_eq!(td.last().unwrap(), "R1");
     assert!(td[..td.len() - 1].iter().all(Value::is_null));
-    assert_eq!(v0["tactics_deck"].as_array().unwrap().last().unwrap(), &json!(tactic.to_string()));
+    assert_eq!(
+        v0["tactics_deck"].as_array().unwrap().last().unwrap(),
+        &json!(tactic.to_string())
+    );
     let v1 = g.view_value(1);
-    assert!(v1["troop_deck"].as_array().unwrap().iter().all(Value::is_null));
+    assert!(v1["troop_deck"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(Value::is_null));
     // Player 1 draws R1: player 0 now knows it is in player 1's hand.
     play(&mut g, "P1@0");
     play(&mut g, "draw troop");
@@ -572,7 +626,10 @@ fn bl_8_1_scout_draws_three_returns_two_and_is_remembered() {
     play(&mut g, "draw troop");
     play(&mut g, "R1@1");
     play(&mut g, "draw troop");
-    assert_eq!(g.view_value(0)["scout_known"][0]["opponent_hand"], json!([]));
+    assert_eq!(
+        g.view_value(0)["scout_known"][0]["opponent_hand"],
+        json!([])
+    );
     check_invariants(&g);
 }
 
@@ -582,7 +639,20 @@ fn bl_8_1_scout_with_one_card_left_returns_none() {
         .map(|i| json!(Card(i).to_string()))
         .filter(|c| !["R1", "R2", "P1", "P2", "Y9"].contains(&c.as_str().unwrap()))
         .collect();
-    rest.extend(["Alexander", "Darius", "Cavalry", "Shield", "Fog", "Mud", "Redeploy", "Deserter", "Traitor"].map(|s| json!(s)));
+    rest.extend(
+        [
+            "Alexander",
+            "Darius",
+            "Cavalry",
+            "Shield",
+            "Fog",
+            "Mud",
+            "Redeploy",
+            "Deserter",
+            "Traitor",
+        ]
+        .map(|s| json!(s)),
+    );
     let mut g = build(json!({
         "hands": [["R1", "R2", "Scout"], ["P1", "P2"]],
         "discard": rest,
@@ -819,7 +889,21 @@ fn bl_11_3_two_passes_end_the_game_more_flags_wins() {
         .map(|i| json!(Card(i).to_string()))
         .filter(|c| !["R1", "R2", "R3", "B1", "B2", "B3"].contains(&c.as_str().unwrap()))
         .collect();
-    rest.extend(["Alexander", "Darius", "Cavalry", "Shield", "Fog", "Mud", "Scout", "Redeploy", "Deserter", "Traitor"].map(|s| json!(s)));
+    rest.extend(
+        [
+            "Alexander",
+            "Darius",
+            "Cavalry",
+            "Shield",
+            "Fog",
+            "Mud",
+            "Scout",
+            "Redeploy",
+            "Deserter",
+            "Traitor",
+        ]
+        .map(|s| json!(s)),
+    );
     let mut g = build(json!({
         "flags": [{"sides": [["R1", "R2", "R3"], ["B1", "B2", "B3"]], "claimed": 1, "first_complete": 0}],
         "hands": [[], []],
@@ -843,7 +927,21 @@ fn bl_10_3_after_two_passes_claims_are_made_and_the_game_ends() {
         .map(|i| json!(Card(i).to_string()))
         .filter(|c| !["R1", "R2", "R3", "B1", "B2"].contains(&c.as_str().unwrap()))
         .collect();
-    rest.extend(["Alexander", "Darius", "Cavalry", "Shield", "Fog", "Mud", "Scout", "Redeploy", "Deserter", "Traitor"].map(|s| json!(s)));
+    rest.extend(
+        [
+            "Alexander",
+            "Darius",
+            "Cavalry",
+            "Shield",
+            "Fog",
+            "Mud",
+            "Scout",
+            "Redeploy",
+            "Deserter",
+            "Traitor",
+        ]
+        .map(|s| json!(s)),
+    );
     // Player 0 could claim flag 0 (B1 B2 can never complete: no troop unseen), but keeps
     // declining; after two passes the claim is made for them and the game ends.
     let mut g = build(json!({
@@ -927,12 +1025,25 @@ fn bl_1_4_from_json_rejects_inconsistent_states() {
         "$.hands",
     );
     bad(&|w| w["troop_deck"].as_array_mut().unwrap().clear(), "$");
-    bad(&|w| w["flags"].as_array_mut().unwrap().pop().map(|_| ()).unwrap(), "$.flags");
+    bad(
+        &|w| {
+            w["flags"]
+                .as_array_mut()
+                .unwrap()
+                .pop()
+                .map(|_| ())
+                .unwrap()
+        },
+        "$.flags",
+    );
     bad(&|w| w["phase"] = json!("dance"), "$.phase");
     bad(&|w| w["to_move"] = json!(2), "$.to_move");
     bad(&|w| w["tactics_played"] = json!([2, 0]), "$.tactics_played");
     bad(&|w| w["bogus"] = json!(1), "$.bogus");
-    bad(&|w| w["hand_counts"][0]["troops"] = json!(6), "$.hand_counts");
+    bad(
+        &|w| w["hand_counts"][0]["troops"] = json!(6),
+        "$.hand_counts",
+    );
     bad(
         &|w| {
             let c = w["tactics_deck"].as_array_mut().unwrap().pop().unwrap();
@@ -940,8 +1051,14 @@ fn bl_1_4_from_json_rejects_inconsistent_states() {
         },
         "$.troop_deck",
     );
-    bad(&|w| w["flags"][0]["claimed"] = json!(0), "$.flags[0].claimed");
-    bad(&|w| w["flags"][0]["first_complete"] = json!(1), "$.flags[0].first_complete");
+    bad(
+        &|w| w["flags"][0]["claimed"] = json!(0),
+        "$.flags[0].claimed",
+    );
+    bad(
+        &|w| w["flags"][0]["first_complete"] = json!(1),
+        "$.flags[0].first_complete",
+    );
 }
 
 // ---- proofs vs brute force ------------------------------------------------------------
@@ -973,7 +1090,11 @@ fn random_case(rng: &mut GameRng) -> Case {
     rng.shuffle(&mut troops);
     let mut wilds = vec![Card::CAVALRY, Card::SHIELD];
     let leaders = [Card::ALEXANDER, Card::DARIUS];
-    let take_side = |n: usize, rng: &mut GameRng, troops: &mut Vec<Card>, wilds: &mut Vec<Card>, leader: Card| {
+    let take_side = |n: usize,
+                     rng: &mut GameRng,
+                     troops: &mut Vec<Card>,
+                     wilds: &mut Vec<Card>,
+                     leader: Card| {
         let mut side = Vec::new();
         let mut has_leader = false;
         while side.len() < n {
@@ -1000,7 +1121,11 @@ fn random_case(rng: &mut GameRng) -> Case {
     let theirs = take_side(k, rng, &mut troops, &mut wilds, leaders[1]);
     let n = rng.below(13).min(troops.len());
     let pool: Vec<Card> = troops[..n].to_vec();
-    let mine_first = if theirs.len() == size { rng.below(2) == 0 } else { true };
+    let mine_first = if theirs.len() == size {
+        rng.below(2) == 0
+    } else {
+        true
+    };
     Case {
         mine,
         theirs,
@@ -1034,7 +1159,11 @@ fn bl_9_proofs_agree_with_brute_force() {
         assert_eq!(proof.holds(), brute, "{desc}");
         verdicts.insert(proof.verdict);
         // The claimant's formation is the brute-force best, and its resolution is real.
-        assert_eq!(proof.mine.strength(), brute::best_strength(&c.mine, c.fog), "{desc}");
+        assert_eq!(
+            proof.mine.strength(),
+            brute::best_strength(&c.mine, c.fog),
+            "{desc}"
+        );
         check_resolution(&proof.mine);
         // A counterexample is a real completion from the pool that beats or ties.
         if let Some(cex) = proof.counterexample() {
@@ -1043,7 +1172,11 @@ fn bl_9_proofs_agree_with_brute_force() {
             for x in cex.completion() {
                 assert!(c.pool.contains(x), "{desc}");
             }
-            assert_eq!(cex.strength(), brute::best_strength(cex.cards(), c.fog), "{desc}");
+            assert_eq!(
+                cex.strength(),
+                brute::best_strength(cex.cards(), c.fog),
+                "{desc}"
+            );
             assert!(cex.strength() >= proof.mine.strength(), "{desc}");
         }
         // The unrestricted search finds the brute-force maximum.
@@ -1057,7 +1190,10 @@ fn bl_9_proofs_agree_with_brute_force() {
         cases += 1;
     }
     // The cases exercise both outcomes and every verdict.
-    assert!(holds > cases / 10 && holds < cases * 9 / 10, "{holds}/{cases}");
+    assert!(
+        holds > cases / 10 && holds < cases * 9 / 10,
+        "{holds}/{cases}"
+    );
     assert_eq!(verdicts.len(), 7, "{verdicts:?}");
 }
 
@@ -1080,11 +1216,16 @@ fn check_resolution(f: &super::formation::Formation) {
 
 #[test]
 fn search_respects_min_kind() {
-    let pool = cards("B8 B9 B10 R5 O5 Y5").iter().fold(0u64, |a, c| a | 1 << c.0);
+    let pool = cards("B8 B9 B10 R5 O5 Y5")
+        .iter()
+        .fold(0u64, |a, c| a | 1 << c.0);
     assert_eq!(search(&[], pool, 3, false, Kind::Wedge).unwrap().total, 27);
     let pool = cards("R5 O5 Y5 R1").iter().fold(0u64, |a, c| a | 1 << c.0);
     assert!(search(&[], pool, 3, false, Kind::Wedge).is_none());
-    assert_eq!(search(&[], pool, 3, false, Kind::Phalanx).unwrap().kind, Kind::Phalanx);
+    assert_eq!(
+        search(&[], pool, 3, false, Kind::Phalanx).unwrap().kind,
+        Kind::Phalanx
+    );
 }
 
 #[test]
@@ -1097,13 +1238,25 @@ fn public_prove_claim_checks_its_input() {
     assert!(prove_claim(&c("R1 R2 R3"), &c("B1"), &c("R2"), false, false, None).is_err());
     assert!(prove_claim(&c("Alexander Darius R3"), &[], &[], false, false, None).is_err());
     assert!(prove_claim(&c("R1 R2 R3"), &c("B1"), &[], false, false, Some(false)).is_err());
-    let p = prove_claim(&c("R1 R2 R3"), &c("B1 B2 B3"), &[], false, false, Some(true)).unwrap();
+    let p = prove_claim(
+        &c("R1 R2 R3"),
+        &c("B1 B2 B3"),
+        &[],
+        false,
+        false,
+        Some(true),
+    )
+    .unwrap();
     assert_eq!(p.verdict, Verdict::WinsTie);
 }
 
 // ---- random games ------------------------------------------------------------------------
 
-fn random_game(seed: u64, options: &Options, mut each: impl FnMut(&BattleLine, &[Action])) -> BattleLine {
+fn random_game(
+    seed: u64,
+    options: &Options,
+    mut each: impl FnMut(&BattleLine, &[Action]),
+) -> BattleLine {
     let mut g = BattleLine::new(seed, options).unwrap();
     let mut rng = GameRng::stream(seed, 99);
     let mut buf = Vec::new();
@@ -1113,7 +1266,8 @@ fn random_game(seed: u64, options: &Options, mut each: impl FnMut(&BattleLine, &
         assert!(!buf.is_empty(), "no legal action:\n{}", g.render_text(None));
         each(&g, &buf);
         let a = *rng.choose(&buf).unwrap();
-        g.apply(a).unwrap_or_else(|e| panic!("legal action {a} failed: {e}"));
+        g.apply(a)
+            .unwrap_or_else(|e| panic!("legal action {a} failed: {e}"));
         plies += 1;
         assert!(plies < 2000, "game did not end");
     }
