@@ -182,7 +182,7 @@ pub fn check_side(cards: &[Card], what: &str, max: usize) -> Result<()> {
     }
     if leaders > 1 {
         return Err(Error::illegal(
-            "BL-4.4",
+            "BL-6.2",
             format!("{what}: a side may hold only one Leader"),
         ));
     }
@@ -221,7 +221,7 @@ pub fn prove_claim(
     check_side(theirs, "theirs", size)?;
     if mine.len() != size {
         return Err(Error::illegal(
-            "BL-7.1",
+            "BL-9.2",
             format!(
                 "a claim needs a complete formation: mine has {} of {size} cards",
                 mine.len()
