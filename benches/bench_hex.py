@@ -15,7 +15,6 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import pytest
-
 from kingdoms.hex import Hex, HexMap
 
 DIRS = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import copy
 import heapq
+import itertools
 import math
 import pickle
 from collections import deque
 from fractions import Fraction
 
+import kingdoms
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import kingdoms
 from kingdoms import hex as hx
 from kingdoms.hex import Hex, HexMap
 
@@ -145,7 +145,7 @@ def test_rings_spirals_ranges_by_brute_force(c: tuple[int, int], n: int) -> None
     assert [tuple(h) for h in hx.range(c, n)] == within  # ordered by q then r
     ring = hx.ring(c, n)
     assert sorted(map(tuple, ring)) == sorted(h for h in within if ref_distance(c, h) == n)
-    assert all(hx.distance(a, b) == 1 for a, b in zip(ring, ring[1:])) or n == 0
+    assert all(hx.distance(a, b) == 1 for a, b in itertools.pairwise(ring)) or n == 0
     spiral = hx.spiral(c, n)
     assert sorted(map(tuple, spiral)) == within
     assert [hx.distance(c, h) for h in spiral] == sorted(hx.distance(c, h) for h in spiral)
@@ -170,7 +170,7 @@ def ref_line(a: tuple[int, int], b: tuple[int, int], nudge: int = 1) -> list[tup
             for r in range(math.floor(pr) - 1, math.floor(pr) + 3)
         ]
 
-        def d2(h: tuple[int, int]) -> Fraction:
+        def d2(h: tuple[int, int], pq: Fraction = pq, pr: Fraction = pr) -> Fraction:
             dq, dr = pq - h[0], pr - h[1]
             return dq * dq + dq * dr + dr * dr
 
@@ -209,7 +209,10 @@ def ref_cone(o: tuple[int, int], d: int, n: int) -> set[tuple[int, int]]:
 @given(small, st.integers(0, 5), st.integers(0, 5))
 def test_area_shapes_by_brute_force(o: tuple[int, int], d: int, n: int) -> None:
     box = [(o[0] + q, o[1] + r) for q in range(-n, n + 1) for r in range(-n, n + 1)]
-    as_set = lambda hs: {tuple(h) for h in hs}  # noqa: E731
+
+    def as_set(hs: list[Hex]) -> set[tuple[int, ...]]:
+        return {tuple(h) for h in hs}
+
     assert hx.area("single", o) == [o]
     assert as_set(hx.area("radius", o, n)) == {h for h in box if ref_distance(o, h) <= n}
     assert as_set(hx.area("ring", o, n)) == {h for h in box if ref_distance(o, h) == n}
@@ -226,7 +229,9 @@ def test_area_shapes_by_brute_force(o: tuple[int, int], d: int, n: int) -> None:
 
 @settings(max_examples=200)
 @given(maps(), st.data(), st.integers(-1, 30))
-def test_reachable_matches_reference_dijkstra(cells: Cells, data: st.DataObject, budget: int) -> None:
+def test_reachable_matches_reference_dijkstra(
+    cells: Cells, data: st.DataObject, budget: int
+) -> None:
     m = HexMap.from_cells(cells)
     start = zone_of(cells, data)
     want = {h: c for h, c in ref_dijkstra(cells, start).items() if c <= budget}
@@ -264,7 +269,7 @@ def test_path_is_valid_and_cheapest(cells: Cells, data: st.DataObject) -> None:
             continue
         assert path is not None
         assert path[0] == a and path[-1] == b
-        assert all(hx.distance(x, y) == 1 for x, y in zip(path, path[1:]))
+        assert all(hx.distance(x, y) == 1 for x, y in itertools.pairwise(path))
         costs = [cells[tuple(h)] for h in path[1:]]  # type: ignore[index]
         assert None not in costs
         assert sum(c for c in costs if c is not None) == dist[b] == m.path_cost(a, b)

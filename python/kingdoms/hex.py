@@ -26,7 +26,7 @@ from kingdoms._kingdoms import hex_distances as distances
 from kingdoms._kingdoms import hex_line as line
 from kingdoms._kingdoms import hex_neighbors as neighbors
 from kingdoms._kingdoms import hex_opposite as opposite
-from kingdoms._kingdoms import hex_range as range  # noqa: A004 - the field's name for it
+from kingdoms._kingdoms import hex_range as range
 from kingdoms._kingdoms import hex_range_array as range_array
 from kingdoms._kingdoms import hex_ring as ring
 from kingdoms._kingdoms import hex_ring_array as ring_array

@@ -143,14 +143,25 @@ impl PyHex {
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> Py<PyAny> {
         if let Ok(o) = other.cast::<PyHex>() {
             let o = o.get();
-            return (o.q == self.q && o.r == self.r).into_pyobject(py).map_or_else(|_| py.NotImplemented(), |b| b.to_owned().into_any().unbind());
+            return (o.q == self.q && o.r == self.r)
+                .into_pyobject(py)
+                .map_or_else(
+                    |_| py.NotImplemented(),
+                    |b| b.to_owned().into_any().unbind(),
+                );
         }
         if let Ok(t) = other.cast::<PyTuple>() {
             if let Ok((q, r)) = t.extract::<(i64, i64)>() {
                 let eq = q == self.q as i64 && r == self.r as i64;
-                return pyo3::types::PyBool::new(py, eq).to_owned().into_any().unbind();
+                return pyo3::types::PyBool::new(py, eq)
+                    .to_owned()
+                    .into_any()
+                    .unbind();
             }
-            return pyo3::types::PyBool::new(py, false).to_owned().into_any().unbind();
+            return pyo3::types::PyBool::new(py, false)
+                .to_owned()
+                .into_any()
+                .unbind();
         }
         py.NotImplemented()
     }
@@ -159,7 +170,10 @@ impl PyHex {
         if eq.is(&py.NotImplemented()) {
             return Ok(eq);
         }
-        Ok(pyo3::types::PyBool::new(py, !eq.extract::<bool>(py)?).to_owned().into_any().unbind())
+        Ok(pyo3::types::PyBool::new(py, !eq.extract::<bool>(py)?)
+            .to_owned()
+            .into_any()
+            .unbind())
     }
     /// `hash(Hex(q, r)) == hash((q, r))`.
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
@@ -247,7 +261,11 @@ impl PyHex {
     }
     #[pyo3(signature = (orientation="pointy", parity="odd"))]
     fn to_offset(&self, orientation: &str, parity: &str) -> PyResult<(i32, i32)> {
-        let [c, r] = coords::to_offset(self.hex(), orientation_arg(orientation)?, parity_arg(parity)?);
+        let [c, r] = coords::to_offset(
+            self.hex(),
+            orientation_arg(orientation)?,
+            parity_arg(parity)?,
+        );
         Ok((c, r))
     }
     #[pyo3(signature = (orientation="pointy"))]
@@ -270,14 +288,26 @@ impl PyHex {
         orientation: &str,
         parity: &str,
     ) -> PyResult<PyHex> {
-        Ok(coords::from_offset([col, row], orientation_arg(orientation)?, parity_arg(parity)?).into())
+        Ok(coords::from_offset(
+            [col, row],
+            orientation_arg(orientation)?,
+            parity_arg(parity)?,
+        )
+        .into())
     }
     #[classmethod]
     #[pyo3(signature = (col, row, orientation="pointy"))]
-    fn from_doubled(_cls: &Bound<'_, PyType>, col: i32, row: i32, orientation: &str) -> PyResult<PyHex> {
+    fn from_doubled(
+        _cls: &Bound<'_, PyType>,
+        col: i32,
+        row: i32,
+        orientation: &str,
+    ) -> PyResult<PyHex> {
         coords::from_doubled([col, row], orientation_arg(orientation)?)
             .map(PyHex::from)
-            .ok_or_else(|| PyValueError::new_err(format!("doubled ({col}, {row}): col + row must be even")))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("doubled ({col}, {row}): col + row must be even"))
+            })
     }
 }
 
@@ -335,7 +365,11 @@ fn range(center: HexArg, radius: i64) -> PyResult<Vec<PyHex>> {
 /// The straight axis line from `origin` in `direction`: `length` hexes, origin excluded.
 #[pyfunction(name = "hex_axis_line")]
 fn axis_line(origin: HexArg, direction: i64, length: i64) -> PyResult<Vec<PyHex>> {
-    Ok(hexes(coords::axis_line(origin.0, dir_arg(direction), radius_arg(length)?)))
+    Ok(hexes(coords::axis_line(
+        origin.0,
+        dir_arg(direction),
+        radius_arg(length)?,
+    )))
 }
 
 /// The hexes of an area shape around `origin` (geometry only).
@@ -354,9 +388,9 @@ fn coords_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, 
     } else {
         a
     };
-    let a: PyReadonlyArray2<'py, i64> = a.extract().map_err(|_| {
-        PyValueError::new_err("expected an (N, 2) array of (q, r) coordinates")
-    })?;
+    let a: PyReadonlyArray2<'py, i64> = a
+        .extract()
+        .map_err(|_| PyValueError::new_err("expected an (N, 2) array of (q, r) coordinates"))?;
     if a.shape()[1] != 2 {
         return Err(PyValueError::new_err(format!(
             "expected an (N, 2) array of (q, r) coordinates, got shape {:?}",
@@ -366,7 +400,10 @@ fn coords_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, 
     Ok(a)
 }
 
-fn hex_array<'py>(py: Python<'py>, v: impl ExactSizeIterator<Item = Hex>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+fn hex_array<'py>(
+    py: Python<'py>,
+    v: impl ExactSizeIterator<Item = Hex>,
+) -> PyResult<Bound<'py, PyArray2<i32>>> {
     let n = v.len();
     let mut flat = Vec::with_capacity(2 * n);
     for h in v {
@@ -378,7 +415,11 @@ fn hex_array<'py>(py: Python<'py>, v: impl ExactSizeIterator<Item = Hex>) -> PyR
 
 /// Distances from `a` to each row `(q, r)` of an `(N, 2)` array (int64 array of N).
 #[pyfunction(name = "hex_distances")]
-fn distances<'py>(py: Python<'py>, a: HexArg, others: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+fn distances<'py>(
+    py: Python<'py>,
+    a: HexArg,
+    others: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let arr = coords_array(others)?;
     let s = arr.as_slice()?;
     let (aq, ar) = (a.0.x as i64, a.0.y as i64);
@@ -394,20 +435,35 @@ fn distances<'py>(py: Python<'py>, a: HexArg, others: &Bound<'py, PyAny>) -> PyR
 
 /// Every hex within `radius` of `center` as an `(N, 2)` int32 array (ordered by q, then r).
 #[pyfunction(name = "hex_range_array")]
-fn range_array<'py>(py: Python<'py>, center: HexArg, radius: i64) -> PyResult<Bound<'py, PyArray2<i32>>> {
+fn range_array<'py>(
+    py: Python<'py>,
+    center: HexArg,
+    radius: i64,
+) -> PyResult<Bound<'py, PyArray2<i32>>> {
     hex_array(py, coords::range(center.0, radius_arg(radius)?).into_iter())
 }
 
 /// The ring at `radius` as an `(N, 2)` int32 array.
 #[pyfunction(name = "hex_ring_array")]
-fn ring_array<'py>(py: Python<'py>, center: HexArg, radius: i64) -> PyResult<Bound<'py, PyArray2<i32>>> {
+fn ring_array<'py>(
+    py: Python<'py>,
+    center: HexArg,
+    radius: i64,
+) -> PyResult<Bound<'py, PyArray2<i32>>> {
     hex_array(py, coords::ring(center.0, radius_arg(radius)?).into_iter())
 }
 
 /// Rings 0..=radius as an `(N, 2)` int32 array.
 #[pyfunction(name = "hex_spiral_array")]
-fn spiral_array<'py>(py: Python<'py>, center: HexArg, radius: i64) -> PyResult<Bound<'py, PyArray2<i32>>> {
-    hex_array(py, coords::spiral(center.0, radius_arg(radius)?).into_iter())
+fn spiral_array<'py>(
+    py: Python<'py>,
+    center: HexArg,
+    radius: i64,
+) -> PyResult<Bound<'py, PyArray2<i32>>> {
+    hex_array(
+        py,
+        coords::spiral(center.0, radius_arg(radius)?).into_iter(),
+    )
 }
 
 // ---- Layout ------------------------------------------------------------------------------
@@ -435,7 +491,9 @@ impl PyLayout {
             Size::Two(s) => s,
         };
         if !(size.0.is_finite() && size.1.is_finite() && size.0 != 0.0 && size.1 != 0.0) {
-            return Err(PyValueError::new_err("layout size must be finite and non-zero"));
+            return Err(PyValueError::new_err(
+                "layout size must be finite and non-zero",
+            ));
         }
         Ok(PyLayout {
             inner: Layout::new(orientation_arg(orientation)?, size, origin),
@@ -478,7 +536,11 @@ impl PyLayout {
         self.inner.corners(h.0).to_vec()
     }
     /// Pixel centres of an `(N, 2)` array of hexes: an `(N, 2)` float64 array.
-    fn to_pixel_array<'py>(&self, py: Python<'py>, hexes: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    fn to_pixel_array<'py>(
+        &self,
+        py: Python<'py>,
+        hexes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let arr = coords_array(hexes)?;
         let s = arr.as_slice()?;
         let mut out = Vec::with_capacity(s.len());
@@ -490,17 +552,29 @@ impl PyLayout {
         PyArray1::from_vec(py, out).reshape([s.len() / 2, 2])
     }
     /// The hexes containing an `(N, 2)` array of pixels: an `(N, 2)` int32 array.
-    fn to_hex_array<'py>(&self, py: Python<'py>, points: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+    fn to_hex_array<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let np = py.import("numpy")?;
         let a = np.call_method1("ascontiguousarray", (points, "float64"))?;
         let a: PyReadonlyArray2<'py, f64> = a
             .extract()
             .map_err(|_| PyValueError::new_err("expected an (N, 2) array of (x, y) points"))?;
         if a.shape()[1] != 2 {
-            return Err(PyValueError::new_err("expected an (N, 2) array of (x, y) points"));
+            return Err(PyValueError::new_err(
+                "expected an (N, 2) array of (x, y) points",
+            ));
         }
         let s = a.as_slice()?;
-        hex_array(py, s.chunks_exact(2).map(|p| self.inner.to_hex(p[0], p[1])).collect::<Vec<_>>().into_iter())
+        hex_array(
+            py,
+            s.chunks_exact(2)
+                .map(|p| self.inner.to_hex(p[0], p[1]))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        )
     }
 }
 
@@ -574,6 +648,31 @@ impl From<ForcedMove> for PyForcedMove {
 #[pyclass(module = "kingdoms.hex", name = "HexMap")]
 pub struct PyHexMap {
     inner: HexMap,
+    /// The `(q, r)` tuple of every zone, by cell, made on first use: `reachable` builds its
+    /// dict from them instead of allocating a tuple per zone per call (zones never change).
+    keys: std::sync::OnceLock<Vec<Option<Py<PyTuple>>>>,
+}
+
+impl PyHexMap {
+    fn wrap(inner: HexMap) -> Self {
+        PyHexMap {
+            inner,
+            keys: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn keys(&self, py: Python<'_>) -> PyResult<&[Option<Py<PyTuple>>]> {
+        if let Some(k) = self.keys.get() {
+            return Ok(k);
+        }
+        let mut v: Vec<Option<Py<PyTuple>>> = (0..self.inner.num_cells()).map(|_| None).collect();
+        for h in self.inner.zones() {
+            if let Some(c) = self.inner.zone_cell(h) {
+                v[c] = Some(PyTuple::new(py, [h.x, h.y])?.unbind());
+            }
+        }
+        Ok(self.keys.get_or_init(|| v))
+    }
 }
 
 fn run<T: Send>(py: Python<'_>, big: bool, f: impl FnOnce() -> T + Send) -> T {
@@ -614,7 +713,9 @@ impl PyHexMap {
                 if !(1..=kingdoms_core::hex::map::MAX_COST as i64).contains(&c) {
                     return Err(DataError::new_err(format!(
                         "bad data in cells[({}, {})]: entry cost {c} is not in 1..={}",
-                        h.x, h.y, kingdoms_core::hex::map::MAX_COST
+                        h.x,
+                        h.y,
+                        kingdoms_core::hex::map::MAX_COST
                     )));
                 }
                 Some(c as u32)
@@ -622,16 +723,16 @@ impl PyHexMap {
             out.push((h, cost));
         }
         let inner = cells.py().detach(|| HexMap::from_costs(&out)).py()?;
-        Ok(PyHexMap { inner })
+        Ok(PyHexMap::wrap(inner))
     }
 
     /// Parse a map in the text format (docs/hex.md); `source` names it in errors.
     #[classmethod]
     #[pyo3(signature = (text, source="<text>"))]
     fn from_text(_cls: &Bound<'_, PyType>, text: &str, source: &str) -> PyResult<Self> {
-        Ok(PyHexMap {
-            inner: kingdoms_core::hex::text::parse(text, source).py()?,
-        })
+        Ok(PyHexMap::wrap(
+            kingdoms_core::hex::text::parse(text, source).py()?,
+        ))
     }
 
     /// Read a map file in the text format.
@@ -640,9 +741,9 @@ impl PyHexMap {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(&path)
             .map_err(|e| DataError::new_err(format!("bad data in {name}: cannot read: {e}")))?;
-        Ok(PyHexMap {
-            inner: kingdoms_core::hex::text::parse(&text, &name).py()?,
-        })
+        Ok(PyHexMap::wrap(
+            kingdoms_core::hex::text::parse(&text, &name).py()?,
+        ))
     }
 
     /// The map in the text format.
@@ -674,7 +775,8 @@ impl PyHexMap {
         self.inner.len()
     }
     fn __contains__(&self, h: &Bound<'_, PyAny>) -> bool {
-        h.extract::<HexArg>().is_ok_and(|h| self.inner.contains(h.0))
+        h.extract::<HexArg>()
+            .is_ok_and(|h| self.inner.contains(h.0))
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
@@ -685,9 +787,7 @@ impl PyHexMap {
         Err(PyTypeError::new_err("HexMap is mutable and unhashable"))
     }
     fn copy(&self) -> Self {
-        PyHexMap {
-            inner: self.inner.clone(),
-        }
+        PyHexMap::wrap(self.inner.clone())
     }
     fn __copy__(&self) -> Self {
         self.copy()
@@ -802,17 +902,31 @@ impl PyHexMap {
     /// `{(q, r): cost}` for every zone whose cheapest entry-cost sum from `start` is at most
     /// `budget`, `start` included at 0, in order of cost. Zones that are void, impassable or
     /// occupied are never entered (the start zone may hold the mover).
-    fn reachable<'py>(&self, py: Python<'py>, start: HexArg, budget: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn reachable<'py>(
+        &self,
+        py: Python<'py>,
+        start: HexArg,
+        budget: i64,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let Some(budget) = budget_arg(budget) else {
             self.inner.reachable_cells(start.0, 0).py()?;
             return Ok(d);
         };
         let m = &self.inner;
-        let cells = run(py, m.len() > DETACH_ZONES, || m.reachable_cells(start.0, budget)).py()?;
+        let cells = run(py, m.len() > DETACH_ZONES, || {
+            m.reachable_cells(start.0, budget)
+        })
+        .py()?;
+        let keys = self.keys(py)?;
         for (c, cost) in cells {
-            let h = m.hex_of(c);
-            d.set_item((h.x, h.y), cost)?;
+            match &keys[c] {
+                Some(k) => d.set_item(k.bind(py), cost)?,
+                None => {
+                    let h = m.hex_of(c);
+                    d.set_item((h.x, h.y), cost)?;
+                }
+            }
         }
         Ok(d)
     }
@@ -833,15 +947,29 @@ impl PyHexMap {
             }
         };
         let costs: Vec<i64> = cells.iter().map(|&(_, c)| c as i64).collect();
-        let coords = hex_array(py, cells.iter().map(|&(c, _)| m.hex_of(c)).collect::<Vec<_>>().into_iter())?;
+        let coords = hex_array(
+            py,
+            cells
+                .iter()
+                .map(|&(c, _)| m.hex_of(c))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        )?;
         Ok((coords, PyArray1::from_vec(py, costs)))
     }
 
     /// Cheapest cost from `start` to every zone, aligned with `coords()` (-1: unreachable).
-    fn costs_from<'py>(&self, py: Python<'py>, start: HexArg) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    fn costs_from<'py>(
+        &self,
+        py: Python<'py>,
+        start: HexArg,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let m = &self.inner;
         let v = run(py, m.len() > DETACH_ZONES, || m.costs_from(start.0)).py()?;
-        Ok(PyArray1::from_vec(py, v.into_iter().map(|c| c.map_or(-1, |c| c as i64)).collect()))
+        Ok(PyArray1::from_vec(
+            py,
+            v.into_iter().map(|c| c.map_or(-1, |c| c as i64)).collect(),
+        ))
     }
 
     /// The cheapest path from `a` to `b` as a list of hexes (both included), or None.
@@ -867,33 +995,55 @@ impl PyHexMap {
 
     /// The zones visible from `origin` within `radius` (None: any distance), in zone order.
     #[pyo3(signature = (origin, radius=None, occupants_block=false))]
-    fn field_of_view(&self, py: Python<'_>, origin: HexArg, radius: Option<i64>, occupants_block: bool) -> PyResult<Vec<PyHex>> {
+    fn field_of_view(
+        &self,
+        py: Python<'_>,
+        origin: HexArg,
+        radius: Option<i64>,
+        occupants_block: bool,
+    ) -> PyResult<Vec<PyHex>> {
         let radius = radius.map(radius_arg).transpose()?;
         let m = &self.inner;
-        Ok(hexes(run(py, m.len() > DETACH_ZONES, || m.field_of_view(origin.0, radius, occupants_block))))
+        Ok(hexes(run(py, m.len() > DETACH_ZONES, || {
+            m.field_of_view(origin.0, radius, occupants_block)
+        })))
     }
 
     /// The zones of an area shape: "single", "radius", "ring", "line" or "cone" (see
     /// docs/hex.md), void hexes left out.
     #[pyo3(signature = (shape, origin, size=0, direction=0))]
     fn area(&self, shape: &str, origin: HexArg, size: i64, direction: i64) -> PyResult<Vec<PyHex>> {
-        Ok(hexes(self.inner.area(origin.0, shape_arg(shape, size, direction)?)))
+        Ok(hexes(
+            self.inner
+                .area(origin.0, shape_arg(shape, size, direction)?),
+        ))
     }
 
     /// Move `target`'s occupant up to `steps` zones in `direction`, stopping at the first zone
     /// it cannot enter (the collision).
     fn forced_move(&self, target: HexArg, direction: i64, steps: i64) -> PyResult<PyForcedMove> {
-        Ok(self.inner.forced_move(target.0, dir_arg(direction), radius_arg(steps)?).into())
+        Ok(self
+            .inner
+            .forced_move(target.0, dir_arg(direction), radius_arg(steps)?)
+            .into())
     }
 
     /// Push `target` directly away from `source` along their common axis.
     fn push(&self, source: HexArg, target: HexArg, steps: i64) -> PyResult<PyForcedMove> {
-        Ok(self.inner.push(source.0, target.0, radius_arg(steps)?).py()?.into())
+        Ok(self
+            .inner
+            .push(source.0, target.0, radius_arg(steps)?)
+            .py()?
+            .into())
     }
 
     /// Pull `target` toward `source` along their common axis (the source's zone collides).
     fn pull(&self, source: HexArg, target: HexArg, steps: i64) -> PyResult<PyForcedMove> {
-        Ok(self.inner.pull(source.0, target.0, radius_arg(steps)?).py()?.into())
+        Ok(self
+            .inner
+            .pull(source.0, target.0, radius_arg(steps)?)
+            .py()?
+            .into())
     }
 }
 

@@ -254,7 +254,8 @@ impl HexMap {
         self.offsets
     }
 
-    pub(crate) fn num_cells(&self) -> usize {
+    /// Size of the dense storage (cells are `0..num_cells()`).
+    pub fn num_cells(&self) -> usize {
         self.kind.len()
     }
 
