@@ -43,7 +43,7 @@ fn bench(c: &mut Criterion) {
         let (m, a, b) = make(w, h);
         // Same answers first.
         let ours = m.reachable(a, budget).unwrap().len();
-        let theirs = pathfinding::prelude::dijkstra_reach(&a, |&n, _| successors(&m, n))
+        let theirs = pathfinding::prelude::dijkstra_reach(&a, |&n| successors(&m, n))
             .take_while(|i| i.total_cost <= budget)
             .count();
         assert_eq!(ours, theirs);
@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("reachable", "pathfinding"), |bn| {
             bn.iter(|| {
                 black_box(
-                    pathfinding::prelude::dijkstra_reach(&a, |&n, _| successors(&m, n))
+                    pathfinding::prelude::dijkstra_reach(&a, |&n| successors(&m, n))
                         .take_while(|i| i.total_cost <= budget)
                         .count(),
                 )
