@@ -118,6 +118,8 @@ fn shape_arg(shape: &str, size: i64, direction: i64) -> PyResult<Shape> {
     })
 }
 
+// PyO3 methods take `&self`; the `to_*` names are Python's.
+#[allow(clippy::wrong_self_convention)]
 #[pymethods]
 impl PyHex {
     #[new]
@@ -167,7 +169,7 @@ impl PyHex {
     }
     fn __ne__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let eq = self.__eq__(py, other);
-        if eq.is(&py.NotImplemented()) {
+        if eq.is(py.NotImplemented()) {
             return Ok(eq);
         }
         Ok(pyo3::types::PyBool::new(py, !eq.extract::<bool>(py)?)
@@ -683,6 +685,9 @@ fn run<T: Send>(py: Python<'_>, big: bool, f: impl FnOnce() -> T + Send) -> T {
     }
 }
 
+/// `(coords (N, 2) int32, costs (N,) int64)`.
+type CoordsAndCosts<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray1<i64>>);
+
 fn budget_arg(budget: i64) -> Option<u64> {
     u64::try_from(budget).ok()
 }
@@ -937,7 +942,7 @@ impl PyHexMap {
         py: Python<'py>,
         start: HexArg,
         budget: i64,
-    ) -> PyResult<(Bound<'py, PyArray2<i32>>, Bound<'py, PyArray1<i64>>)> {
+    ) -> PyResult<CoordsAndCosts<'py>> {
         let m = &self.inner;
         let cells = match budget_arg(budget) {
             Some(b) => run(py, m.len() > DETACH_ZONES, || m.reachable_cells(start.0, b)).py()?,
