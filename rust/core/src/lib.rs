@@ -4,6 +4,7 @@
 pub mod battleline;
 pub mod error;
 pub mod game;
+pub mod hex;
 pub mod registry;
 pub mod rng;
 pub mod session;

@@ -8,6 +8,7 @@ mod battleline;
 mod classes;
 mod errors;
 mod game;
+mod hex;
 mod json;
 
 use errors::IntoPy;
@@ -148,5 +149,6 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     classes::register(m)?;
+    hex::register(m)?;
     Ok(())
 }
