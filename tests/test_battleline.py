@@ -80,6 +80,17 @@ def position(
         "tactics_played": tactics_by_side,
         "leader_played": [False, False],
         "pass_streak": 0,
+        "options": {},
+        "scout": None,
+        "winner": None,
+        "scout_known": [
+            {"troop_deck": [], "tactics_deck": [], "opponent_hand": []},
+            {"troop_deck": [], "tactics_deck": [], "opponent_hand": []},
+        ],
+        "hand_counts": [
+            {"troops": sum(c in TROOPS for c in h), "tactics": sum(c in TACTICS for c in h)}
+            for h in hands
+        ],
     }
     state.update(extra)
     return BattleLine.from_dict(state)
@@ -260,7 +271,7 @@ def test_bl_8_4_traitor_option() -> None:
     g = position(flags=spec, hands=(["P9", "Traitor"], ["P1"]))
     assert "Traitor Cavalry>0" in legal(g)
     d = g.to_dict()
-    d["options"] = {"traitor_troops_only": True}
+    d["options"] = {**d["options"], "traitor_troops_only": True}
     h = BattleLine.from_dict(d)
     illegal(h, "Traitor Cavalry>0", "BL-8.4")
     h.apply("Traitor B9>0")

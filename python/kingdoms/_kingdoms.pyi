@@ -1,6 +1,6 @@
 """Type stubs for the compiled extension. Kept in step with rust/py by stubtest in CI."""
 
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 import numpy.typing as npt

@@ -248,11 +248,8 @@ impl BattleLine {
             root.get(k)
                 .ok_or_else(|| Error::state(format!("$.{k}"), "missing"))
         };
-        let options: Options = match root.get("options") {
-            None | Some(Value::Null) => Options::default(),
-            Some(o) => serde_json::from_value(o.clone())
-                .map_err(|e| Error::state("$.options", e.to_string()))?,
-        };
+        let options: Options = serde_json::from_value(get("options")?.clone())
+            .map_err(|e| Error::state("$.options", e.to_string()))?;
         if options.first_player > 1 {
             return Err(Error::state("$.options.first_player", "must be 0 or 1"));
         }
@@ -494,9 +491,9 @@ impl BattleLine {
             .filter(|&n| n <= 4)
             .ok_or_else(|| Error::state("$.pass_streak", "expected 0..4"))?
             as u8;
-        let winner = match root.get("winner") {
-            None | Some(Value::Null) => None,
-            v => Some(side_of(v, "$.winner")?),
+        let winner = match get("winner")? {
+            Value::Null => None,
+            v => Some(side_of(Some(v), "$.winner")?),
         };
 
         let mut g = BattleLine {
@@ -524,7 +521,7 @@ impl BattleLine {
         };
 
         // Scout sub-state.
-        let scout = root.get("scout").unwrap_or(&Value::Null);
+        let scout = get("scout")?;
         match phase {
             Phase::ScoutDraw | Phase::ScoutReturn => {
                 let so = scout.as_object().ok_or_else(|| {
@@ -573,8 +570,8 @@ impl BattleLine {
         }
 
         // Scout knowledge.
-        if let Some(kv) = root.get("scout_known").filter(|v| !v.is_null()) {
-            let ka = kv
+        {
+            let ka = get("scout_known")?
                 .as_array()
                 .filter(|a| a.len() == 2)
                 .ok_or_else(|| Error::state("$.scout_known", "expected two objects"))?;
@@ -624,8 +621,8 @@ impl BattleLine {
         g.rebuild();
         g.validate_rules()
             .map_err(|(path, why)| Error::state(path, why))?;
-        if let Some(hc) = root.get("hand_counts").filter(|v| !v.is_null()) {
-            if *hc != g.hand_counts() {
+        {
+            if *get("hand_counts")? != g.hand_counts() {
                 return Err(Error::state(
                     "$.hand_counts",
                     format!("does not match the hands: expected {}", g.hand_counts()),

@@ -114,6 +114,32 @@ fn build(mut v: Value) -> BattleLine {
         }
         o.insert("tactics_played".into(), json!(t));
     }
+    o.entry("options").or_insert_with(|| json!({}));
+    o.entry("scout").or_insert(Value::Null);
+    o.entry("winner").or_insert(Value::Null);
+    o.entry("scout_known").or_insert_with(|| {
+        json!([
+            {"troop_deck": [], "tactics_deck": [], "opponent_hand": []},
+            {"troop_deck": [], "tactics_deck": [], "opponent_hand": []},
+        ])
+    });
+    if !o.contains_key("hand_counts") {
+        let hands = o["hands"].as_array().unwrap().clone();
+        let counts: Vec<Value> = hands
+            .iter()
+            .map(|h| {
+                let cs: Vec<Card> = h
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| Card::parse(x.as_str().unwrap()).unwrap())
+                    .collect();
+                let t = cs.iter().filter(|c| c.is_troop()).count();
+                json!({"troops": t, "tactics": cs.len() - t})
+            })
+            .collect();
+        o.insert("hand_counts".into(), Value::Array(counts));
+    }
     o.entry("to_move").or_insert(json!(0));
     o.entry("phase").or_insert(json!("play"));
     o.entry("leader_played").or_insert(json!([false, false]));
