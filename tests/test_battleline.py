@@ -583,3 +583,11 @@ def test_simulate_counts_are_reproducible() -> None:
     b = kingdoms.simulate("battleline", 200, seed=5, threads=2)
     assert (a.wins, a.draws, a.plies) == (b.wins, b.draws, b.plies)
     assert sum(a.wins) + a.draws == 200
+
+
+def test_bench_extras_report_proof_rates() -> None:
+    from kingdoms.battleline import bench_extras
+
+    figures = bench_extras(0.01)
+    assert set(figures) == {"claim proofs/s, typical", "claim proofs/s, worst case"}
+    assert all(v > 1000 for v in figures.values())

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from kingdoms._kingdoms import BattleLine, ClaimProof, Formation
 from kingdoms._kingdoms import battleline_best_formation as _best_formation
+from kingdoms._kingdoms import battleline_proof_rate as _proof_rate
 from kingdoms._kingdoms import battleline_prove_claim as _prove_claim
 
 __all__ = [
@@ -89,3 +90,12 @@ def match_points(winner: int | None, flags_won: tuple[int, int]) -> tuple[int, i
     if winner == 1:
         return (a, 5)
     return (a, b)
+
+
+def bench_extras(seconds: float) -> dict[str, float]:
+    """Battle Line's own figures for ``kingdoms bench``: claim proofs per second in Rust on
+    one thread, typical (opponent one card short) and worst case (empty side, Mud)."""
+    return {
+        "claim proofs/s, typical": _proof_rate("typical", seconds),
+        "claim proofs/s, worst case": _proof_rate("worst", seconds),
+    }

@@ -256,10 +256,55 @@ impl PyBattleLine {
     }
 }
 
+/// Claim proofs per second in Rust (one thread, GIL released) on a fixed position:
+/// `case="typical"` (the opponent one card short, a mid-game pool) or `"worst"` (the
+/// opponent's side empty, Mud, every other troop unseen). For `kingdoms bench`.
+#[pyfunction]
+#[pyo3(signature = (case, seconds=0.5))]
+pub fn battleline_proof_rate(py: Python<'_>, case: &str, seconds: f64) -> PyResult<f64> {
+    let cards = |s: &str| -> Vec<Card> {
+        s.split_whitespace()
+            .filter_map(|c| Card::parse(c).ok())
+            .collect()
+    };
+    let bits = |cs: &[Card]| cs.iter().fold(0u64, |a, c| a | 1u64 << c.0);
+    let (mine, theirs, visible, mud) = match case {
+        "typical" => (
+            "R7 O7 Y7",
+            "B9 B8",
+            "G1 G2 P5 P6 R1 O4 Y10 B2 G9 P10",
+            false,
+        ),
+        "worst" => ("R1 O3 Y5 G9", "", "", true),
+        _ => return Err(PyValueError::new_err("case is \"typical\" or \"worst\"")),
+    };
+    let (mine, theirs) = (cards(mine), cards(theirs));
+    let unseen = ((1u64 << 60) - 1) & !bits(&mine) & !bits(&theirs) & !bits(&cards(visible));
+    Ok(py.detach(|| {
+        let start = std::time::Instant::now();
+        let mut n = 0u64;
+        while start.elapsed().as_secs_f64() < seconds {
+            for _ in 0..10_000 {
+                std::hint::black_box(bl::proof::prove_unchecked(
+                    std::hint::black_box(&mine),
+                    std::hint::black_box(&theirs),
+                    std::hint::black_box(unseen),
+                    false,
+                    mud,
+                    true,
+                ));
+            }
+            n += 10_000;
+        }
+        n as f64 / start.elapsed().as_secs_f64()
+    }))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFormation>()?;
     m.add_class::<PyClaimProof>()?;
     m.add_function(wrap_pyfunction!(battleline_best_formation, m)?)?;
     m.add_function(wrap_pyfunction!(battleline_prove_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(battleline_proof_rate, m)?)?;
     Ok(())
 }
