@@ -2,8 +2,10 @@
 //! one [`Game`] trait. Pure Rust; the Python bindings live in the `kingdoms-py` crate.
 
 pub mod agents;
+pub mod battleline;
 pub mod error;
 pub mod game;
+pub mod hex;
 pub mod registry;
 pub mod rng;
 pub mod session;

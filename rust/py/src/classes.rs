@@ -50,12 +50,25 @@ macro_rules! game_class {
             fn __new__(
                 seed: Option<u64>,
                 options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
-            ) -> pyo3::PyResult<(Self, $crate::game::PyGame)> {
-                Ok(($ty, $crate::classes::new_base(Self::GAME, seed, options)?))
+            ) -> pyo3::PyResult<pyo3::PyClassInitializer<Self>> {
+                Ok(pyo3::PyClassInitializer::from($crate::classes::new_base(
+                    Self::GAME,
+                    seed,
+                    options,
+                )?)
+                .add_subclass($ty))
             }
         }
     };
 }
+
+game_class!(
+    PyBattleLine,
+    kingdoms_core::battleline::BattleLine,
+    "BattleLine",
+    "kingdoms.battleline",
+    "Battle Line: 9 flags, 60 troops, 10 tactics cards, exact claim proofs.\n\n`BattleLine(seed=None, *, traitor_troops_only=False, claim_at_turn_start=False, first_player=0)`. Rules: docs/rules/battle-line.md; state format, notation and observation layout: docs/battleline.md."
+);
 
 /// Wrap a core game in the Python class of its game.
 pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
@@ -63,11 +76,18 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
     #[allow(clippy::match_single_binding)]
     match base.inner.name() {
         // GAMES: one arm per game class.
+        "battleline" => Ok(Py::new(
+            py,
+            PyClassInitializer::from(base).add_subclass(PyBattleLine),
+        )?
+        .into_any()),
         _ => Ok(Py::new(py, base)?.into_any()),
     }
 }
 
 /// Register every game class on the extension module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBattleLine>()?;
+    crate::battleline::register(m)?;
     Ok(())
 }

@@ -6,9 +6,11 @@ use pyo3::types::PyDict;
 
 mod agents;
 mod batch;
+mod battleline;
 mod classes;
 mod errors;
 mod game;
+mod hex;
 mod json;
 
 use errors::IntoPy;
@@ -151,5 +153,6 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     classes::register(m)?;
     agents::register(m)?;
     batch::register(m)?;
+    hex::register(m)?;
     Ok(())
 }
