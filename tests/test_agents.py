@@ -296,7 +296,7 @@ def test_a_python_agent_and_rust_agents_meet_in_one_tournament() -> None:
 
 def test_seats_are_swapped_fairly_on_duplicate_deals() -> None:
     r = kingdoms.tournament(GAME, [Random(), Greedy(), Random(seed=1)], games=6, seed=4)
-    assert r.names == ["random", "greedy", "random #2"]
+    assert r.names == ["random #1", "greedy", "random #2"]
     for a in range(3):
         seat0 = sum(1 for g in r.results if g.seats[0] == a)
         assert seat0 == 6, "each agent starts half of its 12 games"
@@ -371,3 +371,30 @@ def test_ismcts_beats_greedy(name: str) -> None:
     r = kingdoms.tournament(name, [ISMCTS(iterations=1000), Greedy()], games=200, seed=103)
     # Clearly more than half: above 55%, and its 95% Elo interval above the pool average.
     assert r.score(0) > 0.55 and r.elo[0].lo > 0, r.table()
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+
+def test_cli_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    from kingdoms.cli import main
+
+    records = tmp_path / "games.jsonl"
+    args = ["tournament", GAME, "--agents", "random", "greedy", "ismcts:20",
+            "--games", "2", "--seed", "5", "--threads", "2", "--records", str(records)]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["names"] == ["random", "greedy", "ismcts:20"] and data["games"] == 6
+    direct = kingdoms.tournament(GAME, [Random(), Greedy(), ISMCTS(20)], games=2, seed=5)
+    assert data["scores"] == [direct.score(i) for i in range(3)]
+    lines = records.read_text().splitlines()
+    assert len(lines) == 6
+    again = kingdoms.tournament(GAME, [Random(), Greedy(), ISMCTS(20)], games=2, seed=5,
+                                records=True)
+    assert [kingdoms.Record.from_json(line) for line in lines] == again.records
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    for part in ("greedy", "ismcts:20", "Elo", "pairings", "seats"):
+        assert part in out
+    assert main(["tournament", GAME, "--agents", "random", "wizard", "--games", "2"]) == 2
+    assert "bad agent" in capsys.readouterr().err

@@ -48,7 +48,7 @@ def test_shapes_dtypes_and_agreement_with_the_games(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_games_restart_when_they_end_and_report_their_returns(name: str) -> None:
     env = Batch(name, 8, seed=2)
-    obs, mask, player = env.reset()
+    mask = env.reset().mask
     rng = np.random.default_rng(1)
     finished = 0
     for _ in range(2000):
@@ -70,7 +70,7 @@ def test_games_restart_when_they_end_and_report_their_returns(name: str) -> None
                 finished += 1
             else:
                 assert not step.rewards[i].any()
-        obs, mask, player = step.obs, step.mask, step.player
+        _obs, mask, _player = step.obs, step.mask, step.player
         if finished >= 10:
             break
     assert finished >= 10
@@ -81,7 +81,7 @@ def test_games_restart_when_they_end_and_report_their_returns(name: str) -> None
 def test_batches_are_seeded_and_thread_count_independent(name: str) -> None:
     def run(seed: int, threads: int | None) -> list[np.ndarray]:
         env = Batch(name, 200, seed=seed, threads=threads)  # large enough to go parallel
-        obs, mask, _ = env.reset()
+        _obs, mask, _ = env.reset()
         rng = np.random.default_rng(5)
         out: list[np.ndarray] = []
         for _ in range(30):
@@ -114,7 +114,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 def test_an_opponent_plays_inside_the_batch() -> None:
     name = GAMES[0]
     env = Batch(name, 6, seed=4, opponent=Greedy())
-    obs, mask, player = env.reset()
+    _obs, mask, player = env.reset()
     np.testing.assert_array_equal(env.learner_seats(), [0, 1, 0, 1, 0, 1])
     rng = np.random.default_rng(2)
     for _ in range(300):

@@ -12,10 +12,14 @@ fixed action space, text notation for every action, and records that replay exac
 
 from __future__ import annotations
 
+from kingdoms import agents, batch  # kingdoms.agents.ISMCTS(), kingdoms.batch.Batch(...)
 from kingdoms._kingdoms import (
+    WDL,
     Action,
     DataError,
+    EloRating,
     Game,
+    GameResult,
     IllegalActionError,
     KingdomsError,
     NotationError,
@@ -23,30 +27,25 @@ from kingdoms._kingdoms import (
     RulesOptionError,
     SimulationStats,
     StateError,
+    TournamentResult,
     __version__,
     from_dict,
     from_json,
     games,
     new_game,
+    play_match,
     replay,
     simulate,
-)
-
-# ---- agents ----
-from kingdoms._kingdoms import (
-    EloRating,
-    GameResult,
-    TournamentResult,
-    WDL,
-    play_match,
     tournament,
 )
-from kingdoms import agents, batch  # noqa: E402  (submodules: kingdoms.agents.ISMCTS(), ...)
 
 __all__ = [
+    "WDL",
     "Action",
     "DataError",
+    "EloRating",
     "Game",
+    "GameResult",
     "IllegalActionError",
     "KingdomsError",
     "NotationError",
@@ -54,20 +53,16 @@ __all__ = [
     "RulesOptionError",
     "SimulationStats",
     "StateError",
+    "TournamentResult",
     "__version__",
+    "agents",
+    "batch",
     "from_dict",
     "from_json",
     "games",
     "new_game",
+    "play_match",
     "replay",
     "simulate",
-    # ---- agents ----
-    "EloRating",
-    "GameResult",
-    "TournamentResult",
-    "WDL",
-    "agents",
-    "batch",
-    "play_match",
     "tournament",
 ]

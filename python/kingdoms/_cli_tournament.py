@@ -122,8 +122,7 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
         )
     if args.records:
         with open(args.records, "w", encoding="utf-8") as f:
-            for rec in result.records or []:
-                f.write(rec.to_json() + "\n")
+            f.writelines(rec.to_json() + "\n" for rec in result.records or [])
     if args.json:
         data = result.to_dict()
         for g in data["results"]:

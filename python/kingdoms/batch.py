@@ -19,9 +19,10 @@ batches; the arrays are handed over without a copy.
 (1024, (1024, 2))
 
 Self-play is the default: every move is the learner's and ``player`` says whose turn it
-is. With ``opponent=`` (a built-in agent) the learner plays one seat of each game
-(``seat``, or alternating game by game when ``seat`` is None) and the opponent's replies
-are played in Rust inside the same call.
+is. With ``opponent=`` (a built-in agent) the learner plays one seat of each game and the
+opponent's replies are played in Rust inside the same call. The learner's seat is ``seat``,
+or, when ``seat`` is None, seat ``(i + finished) % 2`` in slot ``i`` (``finished``: that
+slot's games played to the end), so seats alternate from game to game and across slots.
 
 Seeding: slot ``i`` draws the seeds of its successive games from a stream of its own
 under ``seed``, so a run depends only on ``seed`` and the actions, never on threads.
@@ -115,7 +116,7 @@ class Batch:
 
     @property
     def episodes(self) -> int:
-        """Games finished so far, over all slots."""
+        """Games played to their end so far, over all slots (not those ``reset`` abandons)."""
         return self._inner.episodes
 
     def learner_seats(self) -> npt.NDArray[np.int64]:

@@ -193,7 +193,7 @@ pub struct PyIsmcts {
 #[pymethods]
 impl PyIsmcts {
     #[new]
-    #[pyo3(signature = (iterations=None, seed=0, exploration=0.7, time_limit=None, rollout_depth=None, expand_samples=0, widening=None, settle=false, implicit=0.0))]
+    #[pyo3(signature = (iterations=None, seed=0, exploration=0.7, time_limit=None, rollout_depth=None, expand_samples=0, widening=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -203,8 +203,6 @@ impl PyIsmcts {
         rollout_depth: Option<u32>,
         expand_samples: u32,
         widening: Option<f64>,
-        settle: bool,
-        implicit: f64,
     ) -> PyResult<Self> {
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
@@ -216,8 +214,6 @@ impl PyIsmcts {
             rollout_depth,
             expand_samples,
             widening,
-            settle,
-            implicit,
             seed,
         };
         config.validate().py()?;
@@ -250,14 +246,7 @@ impl PyIsmcts {
     fn widening(&self) -> Option<f64> {
         self.config.widening
     }
-    #[getter]
-    fn settle(&self) -> bool {
-        self.config.settle
-    }
-    #[getter]
-    fn implicit(&self) -> f64 {
-        self.config.implicit
-    }
+
     #[getter]
     fn seed(&self) -> u64 {
         self.config.seed
@@ -325,16 +314,14 @@ impl PyIsmcts {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={:?}, time_limit={}, rollout_depth={}, \
-             expand_samples={}, widening={}, settle={}, implicit={:?})",
+             expand_samples={}, widening={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             c.exploration,
             opt(c.time_limit.map(|x| format!("{x:?}"))),
             opt(c.rollout_depth.map(|x| x.to_string())),
             c.expand_samples,
-            opt(c.widening.map(|x| format!("{x:?}"))),
-            if c.settle { "True" } else { "False" },
-            c.implicit
+            opt(c.widening.map(|x| format!("{x:?}")))
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -355,8 +342,6 @@ impl PyIsmcts {
                 c.rollout_depth,
                 c.expand_samples,
                 c.widening,
-                c.settle,
-                c.implicit,
             ),
         )
             .into_pyobject(py)

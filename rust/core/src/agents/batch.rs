@@ -37,7 +37,8 @@ pub struct Views<'a> {
 struct Env<G: Game> {
     session: Session<G>,
     rng: GameRng,
-    episodes: u64,
+    /// Games of this slot that reached their end (not those abandoned by `reset`).
+    finished: u64,
     legal: Vec<G::Action>,
     /// The learner's seat in this game (with an opponent).
     learner: usize,
@@ -79,9 +80,8 @@ impl<G: Game> Env<G> {
         let salt = self.rng.next_u64();
         self.session = Session::new(seed, options)?;
         let n = self.session.game.num_players();
-        self.learner = learner_seat.unwrap_or((index + self.episodes as usize) % n);
+        self.learner = learner_seat.unwrap_or((index + self.finished as usize) % n);
         self.opponent = opponent.map(|s| s.build::<G>(salt));
-        self.episodes += 1;
         self.play_opponent()
     }
 
@@ -172,7 +172,7 @@ impl<G: Game> Batch<G> {
                     history: None,
                 },
                 rng: GameRng::stream(seed, i as u64),
-                episodes: 0,
+                finished: 0,
                 legal: Vec::new(),
                 learner: 0,
                 opponent: None,
@@ -198,9 +198,10 @@ impl<G: Game> Batch<G> {
     pub fn num_players(&self) -> usize {
         self.num_players
     }
-    /// Games finished so far, over all slots.
+    /// Games that reached their end so far, over all slots (games abandoned by `reset`
+    /// do not count).
     pub fn episodes_finished(&self) -> u64 {
-        self.envs.iter().map(|e| e.episodes - 1).sum()
+        self.envs.iter().map(|e| e.finished).sum()
     }
 
     fn check_views(&self, v: &Views<'_>) -> Result<()> {
@@ -355,6 +356,7 @@ impl<G: Game> Batch<G> {
                 for (r, v) in rw.iter_mut().zip(env.session.game.returns()) {
                     *r = v as f32;
                 }
+                env.finished += 1;
                 env.start(&options, opp.as_ref(), seat, i)?;
             }
             env.write(obs, mask, player);

@@ -47,13 +47,6 @@ pub struct IsmctsConfig {
     /// of a node in play (the rest wait untried); `None` tries every action before any is
     /// revisited.
     pub widening: Option<f64>,
-    /// Before a leaf is evaluated, the player who just moved finishes their turn with
-    /// greedy choices (so leaves are scored between turns, not mid-turn).
-    pub settle: bool,
-    /// Implicit minimax weight `alpha` in [0, 1]: a child's value in the selection is
-    /// `(1 - alpha) * mean + alpha * minimax`, the minimax value backed up from the leaves'
-    /// evaluations (0: plain Monte Carlo means).
-    pub implicit: f64,
     pub seed: u64,
 }
 
@@ -66,8 +59,6 @@ impl Default for IsmctsConfig {
             rollout_depth: None,
             expand_samples: 0,
             widening: None,
-            settle: false,
-            implicit: 0.0,
             seed: 0,
         }
     }
@@ -115,12 +106,6 @@ impl IsmctsConfig {
         }
         if let Some(k) = self.widening {
             parts.push(format!("widening={k}"));
-        }
-        if self.settle {
-            parts.push("settle=1".into());
-        }
-        if self.implicit != d.implicit {
-            parts.push(format!("implicit={}", self.implicit));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -176,8 +161,6 @@ pub struct Ismcts<G: Game> {
     values: Vec<f64>,
     untried: Vec<G::Action>,
     expanded_applied: bool,
-    /// Implicit minimax values, `num_players` per node.
-    mm: Vec<f64>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -194,7 +177,6 @@ impl<G: Game> Ismcts<G> {
             values: Vec::new(),
             untried: Vec::new(),
             expanded_applied: false,
-            mm: Vec::new(),
         }
     }
 
@@ -229,7 +211,6 @@ impl<G: Game> Ismcts<G> {
         self.marks.resize(game.num_actions(), 0);
         self.gen = 0;
         self.values.resize(game.num_players(), 0.0);
-        self.mm.clear();
 
         let mut done = 0u64;
         loop {
@@ -297,8 +278,6 @@ impl<G: Game> Ismcts<G> {
         self.path.push(0);
         let mut node = 0u32;
         let c = self.config.exploration;
-        let alpha = self.config.implicit;
-        let np = self.values.len();
         while let Some(mover) = det.current_player() {
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
@@ -339,7 +318,13 @@ impl<G: Game> Ismcts<G> {
                         self.untried.push(a);
                     }
                 }
-                let m = (self.config.expand_samples as usize).min(self.untried.len());
+                // At the root every candidate is judged: it is expanded a few dozen times
+                // per move, so the greedy choice is always among its first children.
+                let m = if node == 0 && self.config.expand_samples > 1 {
+                    self.untried.len()
+                } else {
+                    (self.config.expand_samples as usize).min(self.untried.len())
+                };
                 let a = if m <= 1 {
                     self.untried[self.rng.below(self.untried.len())]
                 } else {
@@ -395,12 +380,7 @@ impl<G: Game> Ismcts<G> {
                 if self.marks[n.id as usize] == gen + 1 {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
-                    let mut q = n.reward / visits;
-                    if alpha > 0.0 {
-                        let v = self.mm[ch as usize * np + mover];
-                        q = (1.0 - alpha) * q + alpha * (v + 1.0) * 0.5;
-                    }
-                    let score = q + c * (f64::from(n.avail).ln() / visits).sqrt();
+                    let score = n.reward / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = ch;
@@ -416,8 +396,7 @@ impl<G: Game> Ismcts<G> {
             self.path.push(best);
             node = best;
         }
-        let last = self.path.last().map(|&i| self.nodes[i as usize].player as usize);
-        self.rollout(&mut det, last.filter(|&p| p < self.values.len()))?;
+        self.rollout(&mut det)?;
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -425,51 +404,13 @@ impl<G: Game> Ismcts<G> {
                 n.reward += ((v + 1.0) * 0.5).clamp(0.0, 1.0);
             }
         }
-        if alpha > 0.0 {
-            self.back_up_minimax(np);
-        }
         Ok(())
-    }
-
-    /// Implicit minimax backups (Lanctot, Winands, Pepels, Sturtevant, "Monte Carlo tree
-    /// search with heuristic evaluations using implicit minimax backups", CIG 2014): the
-    /// leaf gets the values just computed, and each node above it the values of its child
-    /// that is best for the player choosing there.
-    fn back_up_minimax(&mut self, np: usize) {
-        self.mm.resize(self.nodes.len() * np, 0.0);
-        let Some(&leaf) = self.path.last() else {
-            return;
-        };
-        let leaf = leaf as usize;
-        self.mm[leaf * np..(leaf + 1) * np].copy_from_slice(&self.values);
-        for k in (0..self.path.len() - 1).rev() {
-            let i = self.path[k] as usize;
-            let mut best = NONE;
-            let mut best_v = f64::NEG_INFINITY;
-            let mut ch = self.nodes[i].first_child;
-            while ch != NONE {
-                let n = &self.nodes[ch as usize];
-                if n.visits > 0 {
-                    let v = self.mm[ch as usize * np + n.player as usize];
-                    if v > best_v {
-                        best_v = v;
-                        best = ch;
-                    }
-                }
-                ch = n.next_sibling;
-            }
-            if best != NONE {
-                let b = best as usize;
-                self.mm.copy_within(b * np..(b + 1) * np, i * np);
-            }
-        }
     }
 
     /// Play `det` out (or `rollout_depth` plies) and leave each player's result in
     /// `self.values`, in [-1, 1].
-    fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
+    fn rollout(&mut self, det: &mut G) -> Result<()> {
         let mut plies = 0u32;
-        let mut settling = 0u32;
         loop {
             if det.is_terminal() {
                 let r = det.returns();
@@ -479,19 +420,11 @@ impl<G: Game> Ismcts<G> {
                 return Ok(());
             }
             if self.config.rollout_depth.is_some_and(|d| plies >= d) {
-                // Settle: the player who just moved finishes their turn greedily first.
-                let mover = det.current_player();
-                if self.config.settle && mover.is_some() && mover == last_mover && settling < 64 {
-                    self.greedy_step(det, mover.unwrap_or(0))?;
-                    settling += 1;
-                    continue;
-                }
                 for (p, v) in self.values.iter_mut().enumerate() {
                     *v = det.evaluate(p).clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }
-            last_mover = det.current_player();
             det.legal_actions(&mut self.legal);
             let &a = self.rng.choose(&self.legal).ok_or_else(no_moves::<G>)?;
             det.apply(a)?;
@@ -503,29 +436,6 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
-    }
-
-    /// Play the action that `evaluate`s best for `mover` (ties: the first found).
-    fn greedy_step(&mut self, det: &mut G, mover: Player) -> Result<()> {
-        det.legal_actions(&mut self.legal);
-        if self.legal.len() == 1 {
-            return det.apply(self.legal[0]);
-        }
-        let mut best: Option<(f64, G)> = None;
-        for &a in &self.legal {
-            let mut after = det.clone();
-            after.apply(a)?;
-            let v = if after.is_terminal() {
-                after.returns().get(mover).copied().unwrap_or(0.0)
-            } else {
-                after.evaluate(mover)
-            };
-            if best.as_ref().is_none_or(|(b, _)| v > *b) {
-                best = Some((v, after));
-            }
-        }
-        *det = best.ok_or_else(no_moves::<G>)?.1;
-        Ok(())
     }
 }
 

@@ -178,8 +178,6 @@ impl AgentSpec {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
                         "widening" | "pw" => c.widening = Some(num(k, v)?),
-                        "settle" => c.settle = int(k, v)? != 0,
-                        "implicit" => c.implicit = num(k, v)?,
                         _ => return Err(spec_error(
                             text,
                             &format!("ismcts takes iterations, time, exploration, depth and seed, not {k:?}"),

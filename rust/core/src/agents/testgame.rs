@@ -174,7 +174,7 @@ impl Game for Lanes {
         usize::from(a.card) * SLOTS + usize::from(a.lane)
     }
     fn action_from_id(&self, id: usize) -> Option<Play> {
-        (id < CARDS * SLOTS).then(|| Play {
+        (id < CARDS * SLOTS).then_some(Play {
             card: (id / SLOTS) as u8,
             lane: (id % SLOTS) as u8,
         })

@@ -346,12 +346,12 @@ fn views(b: &Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
     )
 }
 
+/// What one batch step wrote: observations, masks, players, rewards, dones.
+type Written = (Vec<f32>, Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>);
+
 /// Step a batch with the first legal id of every game, `steps` times; returns everything
 /// it wrote.
-fn drive(
-    b: &mut Batch<Lanes>,
-    steps: usize,
-) -> Vec<(Vec<f32>, Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>)> {
+fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
     let n = b.len();
     let (mut obs, mut mask, mut player) = views(b);
     b.observe(Views {
