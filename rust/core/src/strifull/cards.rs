@@ -4,7 +4,7 @@
 
 use super::effects::{Ability, Trigger};
 use crate::error::{Error, Result};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The four elemental stones. Fire beats wind, wind beats earth, earth beats water, water
@@ -78,6 +78,10 @@ pub struct TroopCard {
     pub copies: u8,
     pub text: String,
     pub abilities: Vec<Ability>,
+    /// Effect kinds of the abilities (bits of `Effect::bit`), and of those reaching other
+    /// troops: lets the rules skip cards that cannot matter.
+    pub kinds: u16,
+    pub reach_kinds: u16,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -87,6 +91,8 @@ pub struct LeaderCard {
     pub faction: usize,
     pub text: String,
     pub abilities: Vec<Ability>,
+    /// Effect kinds of the abilities (bits of `Effect::bit`).
+    pub kinds: u16,
 }
 
 impl LeaderCard {
@@ -218,7 +224,7 @@ impl CardSet {
                 deck.len()
             ));
         }
-        let mut counts: BTreeMap<usize, u8> = BTreeMap::new();
+        let mut counts = [0u8; MAX_CARDS];
         for &t in deck {
             let card = self
                 .troops
@@ -230,9 +236,9 @@ impl CardSet {
                     card.id, self.factions[card.faction].id, self.factions[faction].id
                 ));
             }
-            *counts.entry(t).or_default() += 1;
+            counts[t] = counts[t].saturating_add(1);
         }
-        for (t, n) in counts {
+        for (t, &n) in counts.iter().enumerate().take(self.troops.len()) {
             let card = &self.troops[t];
             let limit = card.copies.min(MAX_COPIES);
             if n > limit {
@@ -677,6 +683,7 @@ impl Builder {
                 })?;
             let fi = brigades[bi].faction;
             factions[fi].troops.push(troops.len());
+            let (kinds, reach_kinds) = super::effects::kinds(&t.abilities);
             troops.push(TroopCard {
                 id: t.id.clone(),
                 name: t.name.clone(),
@@ -688,6 +695,8 @@ impl Builder {
                 copies: t.copies,
                 text: t.text.clone(),
                 abilities: t.abilities.clone(),
+                kinds,
+                reach_kinds,
             });
         }
         let mut leaders = Vec::with_capacity(self.leaders.len());
@@ -700,6 +709,7 @@ impl Builder {
                 faction: fi,
                 text: l.text.clone(),
                 abilities: l.abilities.clone(),
+                kinds: super::effects::kinds(&l.abilities).0,
             });
         }
         for (file, b) in &self.brigades {

@@ -5,8 +5,7 @@
 use super::cards::{Element, TroopCard};
 use super::effects::{Ability, Cond, Effect, ElemSel, RowSel, To, Trigger};
 use super::state::{
-    cell_at, col_of, neighbours, row_of, zone_of, Cell, CombatLog, CombatResult, Outcome, Step,
-    Strifull, CELLS,
+    cell_at, col_of, row_of, zone_of, Cell, CombatLog, CombatResult, Outcome, Step, Strifull, CELLS,
 };
 use super::MutualWipeout;
 
@@ -82,15 +81,17 @@ impl Strifull {
         cell: usize,
         combat: Option<Trigger>,
         foe_cell: Option<usize>,
-        want: fn(&Effect) -> bool,
+        want: u16,
         f: &mut dyn FnMut(&Ability),
     ) {
         let foe_side = 1 - side;
         let foe = foe_cell.map(|c| self.card_at(foe_side, c).element);
         let row = row_of(cell);
+        let wanted = |ab: &Ability| ab.effect.bit() & want != 0;
         // The subject's own card: continuous and its combat trigger, reaching itself.
-        for ab in &self.card_at(side, cell).abilities {
-            if want(&ab.effect)
+        let me = self.card_at(side, cell);
+        for ab in me.abilities.iter().filter(|_| me.kinds & want != 0) {
+            if wanted(ab)
                 && ab.to == To::Subject
                 && (ab.trigger == Trigger::WhileRevealed || Some(ab.trigger) == combat)
                 && self.holds(&ab.cond, side, row, side, cell, foe)
@@ -105,14 +106,18 @@ impl Strifull {
                 if cl.is_empty() || !cl.revealed || (s == side && c == cell) {
                     continue;
                 }
-                for ab in &self.troop(cl.card).abilities {
+                let src = self.troop(cl.card);
+                if src.reach_kinds & want == 0 {
+                    continue;
+                }
+                for ab in &src.abilities {
                     let reaches = match ab.to {
                         To::Allies => s == side,
                         To::Enemies => s != side,
                         _ => false,
                     };
                     if reaches
-                        && want(&ab.effect)
+                        && wanted(ab)
                         && ab.trigger == Trigger::WhileRevealed
                         && self.holds(&ab.cond, s, row_of(c), side, cell, foe)
                     {
@@ -124,8 +129,12 @@ impl Strifull {
         // Leaders: continuous effects, and the subject's leader's combat trigger.
         for s in 0..2 {
             let lrow = self.sides[s].leader_row as usize;
-            for ab in &self.leader(s).abilities {
-                if !want(&ab.effect) {
+            let leader = self.leader(s);
+            if leader.kinds & want == 0 {
+                continue;
+            }
+            for ab in &leader.abilities {
+                if !wanted(ab) {
                     continue;
                 }
                 let reaches = match (ab.trigger, ab.to) {
@@ -148,7 +157,7 @@ impl Strifull {
         if let (Some(fc), Some(foe_trig)) = (foe_cell, foe_trig) {
             let mine = Some(self.card_at(side, cell).element);
             for ab in &self.card_at(foe_side, fc).abilities {
-                if want(&ab.effect)
+                if wanted(ab)
                     && ab.to == To::Foe
                     && ab.trigger == foe_trig
                     && self.holds(&ab.cond, foe_side, row_of(fc), foe_side, fc, mine)
@@ -158,7 +167,7 @@ impl Strifull {
             }
             let lrow = self.sides[foe_side].leader_row as usize;
             for ab in &self.leader(foe_side).abilities {
-                if want(&ab.effect)
+                if wanted(ab)
                     && ab.to == To::Foe
                     && ab.trigger == foe_trig
                     && self.holds(&ab.cond, foe_side, lrow, foe_side, fc, mine)
@@ -170,50 +179,104 @@ impl Strifull {
     }
 
     /// SK-5.4: may the troop at attack cell `a` of player `p` attack any defence cell?
-    pub(crate) fn can_attack_any(&self, p: usize, a: usize) -> bool {
+    /// `allies_may` says whether any allied source (a face-up troop reaching allies, or the
+    /// leader) has an attack_any effect at all; without one only the troop's own card
+    /// needs a look.
+    fn can_attack_any(&self, p: usize, a: usize, allies_may: bool) -> bool {
+        if !allies_may && self.card_at(p, a).kinds & Effect::ATTACK_ANY == 0 {
+            return false;
+        }
         let mut any = false;
         self.each_reaching(
             p,
             a,
             Some(Trigger::OnAttack),
             None,
-            |e| matches!(e, Effect::AttackAny),
+            Effect::ATTACK_ANY,
             &mut |_| any = true,
         );
         any
     }
 
+    /// Whether some allied source other than a troop's own card could grant attack_any.
+    fn allies_may_attack_any(&self, p: usize) -> bool {
+        self.leader(p).kinds & Effect::ATTACK_ANY != 0
+            || self.sides[p].cells.iter().any(|c| {
+                c.occupied()
+                    && c.revealed
+                    && self.troop(c.card).reach_kinds & Effect::ATTACK_ANY != 0
+            })
+    }
+
+    /// The opponent's defence zone as seen by player `p`'s attackers: (occupied cells,
+    /// flank targets, frontal target of each column), as 9-bit masks over the zone
+    /// (bit `(row - 1) * 3 + column`).
+    fn defence_masks(&self, p: usize) -> (u16, u16, [u16; 3]) {
+        let foe = &self.sides[1 - p];
+        let mut occ = 0u16;
+        let mut live = 0u16;
+        for i in 0..9 {
+            if foe.cells[9 + i].occupied() {
+                occ |= 1 << i;
+            }
+            if foe.live[i / 3] {
+                live |= 1 << i;
+            }
+        }
+        const ALL: u16 = 0o777;
+        const COL_A: u16 = 0b001_001_001;
+        const COL_C: u16 = 0b100_100_100;
+        // SK-5.3: a flank opens next to an empty cell (of a live row, unless the option
+        // counts eliminated rows' cells too).
+        let mut open = !occ & ALL;
+        if !self.shared.options.dead_cells_open_flanks {
+            open &= live;
+        }
+        let near_open =
+            ((open << 3) | (open >> 3) | ((open << 1) & !COL_A) | ((open >> 1) & !COL_C)) & ALL;
+        let flank = occ & near_open;
+        // SK-5.2: the frontal target is the first troop of the column (lowest row).
+        let mut front = [0u16; 3];
+        for (k, f) in front.iter_mut().enumerate() {
+            for row in 0..3 {
+                let bit = 1 << (row * 3 + k);
+                if occ & bit != 0 {
+                    *f = bit;
+                    break;
+                }
+            }
+        }
+        (occ, flank, front)
+    }
+
     /// The legal targets of player `p`'s troop at attack cell `a`: a bit mask over the
     /// opponent's defence cells (bit `cell - 9`). SK-5.2 frontal, SK-5.3 flank, SK-5.4.
     pub(crate) fn attack_targets(&self, p: usize, a: usize) -> u16 {
-        let foe = &self.sides[1 - p];
-        let mut mask = 0u16;
-        if self.can_attack_any(p, a) {
-            for c in 9..CELLS {
-                if foe.cells[c].occupied() {
-                    mask |= 1 << (c - 9);
-                }
-            }
-            return mask;
+        let (occ, flank, front) = self.defence_masks(p);
+        if self.can_attack_any(p, a, self.allies_may_attack_any(p)) {
+            occ
+        } else {
+            flank | front[col_of(a)]
         }
-        let col = col_of(a);
-        for row in 1..=3 {
-            let c = cell_at(1, row, col);
-            if foe.cells[c].occupied() {
-                mask |= 1 << (c - 9);
-                break;
+    }
+
+    /// [`Strifull::attack_targets`] for every attack cell of player `p` at once (0 for an
+    /// empty cell).
+    pub(crate) fn all_attack_targets(&self, p: usize) -> [u16; 9] {
+        let (occ, flank, front) = self.defence_masks(p);
+        let allies_may = self.allies_may_attack_any(p);
+        let mut out = [0u16; 9];
+        for (a, m) in out.iter_mut().enumerate() {
+            if self.sides[p].cells[a].is_empty() {
+                continue;
             }
+            *m = if self.can_attack_any(p, a, allies_may) {
+                occ
+            } else {
+                flank | front[col_of(a)]
+            };
         }
-        let dead_open = self.shared.options.dead_cells_open_flanks;
-        for c in 9..CELLS {
-            if foe.cells[c].occupied()
-                && neighbours(c)
-                    .any(|n| foe.cells[n].is_empty() && (dead_open || foe.row_live(row_of(n))))
-            {
-                mask |= 1 << (c - 9);
-            }
-        }
-        mask
+        out
     }
 
     /// SK-9.3 use_defence: must the attacker of the troop at (`q`, `t`) use its DEF?
@@ -224,7 +287,7 @@ impl Strifull {
             t,
             Some(Trigger::OnDefence),
             Some(a),
-            |e| matches!(e, Effect::UseDefence),
+            Effect::USE_DEFENCE,
             &mut |_| any = true,
         );
         any
@@ -256,7 +319,7 @@ impl Strifull {
             cell,
             Some(trig),
             Some(foe_cell),
-            |e| matches!(e, Effect::Stat { .. }),
+            Effect::STAT,
             &mut |ab| {
                 if let Effect::Stat { atk, def } = ab.effect {
                     v += pick(atk, def);
@@ -286,28 +349,33 @@ impl Strifull {
             cell,
             Some(Trigger::OnDefeat),
             Some(foe_cell),
-            |e| matches!(e, Effect::Tie),
+            Effect::TIE,
             &mut |_| any = true,
         );
         any
     }
 
-    /// SK-9.3 survive: the die faces a falling troop survives on, one per ability.
-    fn survival_thresholds(&self, side: usize, cell: usize, foe_cell: usize) -> Vec<u8> {
-        let mut out = Vec::new();
+    /// SK-9.3 survive: the die faces a falling troop survives on, one per ability (at
+    /// most four are kept).
+    fn survival_thresholds(&self, side: usize, cell: usize, foe_cell: usize) -> ([u8; 4], usize) {
+        let mut out = [0u8; 4];
+        let mut n = 0;
         self.each_reaching(
             side,
             cell,
             Some(Trigger::OnDefeat),
             Some(foe_cell),
-            |e| matches!(e, Effect::Survive { .. }),
+            Effect::SURVIVE,
             &mut |ab| {
                 if let Effect::Survive { roll } = ab.effect {
-                    out.push(roll);
+                    if n < out.len() {
+                        out[n] = roll;
+                        n += 1;
+                    }
                 }
             },
         );
-        out
+        (out, n)
     }
 
     /// Turn steps V-IX: player `turn_player`'s troop at `a` attacks the defence troop at `t`.
@@ -363,7 +431,8 @@ impl Strifull {
             }
             let (s, c, fc) = who[i];
             let mut k = 0;
-            for need in self.survival_thresholds(s, c, fc) {
+            let (needs, n) = self.survival_thresholds(s, c, fc);
+            for &need in &needs[..n] {
                 let die = self.rng.roll(6) as u8;
                 if k < 2 {
                     survival[i][k] = die;
@@ -477,6 +546,13 @@ impl Strifull {
 
     /// SK-9.1 turn_start: growth counters on player `p`'s face-up troops.
     pub(crate) fn turn_start_effects(&mut self, p: usize) {
+        let any = self.leader(p).kinds & Effect::GROW != 0
+            || self.sides[p].cells.iter().any(|c| {
+                c.occupied() && c.revealed && self.troop(c.card).kinds & Effect::GROW != 0
+            });
+        if !any {
+            return;
+        }
         let mut grows: Vec<(usize, i8, i8, u8)> = Vec::new();
         for c in 0..CELLS {
             let cl = self.sides[p].cells[c];

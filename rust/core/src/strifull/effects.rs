@@ -155,6 +155,27 @@ pub enum Effect {
 }
 
 impl Effect {
+    pub const STAT: u16 = 1;
+    pub const ATTACK_ANY: u16 = 2;
+    pub const USE_DEFENCE: u16 = 4;
+    pub const TIE: u16 = 8;
+    pub const SURVIVE: u16 = 16;
+    pub const GROW: u16 = 32;
+    pub const REVEAL: u16 = 64;
+
+    /// One bit per kind of effect, for quick filtering.
+    pub fn bit(self) -> u16 {
+        match self {
+            Effect::Stat { .. } => Effect::STAT,
+            Effect::AttackAny => Effect::ATTACK_ANY,
+            Effect::UseDefence => Effect::USE_DEFENCE,
+            Effect::Tie => Effect::TIE,
+            Effect::Survive { .. } => Effect::SURVIVE,
+            Effect::Grow { .. } => Effect::GROW,
+            Effect::Reveal => Effect::REVEAL,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Effect::Stat { .. } => "stat",
@@ -513,4 +534,18 @@ impl Ability {
         }
         s
     }
+}
+
+/// The kinds of effect in `abilities` (bits of [`Effect::bit`]): all of them, and those
+/// that reach other troops (`to = "allies"` / `"enemies"`).
+pub fn kinds(abilities: &[Ability]) -> (u16, u16) {
+    let mut all = 0;
+    let mut reach = 0;
+    for ab in abilities {
+        all |= ab.effect.bit();
+        if matches!(ab.to, To::Allies | To::Enemies) {
+            reach |= ab.effect.bit();
+        }
+    }
+    (all, reach)
 }

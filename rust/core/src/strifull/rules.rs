@@ -9,10 +9,28 @@ use super::state::{
 };
 use crate::error::{Error, Result};
 
-type Illegal = (&'static str, String);
+/// Why an action is illegal. Built without allocating: move generation rejects many
+/// candidates through the same checks, and only `check` turns a reason into an [`Error`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Illegal {
+    rule: &'static str,
+    /// The reason; `{}` stands for `arg`.
+    text: &'static str,
+    arg: usize,
+}
 
-fn err<T>(rule: &'static str, why: impl Into<String>) -> std::result::Result<T, Illegal> {
-    Err((rule, why.into()))
+impl Illegal {
+    fn error(self) -> Error {
+        Error::illegal(self.rule, self.text.replace("{}", &self.arg.to_string()))
+    }
+}
+
+fn err<T>(rule: &'static str, text: &'static str) -> std::result::Result<T, Illegal> {
+    Err(Illegal { rule, text, arg: 0 })
+}
+
+fn err_n<T>(rule: &'static str, text: &'static str, arg: usize) -> std::result::Result<T, Illegal> {
+    Err(Illegal { rule, text, arg })
 }
 
 impl Strifull {
@@ -34,7 +52,7 @@ impl Strifull {
         found
     }
 
-    fn gen_step(&self, step: Step, p: usize, f: &mut dyn FnMut(Action) -> bool) {
+    fn gen_step<F: FnMut(Action) -> bool>(&self, step: Step, p: usize, f: &mut F) {
         macro_rules! emit {
             ($a:expr) => {
                 if !f($a) {
@@ -81,6 +99,9 @@ impl Strifull {
             Step::Move => {
                 emit!(Action::Pass);
                 for c in 0..CELLS {
+                    if side.cells[c].is_empty() {
+                        continue;
+                    }
                     for d in DIRS {
                         if self.move_error(p, c, d).is_ok() {
                             emit!(Action::Move(c as u8, d));
@@ -95,6 +116,15 @@ impl Strifull {
             }
             Step::Ability => {
                 emit!(Action::Pass);
+                // Nothing to target without a usable activated ability.
+                let usable = !self.ability_used
+                    && self
+                        .leader(p)
+                        .activated()
+                        .is_some_and(|ab| ab.uses.is_none_or(|u| self.sides[p].uses < u));
+                if !usable {
+                    return;
+                }
                 for c in 0..CELLS {
                     if self.ability_error(p, true, c).is_ok() {
                         emit!(Action::AbilityFoe(c as u8));
@@ -107,13 +137,9 @@ impl Strifull {
                 }
             }
             Step::Attack => {
-                let mut any = false;
-                for a in 0..9 {
-                    if self.sides[p].cells[a].is_empty() {
-                        continue;
-                    }
-                    let mask = self.attack_targets(p, a);
-                    any |= mask != 0;
+                let masks = self.all_attack_targets(p);
+                let any = masks.iter().any(|&m| m != 0);
+                for (a, &mask) in masks.iter().enumerate() {
                     for t in 0..9 {
                         if mask & (1 << t) != 0 {
                             // A pass is legal only without any attack, so it comes first
@@ -138,9 +164,10 @@ impl Strifull {
     fn swap_error(&self, p: usize, a: usize, b: usize) -> std::result::Result<(), Illegal> {
         let s = &self.sides[p];
         if s.changes >= MAX_CHANGES {
-            return err(
+            return err_n(
                 "SK-3.3",
-                format!("all {MAX_CHANGES} setup changes are made"),
+                "all {} setup changes are made",
+                MAX_CHANGES as usize,
             );
         }
         if a == b || a >= CELLS || b >= CELLS {
@@ -155,9 +182,10 @@ impl Strifull {
     fn pile_swap_error(&self, p: usize, c: usize) -> std::result::Result<(), Illegal> {
         let s = &self.sides[p];
         if s.changes >= MAX_CHANGES {
-            return err(
+            return err_n(
                 "SK-3.3",
-                format!("all {MAX_CHANGES} setup changes are made"),
+                "all {} setup changes are made",
+                MAX_CHANGES as usize,
             );
         }
         if s.pile.is_empty() {
@@ -175,23 +203,24 @@ impl Strifull {
         match step {
             Step::LeaderRow => {
                 if !s.row_live(r) {
-                    return err("SK-3.5", format!("row {r} is eliminated"));
+                    return err_n("SK-3.5", "row {} is eliminated", r);
                 }
             }
             Step::LeaderMove => {
                 if !s.row_live(r) {
-                    return err("SK-4.5", format!("row {r} is eliminated"));
+                    return err_n("SK-4.5", "row {} is eliminated", r);
                 }
                 if r == s.leader_row as usize {
-                    return err("SK-4.5", format!("the leader already stands in row {r}"));
+                    return err_n("SK-4.5", "the leader already stands in row {}", r);
                 }
             }
             Step::Relocate => {
                 let here = s.leader_row as usize;
                 if !s.row_live(r) || here.abs_diff(r) != 1 {
-                    return err(
+                    return err_n(
                         "SK-7.2",
-                        format!("the leader moves from fallen row {here} to an adjacent live row"),
+                        "the leader moves from fallen row {} to an adjacent live row",
+                        here,
                     );
                 }
             }
@@ -220,7 +249,7 @@ impl Strifull {
             );
         }
         if !s.row_live(row_of(to)) {
-            return err("SK-4.2", format!("row {} is eliminated", row_of(to)));
+            return err_n("SK-4.2", "row {} is eliminated", row_of(to));
         }
         let changes_half = zone_of(c) != zone_of(to) || row_of(c) != row_of(to);
         if s.cells[to].is_empty() && changes_half && s.half_count(zone_of(c), row_of(c)) == 1 {
@@ -252,17 +281,18 @@ impl Strifull {
         }
         if let Some(u) = ab.uses {
             if self.sides[p].uses >= u {
-                return err("SK-4.6", format!("the ability's {u} uses are spent"));
+                return err_n("SK-4.6", "the ability's {} uses are spent", u as usize);
             }
         }
         let wants_foe = ab.to == To::Foe;
         if wants_foe != foe {
             return err(
                 "SK-4.6",
-                format!(
-                    "this ability targets {} troop",
-                    if wants_foe { "an opposing" } else { "an own" }
-                ),
+                if wants_foe {
+                    "this ability targets an opposing troop"
+                } else {
+                    "this ability targets an own troop"
+                },
             );
         }
         let side = if foe { 1 - p } else { p };
@@ -353,7 +383,7 @@ impl Strifull {
             (Step::StepUp, Action::StepUp | Action::Pass) => Ok(()),
             (Step::StepUp, _) => return wrong("SK-7.3", "up or pass"),
         };
-        r.map_err(|(rule, why)| Error::illegal(rule, why))
+        r.map_err(Illegal::error)
     }
 
     // ---- applying ------------------------------------------------------------------------

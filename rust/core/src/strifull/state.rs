@@ -96,19 +96,40 @@ pub const DIRS: [Dir; 5] = [
     Dir::Cross,
 ];
 
+/// `DEST[c][d]`: the cell one battle move from `c` in direction `d`, or [`EMPTY`].
+const DEST: [[u8; 5]; CELLS] = {
+    let mut t = [[EMPTY; 5]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (z, r, k) = (c / 9, (c % 9) / 3, c % 3);
+        let base = z * 9;
+        if r > 0 {
+            t[c][0] = (base + (r - 1) * 3 + k) as u8;
+        }
+        if r < 2 {
+            t[c][1] = (base + (r + 1) * 3 + k) as u8;
+        }
+        if k > 0 {
+            t[c][2] = (base + r * 3 + k - 1) as u8;
+        }
+        if k < 2 {
+            t[c][3] = (base + r * 3 + k + 1) as u8;
+        }
+        t[c][4] = ((1 - z) * 9 + r * 3 + k) as u8;
+        c += 1;
+    }
+    t
+};
+
 impl Dir {
     pub fn index(self) -> usize {
         self as usize
     }
     /// Where a troop at `c` goes, if that cell exists.
     pub fn dest(self, c: usize) -> Option<usize> {
-        let (z, r, k) = (zone_of(c), row_of(c), col_of(c));
-        match self {
-            Dir::Forward => (r > 1).then(|| cell_at(z, r - 1, k)),
-            Dir::Back => (r < 3).then(|| cell_at(z, r + 1, k)),
-            Dir::Inward => (k > 0).then(|| cell_at(z, r, k - 1)),
-            Dir::Outward => (k < 2).then(|| cell_at(z, r, k + 1)),
-            Dir::Cross => Some(cell_at(1 - z, r, k)),
+        match DEST.get(c) {
+            Some(row) if row[self as usize] != EMPTY => Some(row[self as usize] as usize),
+            _ => None,
         }
     }
     /// The direction from `a` to `b`, if they are one battle move apart.
