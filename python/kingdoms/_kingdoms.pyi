@@ -128,3 +128,14 @@ def simulate(
     first: int = 0,
     **options: Any,
 ) -> SimulationStats: ...
+
+# ---- strifull ----
+
+class Strifull(Game):
+    GAME: ClassVar[str]
+    def __new__(cls, seed: int | None = None, **options: Any) -> Strifull: ...
+
+def strifull_card_set(
+    cards_file: str | None = None, cards_toml: str | None = None
+) -> dict[str, Any]: ...
+def strifull_reference_files() -> dict[str, str]: ...

@@ -50,12 +50,25 @@ macro_rules! game_class {
             fn __new__(
                 seed: Option<u64>,
                 options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
-            ) -> pyo3::PyResult<(Self, $crate::game::PyGame)> {
-                Ok(($ty, $crate::classes::new_base(Self::GAME, seed, options)?))
+            ) -> pyo3::PyResult<pyo3::PyClassInitializer<Self>> {
+                Ok(pyo3::PyClassInitializer::from($crate::classes::new_base(
+                    Self::GAME,
+                    seed,
+                    options,
+                )?)
+                .add_subclass($ty))
             }
         }
     };
 }
+
+game_class!(
+    PyStrifull,
+    kingdoms_core::strifull::Strifull,
+    "Strifull",
+    "kingdoms.strifull",
+    "Strained Kingdoms: STRIFULL. `Strifull(seed=None, **rules_options)`; options: factions, leaders, decks, cards_file, cards_toml, tie_is_defeat, dead_cells_open_flanks, moves_in_leader_row_only, mutual_wipeout (docs/rules/strifull.md)."
+);
 
 /// Wrap a core game in the Python class of its game.
 pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
@@ -63,11 +76,18 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
     #[allow(clippy::match_single_binding)]
     match base.inner.name() {
         // GAMES: one arm per game class.
+        "strifull" => Ok(Py::new(
+            py,
+            pyo3::PyClassInitializer::from(base).add_subclass(PyStrifull),
+        )?
+        .into_any()),
         _ => Ok(Py::new(py, base)?.into_any()),
     }
 }
 
 /// Register every game class on the extension module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyStrifull>()?;
+    crate::strifull::register(m)?;
     Ok(())
 }

@@ -8,6 +8,7 @@ mod classes;
 mod errors;
 mod game;
 mod json;
+mod strifull;
 
 use errors::IntoPy;
 use game::{PyAction, PyGame, PyRecord};

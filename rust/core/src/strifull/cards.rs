@@ -206,6 +206,51 @@ impl CardSet {
         b.finish()
     }
 
+    /// The whole set as JSON: factions, brigades, troops and leaders, abilities in the
+    /// TOML format's terms.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let ids = |v: &[usize], f: &dyn Fn(usize) -> String| -> Vec<String> {
+            v.iter().map(|&i| f(i)).collect()
+        };
+        let troop_id = |i: usize| self.troops[i].id.clone();
+        json!({
+            "factions": self.factions.iter().map(|f| json!({
+                "id": f.id,
+                "name": f.name,
+                "banner": f.banner,
+                "brigades": ids(&f.brigades, &|i| self.brigades[i].id.clone()),
+                "troops": ids(&f.troops, &troop_id),
+                "leaders": ids(&f.leaders, &|i| self.leaders[i].id.clone()),
+                "recommended": ids(&f.recommended, &troop_id),
+            })).collect::<Vec<_>>(),
+            "brigades": self.brigades.iter().map(|b| json!({
+                "id": b.id,
+                "name": b.name,
+                "faction": self.factions[b.faction].id,
+            })).collect::<Vec<_>>(),
+            "troops": self.troops.iter().map(|t| json!({
+                "id": t.id,
+                "name": t.name,
+                "faction": self.factions[t.faction].id,
+                "brigade": self.brigades[t.brigade].id,
+                "element": t.element.name(),
+                "atk": t.atk,
+                "def": t.def,
+                "copies": t.copies,
+                "text": t.text,
+                "abilities": t.abilities.iter().map(|a| a.to_json(false)).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "leaders": self.leaders.iter().map(|l| json!({
+                "id": l.id,
+                "name": l.name,
+                "faction": self.factions[l.faction].id,
+                "text": l.text,
+                "abilities": l.abilities.iter().map(|a| a.to_json(true)).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
     pub fn troop_index(&self, id: &str) -> Option<usize> {
         self.troops.iter().position(|t| t.id == id)
     }

@@ -500,6 +500,56 @@ impl Ability {
         })
     }
 
+    /// The ability in the TOML format's terms (`docs/strifull-cards.md`), as JSON.
+    pub fn to_json(&self, leader: bool) -> serde_json::Value {
+        use serde_json::{json, Value};
+        let mut m = serde_json::Map::new();
+        m.insert("when".into(), json!(self.trigger.name()));
+        m.insert("effect".into(), json!(self.effect.name()));
+        m.insert("to".into(), json!(self.to.name(leader)));
+        if let Some(z) = self.cond.zone {
+            m.insert("zone".into(), json!(z.name()));
+        }
+        match self.cond.row {
+            Some(RowSel::Row(r)) => m.insert("row".into(), json!(r)),
+            Some(RowSel::Leader) => m.insert("row".into(), json!("leader")),
+            Some(RowSel::Same) => m.insert("row".into(), json!("same")),
+            None => None,
+        };
+        let elem = |e: ElemSel| -> Value {
+            match e {
+                ElemSel::Is(x) => json!(x.name()),
+                ElemSel::Leader => json!("leader"),
+            }
+        };
+        if let Some(e) = self.cond.element {
+            m.insert("element".into(), elem(e));
+        }
+        if let Some(e) = self.cond.foe_element {
+            m.insert("foe_element".into(), elem(e));
+        }
+        match self.effect {
+            Effect::Stat { atk, def } => {
+                m.insert("atk".into(), json!(atk));
+                m.insert("def".into(), json!(def));
+            }
+            Effect::Grow { atk, def, max } => {
+                m.insert("atk".into(), json!(atk));
+                m.insert("def".into(), json!(def));
+                m.insert("max".into(), json!(max));
+            }
+            Effect::Survive { roll } => {
+                m.insert("roll".into(), json!(roll));
+            }
+            _ => {}
+        }
+        if let Some(u) = self.uses {
+            m.insert("uses".into(), json!(u));
+        }
+        m.insert("summary".into(), json!(self.describe(leader)));
+        Value::Object(m)
+    }
+
     /// A short English description, for docs and renders.
     pub fn describe(&self, leader: bool) -> String {
         let mut s = format!("{}: {}", self.trigger.name(), self.effect.name());

@@ -85,8 +85,8 @@ impl Strifull {
                 }
             }
             let o = &mut out[(2 * CELLS + k) * f..(2 * CELLS + k + 1) * f];
-            for r in 0..3 {
-                o[r] = f32::from(u8::from(s.live[r]));
+            for (o, &live) in o.iter_mut().zip(&s.live) {
+                *o = f32::from(u8::from(live));
             }
             if choices_seen {
                 if (1..=3).contains(&s.leader_row) {
