@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod game;
+pub mod hex;
 pub mod registry;
 pub mod rng;
 pub mod session;

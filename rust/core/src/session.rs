@@ -160,6 +160,7 @@ impl<G: Game> Session<G> {
 /// The object-safe face of a [`Session`]: actions travel as ids and notations.
 pub trait DynGame: Send + Sync + Any {
     fn name(&self) -> &'static str;
+    fn seed(&self) -> u64;
     fn clone_box(&self) -> Box<dyn DynGame>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
@@ -203,6 +204,9 @@ fn check_player(n: usize, player: Player) -> Result<()> {
 impl<G: Game> DynGame for Session<G> {
     fn name(&self) -> &'static str {
         G::NAME
+    }
+    fn seed(&self) -> u64 {
+        self.seed
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())

@@ -244,7 +244,7 @@ impl PyGame {
     /// The seed the game was set up from.
     #[getter]
     fn seed(&self) -> u64 {
-        self.inner.to_json()["seed"].as_u64().unwrap_or(0)
+        self.inner.seed()
     }
     /// The rules options in force (every option, defaults included).
     #[getter]
@@ -371,9 +371,6 @@ impl PyGame {
         other
             .cast::<PyGame>()
             .is_ok_and(|o| o.borrow().inner.to_json() == self.inner.to_json())
-    }
-    fn __hash__(&self) -> PyResult<isize> {
-        Err(PyTypeError::new_err("games are mutable and unhashable"))
     }
 
     // ---- information ----

@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 mod classes;
 mod errors;
 mod game;
+mod hex;
 mod json;
 mod strifull;
 
@@ -148,5 +149,6 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     classes::register(m)?;
+    hex::register(m)?;
     Ok(())
 }

@@ -190,8 +190,14 @@ impl Strifull {
             "sides",
         ];
         unknown_keys(root, "$", KEYS)?;
+        // Every key is required (null where the value may be absent): a state is complete.
+        for key in KEYS {
+            if !root.contains_key(*key) {
+                return Err(Error::state(format!("$.{key}"), "missing"));
+            }
+        }
         let options: Options = match root.get("options") {
-            None | Some(Value::Null) => Options::default(),
+            None => Options::default(),
             Some(v) => serde_json::from_value(v.clone())
                 .map_err(|e| Error::state("$.options", e.to_string()))?,
         };
@@ -214,8 +220,8 @@ impl Strifull {
         let step_name = req_str(root, "step", "$")?;
         let step = Step::parse(step_name)
             .ok_or_else(|| Error::state("$.step", format!("unknown step {step_name:?}")))?;
-        let turn = opt_uint(root, "turn", "$", u16::MAX as u64)?.unwrap_or(0) as u16;
-        let turn_player = opt_uint(root, "turn_player", "$", 1)?.unwrap_or(0) as u8;
+        let turn = uint(req(root, "turn", "$")?, "$.turn", u16::MAX as u64)? as u16;
+        let turn_player = uint(req(root, "turn_player", "$")?, "$.turn_player", 1)? as u8;
         let actor = match root.get("player") {
             None | Some(Value::Null) => None,
             Some(v) => Some(uint(v, "$.player", 1)? as u8),
@@ -224,7 +230,10 @@ impl Strifull {
             None | Some(Value::Null) => None,
             Some(v) => Some(uint(v, "$.winner", 1)? as u8),
         };
-        let draw = opt_bool(root, "draw", "$")?.unwrap_or(false);
+        let draw = match req(root, "draw", "$")? {
+            Value::Bool(b) => *b,
+            _ => return Err(Error::state("$.draw", "expected true or false")),
+        };
         let outcome = match (winner, draw) {
             (Some(_), true) => {
                 return Err(Error::state("$.draw", "a game with a winner is no draw"))
@@ -271,8 +280,8 @@ impl Strifull {
         };
         let mut pending = [(0u8, Step::Over); 4];
         let mut pending_len = 0u8;
-        if let Some(v) = root.get("pending").filter(|v| !v.is_null()) {
-            let items = v
+        {
+            let items = req(root, "pending", "$")?
                 .as_array()
                 .ok_or_else(|| Error::state("$.pending", "expected a list"))?;
             if items.len() > 4 {
@@ -296,7 +305,10 @@ impl Strifull {
                 pending_len += 1;
             }
         }
-        let ability_used = opt_bool(root, "ability_used", "$")?.unwrap_or(false);
+        let ability_used = match req(root, "ability_used", "$")? {
+            Value::Bool(b) => *b,
+            _ => return Err(Error::state("$.ability_used", "expected true or false")),
+        };
         let turn_mod = match root.get("turn_mod") {
             None | Some(Value::Null) => None,
             Some(v) => {
@@ -315,11 +327,12 @@ impl Strifull {
             None | Some(Value::Null) => None,
             Some(v) => Some(parse_combat(&cards, v)?),
         };
-        let rng = match root.get("rng") {
-            None | Some(Value::Null) => GameRng::seed(0),
-            Some(v) => serde_json::from_value(v.clone())
-                .map_err(|e| Error::state("$.rng", e.to_string()))?,
-        };
+        let rng = serde_json::from_value(req(root, "rng", "$")?.clone()).map_err(|e| {
+            Error::state(
+                "$.rng",
+                format!("{e} (the RNG state, as to_dict() gives it)"),
+            )
+        })?;
 
         // Consistency of the turn machine.
         let setup_done = |s: &Side| s.element.is_some() && s.leader_row != 0;

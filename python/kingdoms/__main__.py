@@ -1,0 +1,5 @@
+import sys
+
+from kingdoms.cli import main
+
+sys.exit(main())

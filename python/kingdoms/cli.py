@@ -1,0 +1,219 @@
+"""The `kingdoms` command line: simulate, bench (and tournament, play where available)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import kingdoms
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _option_value(text: str) -> Any:
+    """`k=v` values: JSON if it parses (numbers, true/false, lists), else the plain string."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"kingdoms: --option takes KEY=VALUE, not {pair!r}")
+        options[key.replace("-", "_")] = _option_value(value)
+    return options
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+def simulate_with_progress(
+    game: str,
+    games: int,
+    seed: int,
+    threads: int | None,
+    options: dict[str, Any],
+    console: Console,
+    chunks: int = 40,
+) -> kingdoms.SimulationStats | dict[str, Any]:
+    """Run `kingdoms.simulate` in chunks to show progress; totals are the same as one call."""
+    if games < 2000 or not console.is_terminal:
+        return kingdoms.simulate(game, games, seed, threads=threads, **options)
+    size = -(-games // chunks)
+    wins: list[int] = []
+    draws = plies = 0
+    start = time.perf_counter()
+    with _progress(console) as progress:
+        task = progress.add_task(f"{game}: random games", total=games)
+        for first in range(0, games, size):
+            n = min(size, games - first)
+            s = kingdoms.simulate(game, n, seed, threads=threads, first=first, **options)
+            wins = [a + b for a, b in zip(wins, s.wins)] if wins else list(s.wins)
+            draws += s.draws
+            plies += s.plies
+            progress.advance(task, n)
+    seconds = time.perf_counter() - start
+    return {
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "plies": plies,
+        "seconds": seconds,
+        "games_per_second": games / seconds if seconds else float("inf"),
+    }
+
+
+def _as_dict(stats: kingdoms.SimulationStats | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(stats, dict):
+        return stats
+    return {
+        k: getattr(stats, k)
+        for k in ("games", "wins", "draws", "plies", "seconds", "games_per_second")
+    }
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    console = Console(stderr=True)
+    stats = _as_dict(
+        simulate_with_progress(
+            args.game, args.games, args.seed, args.threads, parse_options(args.option), console
+        )
+    )
+    if args.json:
+        print(json.dumps(stats))
+        return 0
+    table = Table(title=f"{args.game}: {stats['games']} uniformly random games, seed {args.seed}")
+    table.add_column("result")
+    table.add_column("games", justify="right")
+    table.add_column("share", justify="right")
+    for p, w in enumerate(stats["wins"]):
+        table.add_row(f"player {p} wins", str(w), f"{w / stats['games']:.1%}")
+    table.add_row("draws", str(stats["draws"]), f"{stats['draws'] / stats['games']:.1%}")
+    Console().print(table)
+    print(
+        f"{stats['plies'] / stats['games']:.1f} plies per game; "
+        f"{stats['games_per_second']:,.0f} games/s ({stats['seconds']:.2f} s)"
+    )
+    return 0
+
+
+def _python_loop_steps_per_second(game: str, options: dict[str, Any], seconds: float) -> float:
+    """Steps/s of a plain Python loop: legal_action_ids + apply_id, resetting at game end."""
+    rng = random.Random(0)
+    g = kingdoms.new_game(game, seed=0, **options)
+    steps = 0
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < deadline:
+        for _ in range(200):
+            if g.is_terminal:
+                g = kingdoms.new_game(game, seed=rng.randrange(2**32), **options)
+            ids = g.legal_action_ids()
+            g.apply_id(int(ids[rng.randrange(len(ids))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def bench_figures(game: str, options: dict[str, Any], seconds: float) -> dict[str, float]:
+    """The `kingdoms bench` figures: random games/s on one core and on all, Python-loop
+    steps/s, plus the game's own figures (its module's `bench_extras`, e.g. claim proofs/s)."""
+    figures: dict[str, float] = {}
+
+    def rate(threads: int | None) -> float:
+        n = 256
+        while True:  # grow the batch until it runs long enough to time
+            s = kingdoms.simulate(game, n, 12345, threads=threads, **options)
+            if s.seconds >= seconds or n >= 1 << 24:
+                return s.games_per_second
+            n *= 2
+
+    figures["random games/s, 1 thread"] = rate(1)
+    cores = os.cpu_count() or 1
+    figures[f"random games/s, {cores} threads"] = rate(None)
+    figures["python-loop steps/s"] = _python_loop_steps_per_second(game, options, seconds)
+    module = importlib.import_module(f"kingdoms.{game}")
+    extras = getattr(module, "bench_extras", None)
+    if callable(extras):
+        figures.update(extras(seconds))
+    return figures
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    console = Console()
+    names = kingdoms.games() if args.game == "all" else [args.game]
+    results: dict[str, dict[str, float]] = {}
+    with console.status("benchmarking…"):
+        for name in names:
+            results[name] = bench_figures(name, parse_options(args.option), args.seconds)
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for name, figures in results.items():
+        table = Table(title=f"kingdoms bench {name}")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        for key, value in figures.items():
+            table.add_row(key, f"{value:,.0f}")
+        console.print(table)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kingdoms", description=__doc__)
+    parser.add_argument("--version", action="version", version=kingdoms.__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play uniformly random games in Rust on all cores")
+    sim.add_argument("game", choices=kingdoms.games())
+    sim.add_argument("--games", type=int, default=10_000)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--threads", type=int, default=None, help="default: all cores")
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help="a rules option, e.g. --option traitor_troops_only=true")
+    sim.add_argument("--json", action="store_true", help="print the totals as JSON")
+    sim.set_defaults(func=cmd_simulate)
+
+    bench = sub.add_parser("bench", help="measure the engine's speed on this machine")
+    bench.add_argument("game", choices=[*kingdoms.games(), "all"])
+    bench.add_argument("--seconds", type=float, default=1.0, help="time per measure")
+    bench.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    func: Command = args.func
+    try:
+        return func(args)
+    except kingdoms.KingdomsError as e:
+        print(f"kingdoms: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
