@@ -1,9 +1,126 @@
 //! Hand-built positions for every rule and ability kind (ids from docs/rules/strifull.md),
-//! and properties of random games.
+//! properties of random games, and card-data validation.
 
+use super::state::{parse_cell, Step};
 use super::*;
+use crate::error::Error;
 use crate::game::Game;
 use crate::rng::GameRng;
+use serde_json::{json, Value};
+
+// ---- helpers -------------------------------------------------------------------------------
+
+/// A hand-built position: turn 1, player 0 to attack, only row 1 alive on both sides,
+/// leaders Ella de Belberg (P0) and Arquimago Teodoro (P1) with the earth token in row 1.
+struct Pos(Value);
+
+impl Pos {
+    fn new() -> Pos {
+        Pos(json!({
+            "options": serde_json::to_value(Options::default()).unwrap(),
+            "step": "attack", "player": 0, "turn": 1, "turn_player": 0,
+            "first": null, "pending": [], "ability_used": false, "turn_mod": null,
+            "last_combat": null, "winner": null, "draw": false,
+            "rng": serde_json::to_value(GameRng::seed(0)).unwrap(),
+            "sides": [
+                {"leader": "ella_de_belberg", "element": "earth", "leader_row": 1,
+                 "live_rows": [true, false, false], "field": {}},
+                {"leader": "teodoro", "element": "earth", "leader_row": 1,
+                 "live_rows": [true, false, false], "field": {}},
+            ]
+        }))
+    }
+    /// A face-down troop.
+    fn down(mut self, side: usize, cell: &str, card: &str) -> Pos {
+        self.0["sides"][side]["field"][cell] = json!({"card": card});
+        self
+    }
+    /// A face-up troop.
+    fn up(mut self, side: usize, cell: &str, card: &str) -> Pos {
+        self.0["sides"][side]["field"][cell] = json!({"card": card, "revealed": true});
+        self
+    }
+    fn leader(mut self, side: usize, id: &str, element: &str, row: u8) -> Pos {
+        self.0["sides"][side]["leader"] = json!(id);
+        self.0["sides"][side]["element"] = json!(element);
+        self.0["sides"][side]["leader_row"] = json!(row);
+        self
+    }
+    fn live(mut self, side: usize, rows: [bool; 3]) -> Pos {
+        self.0["sides"][side]["live_rows"] = json!(rows);
+        self
+    }
+    fn side(mut self, side: usize, key: &str, v: Value) -> Pos {
+        self.0["sides"][side][key] = v;
+        self
+    }
+    fn set(mut self, key: &str, v: Value) -> Pos {
+        self.0[key] = v;
+        self
+    }
+    fn opt(mut self, key: &str, v: Value) -> Pos {
+        self.0["options"][key] = v;
+        self
+    }
+    fn try_game(&self) -> crate::Result<Strifull> {
+        Strifull::from_json(&self.0)
+    }
+    fn game(&self) -> Strifull {
+        self.try_game().unwrap_or_else(|e| panic!("bad test position: {e}"))
+    }
+}
+
+/// Make the next d6 rolls of `g` come out as `faces`: search for an RNG seed that gives them.
+fn dice(g: &mut Strifull, faces: &[u32]) {
+    for seed in 0..10_000_000u64 {
+        let mut r = GameRng::seed(seed);
+        if faces.iter().all(|&f| r.roll(6) == f) {
+            g.rng = GameRng::seed(seed);
+            return;
+        }
+    }
+    panic!("no seed rolls {faces:?}");
+}
+
+fn act(g: &mut Strifull, text: &str) {
+    let a = g.parse_action(text).unwrap();
+    g.apply(a)
+        .unwrap_or_else(|e| panic!("{text}: {e}\n{}", g.render(None)));
+}
+
+fn rule_of(g: &mut Strifull, text: &str) -> String {
+    let before = g.to_json();
+    let a = g.parse_action(text).unwrap();
+    match g.apply(a) {
+        Err(Error::IllegalAction { rule, .. }) => {
+            assert_eq!(g.to_json(), before, "an illegal action changes nothing");
+            rule
+        }
+        other => panic!("{text} should be illegal, got {other:?}"),
+    }
+}
+
+fn legal(g: &Strifull) -> Vec<String> {
+    let mut buf = Vec::new();
+    g.legal_actions(&mut buf);
+    buf.iter().map(|a| a.notation()).collect()
+}
+
+fn cell_json<'a>(g: &'a Value, side: usize, cell: &str) -> &'a Value {
+    &g["sides"][side]["field"][cell]
+}
+
+fn combat(g: &Strifull) -> Value {
+    g.to_json()["last_combat"].clone()
+}
+
+/// The combat values of an attack from `a` on `t` with the given dice (attacker first).
+fn values(pos: &Pos, a: &str, t: &str, faces: &[u32]) -> (Value, Strifull) {
+    let mut g = pos.game();
+    dice(&mut g, faces);
+    act(&mut g, &format!("attack {a} {t}"));
+    (combat(&g), g)
+}
 
 fn random_game(seed: u64, opts: &Options, check: bool) -> (Strifull, usize) {
     let mut g = Strifull::new(seed, opts).unwrap();
@@ -26,12 +143,342 @@ fn random_game(seed: u64, opts: &Options, check: bool) -> (Strifull, usize) {
     (g, plies)
 }
 
-#[test]
-fn smoke_random_games_end() {
-    let opts = Options::default();
-    for seed in 0..200 {
-        random_game(seed, &opts, true);
+/// Play random actions until `stop` holds (or the game ends).
+fn play_until(g: &mut Strifull, rng: &mut GameRng, stop: impl Fn(&Strifull) -> bool) {
+    let mut buf = Vec::new();
+    while !g.is_terminal() && !stop(g) {
+        g.legal_actions(&mut buf);
+        let a = *rng.choose(&buf).unwrap();
+        g.apply(a).unwrap();
     }
+}
+
+
+/// P1 with three live rows and a full defence zone (face down), one attacker per row.
+fn p1_full_defence(pos: Pos) -> Pos {
+    let cards = [
+        ("dA1", "tempestiva_agua"),
+        ("dB1", "sentinelas_agua"),
+        ("dC1", "arcanistas_agua"),
+        ("dA2", "ilusionistas_agua"),
+        ("dB2", "adeptos_agua"),
+        ("dC2", "tempestiva_terra"),
+        ("dA3", "sentinelas_terra"),
+        ("dB3", "ilusionistas_terra"),
+        ("dC3", "adeptos_terra"),
+        ("aA1", "adeptos_fogo"),
+        ("aA2", "adeptos_fogo"),
+        ("aA3", "adeptos_vento"),
+    ];
+    let mut pos = pos.live(1, [true, true, true]);
+    for (c, card) in cards {
+        pos = pos.down(1, c, card);
+    }
+    pos
+}
+
+fn targets(g: &Strifull, attacker: &str) -> Vec<String> {
+    let prefix = format!("attack {attacker} ");
+    legal(g)
+        .into_iter()
+        .filter_map(|a| a.strip_prefix(&prefix).map(str::to_string))
+        .collect()
+}
+
+// ---- SK-5: attacks -----------------------------------------------------------------------
+
+#[test]
+fn sk_5_2_frontal_attack_hits_the_first_troop_of_the_column() {
+    let pos = p1_full_defence(Pos::new())
+        .down(0, "aB1", "martires_fogo")
+        .down(0, "dA1", "martires_agua");
+    let g = pos.game();
+    assert_eq!(targets(&g, "aB1"), ["dB1"], "a full zone: only the frontal target");
+    // With dB1 gone, the column's first troop is dB2; dB1's neighbours are open to flanks.
+    let mut v = pos.0.clone();
+    v["sides"][1]["field"].as_object_mut().unwrap().remove("dB1");
+    v["sides"][1]["graveyard"] = json!(["sentinelas_agua"]);
+    let g = Pos(v).game();
+    assert_eq!(targets(&g, "aB1"), ["dA1", "dC1", "dB2"]);
+}
+
+#[test]
+fn sk_5_3_flank_attacks_reach_troops_next_to_an_empty_cell_from_any_column() {
+    let pos = p1_full_defence(Pos::new())
+        .down(0, "aC1", "martires_fogo")
+        .down(0, "dA1", "martires_agua");
+    let mut v = pos.0.clone();
+    v["sides"][1]["field"].as_object_mut().unwrap().remove("dB2");
+    let g = Pos(v).game();
+    // Frontal dC1, flanks dB1, dA2, dC2, dB3 around the hole at dB2.
+    assert_eq!(targets(&g, "aC1"), ["dB1", "dC1", "dA2", "dC2", "dB3"]);
+    let mut g2 = g.clone();
+    assert_eq!(rule_of(&mut g2, "attack aC1 dA1"), "SK-5.3");
+}
+
+#[test]
+fn sk_5_3_cells_of_an_eliminated_row_open_flanks_unless_the_option_says_otherwise() {
+    let pos = Pos::new()
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "dA1", "martires_agua")
+        .live(1, [true, true, false])
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "aA2", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_agua")
+        .down(1, "dB1", "adeptos_agua")
+        .down(1, "dC1", "adeptos_agua")
+        .down(1, "dA2", "adeptos_terra")
+        .down(1, "dB2", "adeptos_terra")
+        .down(1, "dC2", "adeptos_terra");
+    assert_eq!(targets(&pos.game(), "aA1"), ["dA1", "dA2", "dB2", "dC2"]);
+    let strict = pos.opt("dead_cells_open_flanks", json!(false));
+    assert_eq!(targets(&strict.game(), "aA1"), ["dA1"]);
+}
+
+#[test]
+fn sk_5_4_attack_any_targets_every_defence_troop_and_respects_conditions() {
+    let pos = p1_full_defence(Pos::new())
+        .live(0, [true, true, false])
+        .down(0, "aA1", "cacadores_fogo")
+        .down(0, "aA2", "cacadores_vento")
+        .down(0, "aB1", "cacadores_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(0, "dA2", "martires_agua");
+    let g = pos.game();
+    let all = ["dA1", "dB1", "dC1", "dA2", "dB2", "dC2", "dA3", "dB3", "dC3"];
+    assert_eq!(targets(&g, "aA1"), all);
+    assert_eq!(targets(&g, "aB1"), all, "Caçador Veloz attacks anywhere from row 1");
+    assert_eq!(targets(&g, "aA2"), ["dA1"], "... but not from row 2");
+}
+
+/// P0 with three live rows and a full defence zone (face down), one attacker per row.
+fn p0_full_defence(pos: Pos) -> Pos {
+    let cards = [
+        ("dA1", "martires_agua"),
+        ("dB1", "martires_terra"),
+        ("dC1", "guarda_fogo"),
+        ("dA2", "guarda_agua"),
+        ("dB2", "guarda_vento"),
+        ("dC2", "guarda_terra"),
+        ("dA3", "cavaleiros_agua"),
+        ("dB3", "cavaleiros_terra"),
+        ("dC3", "vigilias_terra"),
+        ("aA1", "martires_fogo"),
+        ("aA2", "martires_fogo"),
+        ("aA3", "martires_fogo"),
+    ];
+    let mut pos = pos.live(0, [true, true, true]);
+    for (c, card) in cards {
+        pos = pos.down(0, c, card);
+    }
+    pos
+}
+
+#[test]
+fn sk_5_4_a_revealed_arcanista_dos_portais_lets_its_row_attack_anywhere() {
+    let pos = p0_full_defence(Pos::new())
+        .leader(1, "lyra", "fire", 1)
+        .live(1, [true, true, false])
+        .set("player", json!(1))
+        .set("turn_player", json!(1))
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "aB1", "arcanistas_terra")
+        .down(1, "dA1", "adeptos_agua")
+        .down(1, "aA2", "adeptos_fogo")
+        .down(1, "dA2", "adeptos_agua");
+    let all = ["dA1", "dB1", "dC1", "dA2", "dB2", "dC2", "dA3", "dB3", "dC3"];
+    assert_eq!(targets(&pos.game(), "aA1"), ["dA1"], "face down: no aura");
+    let g = pos.up(1, "aB1", "arcanistas_terra").game();
+    assert_eq!(targets(&g, "aA1"), all);
+    assert_eq!(targets(&g, "aA2"), ["dA1"], "other rows keep the normal targets");
+    assert_eq!(targets(&g, "aB1"), ["dB1"], "the aura reaches the other troops only");
+}
+
+#[test]
+fn sk_5_5_attacker_and_target_are_revealed() {
+    let pos = Pos::new()
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "aB1", "vigilias_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+        .down(1, "dB1", "adeptos_terra");
+    let (c, g) = values(&pos, "aA1", "dA1", &[1, 6]);
+    assert_eq!(c["result"], json!("defender"));
+    let v = g.to_json();
+    assert_eq!(cell_json(&v, 1, "dA1")["revealed"], json!(true));
+    assert_eq!(cell_json(&v, 1, "dB1")["revealed"], json!(false));
+    let (c, g) = values(&pos, "aA1", "dA1", &[6, 1]);
+    assert_eq!(c["result"], json!("attacker"));
+    let v = g.to_json();
+    assert_eq!(cell_json(&v, 0, "aA1")["revealed"], json!(true));
+    assert_eq!(cell_json(&v, 0, "aB1")["revealed"], json!(false));
+    // Revealed troops stay revealed (SK-6.9): the next turn starts with aA1 face up.
+    assert_eq!(v["step"], json!("move"));
+    assert_eq!(v["player"], json!(1));
+}
+
+// ---- SK-6: combat ------------------------------------------------------------------------
+
+/// A set with the rulebook example's values: ATK 10 against DEF 8.
+fn example_cards() -> String {
+    let mut t = String::new();
+    for f in ["a", "b"] {
+        t += &format!("[[faction]]\nid = \"{f}\"\nname = \"{f}\"\nrecommended = [");
+        for i in 0..10 {
+            t += &format!("\"{f}{i}\", \"{f}{i}\", \"{f}{i}\", ");
+        }
+        t += "]\n";
+        t += &format!("[[brigade]]\nid = \"{f}b\"\nfaction = \"{f}\"\nname = \"B\"\n");
+        t += &format!("[[leader]]\nid = \"{f}l\"\nfaction = \"{f}\"\nname = \"L\"\n");
+        for i in 0..10 {
+            let (atk, def) = if i == 0 { (10, 8) } else { (1, 1) };
+            t += &format!(
+                "[[troop]]\nid = \"{f}{i}\"\nbrigade = \"{f}b\"\nname = \"T{i}\"\nelement = \"fire\"\natk = {atk}\ndef = {def}\n"
+            );
+        }
+    }
+    t
+}
+
+#[test]
+fn sk_6_5_the_rulebook_example_advantage_2_die_3_loses_to_die_6() {
+    let pos = Pos::new()
+        .opt("cards_toml", json!(example_cards()))
+        .leader(0, "al", "water", 1)
+        .leader(1, "bl", "water", 1)
+        .down(0, "aA1", "a0")
+        .down(0, "aB1", "a2")
+        .down(0, "dA1", "a1")
+        .down(1, "aA1", "b1")
+        .down(1, "dA1", "b0");
+    let (c, g) = values(&pos, "aA1", "dA1", &[3, 6]);
+    assert_eq!(c["values"], json!([10, 8]));
+    assert_eq!(c["dice"], json!([3, 6]));
+    assert_eq!(c["totals"], json!([5, 6]));
+    assert_eq!(c["result"], json!("defender"));
+    let v = g.to_json();
+    assert_eq!(v["sides"][0]["graveyard"], json!(["a0"]), "the loser goes to the graveyard");
+    assert!(cell_json(&v, 1, "dA1").is_object());
+}
+
+#[test]
+fn sk_6_3_leader_element_bonus_only_in_the_leaders_row() {
+    let base = Pos::new()
+        .leader(1, "teodoro", "wind", 1)
+        .down(0, "aA1", "martires_fogo") // fire 4/3
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra"); // earth 3/4: no cycle with fire
+    let (c, _) = values(&base.leader(0, "ella_de_belberg", "fire", 1), "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([5, 4]), "fire troop in a fire leader's row: +1");
+    let other_row = Pos::new()
+        .leader(1, "teodoro", "wind", 1)
+        .leader(0, "ella_de_belberg", "fire", 2)
+        .live(0, [true, true, false])
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "dA1", "martires_agua")
+        .down(0, "aA2", "martires_agua")
+        .down(0, "dA2", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra");
+    let (c, _) = values(&other_row, "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([4, 4]), "not in the leader's row: no bonus");
+    let wrong_element = Pos::new()
+        .leader(1, "teodoro", "wind", 1)
+        .leader(0, "ella_de_belberg", "water", 1)
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra");
+    let (c, _) = values(&wrong_element, "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([4, 4]), "another element: no bonus");
+}
+
+#[test]
+fn sk_6_4_elemental_advantage_and_its_sum_with_the_leader_bonus() {
+    let pos = |p0_element: &str, defender: &str| {
+        Pos::new()
+            .leader(0, "ella_de_belberg", p0_element, 1)
+            .leader(1, "teodoro", "earth", 2)
+            .live(1, [true, true, false])
+            .down(0, "aA1", "martires_fogo") // fire 4/3
+            .down(0, "dA1", "martires_agua")
+            .down(1, "aA1", "adeptos_fogo")
+            .down(1, "dA1", defender)
+            .down(1, "aA2", "adeptos_fogo")
+            .down(1, "dA2", "adeptos_fogo")
+    };
+    // Fire beats wind: +1 to the attacker (arcanistas_vento: wind 4/3).
+    let (c, _) = values(&pos("earth", "arcanistas_vento"), "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([5, 3]));
+    // Water beats fire: +1 to the defender (arcanistas_agua: water 3/4).
+    let (c, _) = values(&pos("earth", "arcanistas_agua"), "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([4, 5]));
+    // Both bonuses add up: leader's fire in row 1 and advantage over wind.
+    let (c, _) = values(&pos("fire", "arcanistas_vento"), "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([6, 3]));
+    // Earth and fire: no relation.
+    let (c, _) = values(&pos("earth", "adeptos_terra"), "aA1", "dA1", &[1, 1]);
+    assert_eq!(c["values"], json!([4, 4]));
+}
+
+#[test]
+fn sk_6_4_the_cycle_fire_wind_earth_water() {
+    use cards::Element::*;
+    for (a, b) in [(Fire, Wind), (Wind, Earth), (Earth, Water), (Water, Fire)] {
+        assert!(a.beats(b) && !b.beats(a));
+    }
+    assert!(!Fire.beats(Earth) && !Earth.beats(Fire) && !Wind.beats(Water) && !Fire.beats(Fire));
+}
+
+#[test]
+fn sk_6_6_equal_totals_eliminate_both_troops() {
+    let pos = Pos::new()
+        .leader(1, "teodoro", "wind", 1)
+        .live(1, [true, true, false])
+        .down(0, "aA1", "martires_fogo") // fire 4/3
+        .down(0, "aB1", "martires_fogo")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra") // earth 3/4
+        .down(1, "dB1", "adeptos_terra")
+        .down(1, "aA2", "adeptos_fogo")
+        .down(1, "dA2", "adeptos_fogo");
+    let (c, g) = values(&pos, "aA1", "dA1", &[4, 4]);
+    assert_eq!(c["values"], json!([4, 4]));
+    assert_eq!(c["result"], json!("tie"));
+    assert_eq!(c["fell"], json!([true, true]));
+    let v = g.to_json();
+    assert!(cell_json(&v, 0, "aA1").is_null() && cell_json(&v, 1, "dA1").is_null());
+    assert_eq!(v["sides"][0]["graveyard"], json!(["martires_fogo"]));
+    assert_eq!(v["sides"][1]["graveyard"], json!(["adeptos_terra"]));
+}
+
+#[test]
+fn sk_6_2_combat_values_never_drop_below_zero() {
+    // Caçador Incendiário (fire, DEF 2) under a Tempestiva aura (-1 to fire) and Teodoro's
+    // curse (-2): 2 - 1 - 2 = -1, counted as 0.
+    let pos = Pos::new()
+        .leader(1, "teodoro", "earth", 2)
+        .live(1, [true, true, false])
+        .set("player", json!(1))
+        .set("turn_player", json!(1))
+        .set("step", json!("ability"))
+        .down(1, "aA1", "adeptos_fogo") // fire 4/3
+        .down(1, "dA1", "adeptos_fogo")
+        .up(1, "aA2", "tempestiva_vento")
+        .down(1, "dA2", "adeptos_fogo")
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "dA1", "cacadores_fogo")
+        .down(0, "dB1", "guarda_agua");
+    let mut g = pos.game();
+    act(&mut g, "ability foe dA1");
+    assert_eq!(g.to_json()["turn_mod"], json!({"player": 0, "cell": "dA1", "atk": -2, "def": -2}));
+    dice(&mut g, &[1, 1]);
+    act(&mut g, "attack aA1 dA1");
+    assert_eq!(combat(&g)["values"], json!([4, 0]));
+    assert_eq!(g.to_json()["turn_mod"], Value::Null, "the curse ends with the turn");
 }
 
 #[test]
