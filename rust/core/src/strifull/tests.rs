@@ -481,6 +481,287 @@ fn sk_6_2_combat_values_never_drop_below_zero() {
     assert_eq!(g.to_json()["turn_mod"], Value::Null, "the curse ends with the turn");
 }
 
+
+/// P1 attacks P0's defence troop at dA1 (row 1, Ella's row) with adeptos_fogo (fire 4/3).
+fn p1_attacks(defender: &str) -> Pos {
+    Pos::new()
+        .set("player", json!(1))
+        .set("turn_player", json!(1))
+        .leader(0, "ella_de_belberg", "wind", 1)
+        .leader(1, "lyra", "wind", 1)
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "dA1", defender)
+        .down(0, "dB1", "vigilias_terra")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "aB1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_agua")
+}
+
+#[test]
+fn sk_6_7_a_martyrs_defeat_becomes_a_tie_that_takes_the_winner() {
+    // Mártir da Rocha (earth 2/5): ties on defeat in the defence zone.
+    let (c, g) = values(&p1_attacks("martires_terra"), "aA1", "dA1", &[6, 1]);
+    assert_eq!(c["result"], json!("attacker"));
+    assert_eq!(c["tie_by_ability"], json!(true));
+    assert_eq!(c["fell"], json!([true, true]));
+    let v = g.to_json();
+    assert_eq!(v["sides"][1]["graveyard"], json!(["adeptos_fogo"]));
+    assert_eq!(v["sides"][0]["graveyard"], json!(["martires_terra"]));
+    // Mártir do Vendaval ties only when it falls attacking: in defence it simply dies.
+    let (c, _) = values(&p1_attacks("martires_vento"), "aA1", "dA1", &[6, 1]);
+    assert_eq!(c["tie_by_ability"], json!(false));
+    assert_eq!(c["fell"], json!([false, true]));
+}
+
+#[test]
+fn sk_6_7_an_attacking_martyr_that_loses_takes_the_defender() {
+    let pos = Pos::new()
+        .leader(1, "lyra", "wind", 1)
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "aB1", "martires_fogo")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+        .down(1, "dB1", "adeptos_terra");
+    let (c, _) = values(&pos, "aA1", "dA1", &[1, 6]);
+    assert_eq!(c["result"], json!("defender"));
+    assert_eq!(c["fell"], json!([true, true]));
+}
+
+#[test]
+fn sk_6_8_ella_saves_a_troop_defeated_in_her_rows_defence_zone_on_a_six() {
+    // Vigília da Terra (earth 2/4) loses to the fire attacker; Ella rolls for it.
+    let pos = p1_attacks("vigilias_terra");
+    let (c, g) = values(&pos, "aA1", "dA1", &[6, 1, 6]);
+    assert_eq!(c["fell"], json!([false, true]));
+    assert_eq!(c["survival_rolls"], json!([[], [6]]));
+    assert_eq!(c["survived"], json!([false, true]));
+    let v = g.to_json();
+    assert_eq!(cell_json(&v, 0, "dA1")["card"], json!("vigilias_terra"));
+    assert_eq!(v["sides"][0]["graveyard"], json!([]));
+    let (c, g) = values(&pos, "aA1", "dA1", &[6, 1, 5]);
+    assert_eq!(c["survival_rolls"], json!([[], [5]]));
+    assert_eq!(c["survived"], json!([false, false]));
+    assert!(cell_json(&g.to_json(), 0, "dA1").is_null());
+}
+
+#[test]
+fn sk_6_8_ella_does_not_help_outside_her_row_or_her_defence_zone() {
+    let pos = p1_attacks("vigilias_terra")
+        .leader(0, "ella_de_belberg", "wind", 2)
+        .live(0, [true, true, false])
+        .down(0, "aA2", "vigilias_vento")
+        .down(0, "dA2", "vigilias_terra");
+    let (c, _) = values(&pos, "aA1", "dA1", &[6, 1, 6]);
+    assert_eq!(c["survival_rolls"], json!([[], []]), "no roll outside Ella's row");
+    assert_eq!(c["survived"], json!([false, false]));
+    // Her own attackers are not covered either: P0 attacks from Ella's row and loses.
+    let pos = Pos::new()
+        .leader(0, "ella_de_belberg", "wind", 1)
+        .leader(1, "lyra", "wind", 1)
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "aB1", "vigilias_vento")
+        .down(0, "dA1", "vigilias_terra")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+        .down(1, "dB1", "adeptos_terra");
+    let (c, _) = values(&pos, "aA1", "dA1", &[1, 6, 6]);
+    assert_eq!(c["fell"], json!([true, false]));
+    assert_eq!(c["survival_rolls"], json!([[], []]));
+}
+
+#[test]
+fn sk_6_8_tie_is_defeat_decides_whether_a_tie_earns_a_survival_roll() {
+    // Cavaleiro dos Ventos (wind 4/3) against Adepto do Fogo (fire 4/3): +1 fire beats
+    // wind, +2 its own bonus against wind, +1 Lyra's for attacking from her row = 8 vs 3;
+    // dice 1 and 6 make totals 6 and 6.
+    let pos = p1_attacks("cavaleiros_vento").leader(0, "ella_de_belberg", "earth", 1);
+    let (c, _) = values(&pos, "aA1", "dA1", &[1, 6, 6]);
+    assert_eq!(c["values"], json!([8, 3]));
+    assert_eq!(c["result"], json!("tie"));
+    assert_eq!(c["survival_rolls"], json!([[], [6]]));
+    assert_eq!(c["survived"], json!([false, true]));
+    let strict = pos.opt("tie_is_defeat", json!(false));
+    let (c, _) = values(&strict, "aA1", "dA1", &[1, 6, 6]);
+    assert_eq!(c["survival_rolls"], json!([[], []]));
+    assert_eq!(c["survived"], json!([false, false]));
+}
+
+#[test]
+fn sk_6_8_a_sentinel_survives_on_its_own_roll() {
+    // Sentinela da Runa das Marés (water 2/5): survives on 5+ in the defence zone.
+    let pos = Pos::new()
+        .set("player", json!(1))
+        .set("turn_player", json!(1))
+        .set("sides", json!([
+            {"leader": "ella_de_belberg", "element": "wind", "leader_row": 1,
+             "live_rows": [true, false, false],
+             "field": {"aA1": {"card": "martires_fogo"}, "aB1": {"card": "martires_fogo"},
+                       "dA1": {"card": "martires_agua"}}},
+            {"leader": "lyra", "element": "wind", "leader_row": 1,
+             "live_rows": [true, false, false],
+             "field": {"aA1": {"card": "adeptos_fogo"}, "dA1": {"card": "sentinelas_agua"},
+                       "dB1": {"card": "sentinelas_agua"}}},
+        ]))
+        .set("player", json!(0))
+        .set("turn_player", json!(0));
+    let (c, _) = values(&pos, "aA1", "dA1", &[6, 1, 5]);
+    assert_eq!(c["fell"], json!([false, true]));
+    assert_eq!(c["survived"], json!([false, true]));
+    let (c, _) = values(&pos, "aA1", "dA1", &[6, 1, 4]);
+    assert_eq!(c["survived"], json!([false, false]));
+}
+
+// ---- SK-7: rows ----------------------------------------------------------------------------
+
+#[test]
+fn sk_7_1_a_row_falls_with_its_last_defence_troop_and_takes_the_attack_half_along() {
+    let pos = Pos::new()
+        .leader(1, "lyra", "wind", 2)
+        .live(1, [true, true, false])
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "aB1", "adeptos_agua")
+        .down(1, "dA1", "adeptos_terra")
+        .down(1, "aA2", "adeptos_fogo")
+        .down(1, "dA2", "adeptos_terra");
+    let (c, g) = values(&pos, "aA1", "dA1", &[6, 1]);
+    assert_eq!(c["rows_lost"], json!([[], [1]]));
+    let v = g.to_json();
+    assert_eq!(v["sides"][1]["live_rows"], json!([false, true, false]));
+    assert!(cell_json(&v, 1, "aA1").is_null() && cell_json(&v, 1, "aB1").is_null());
+    assert_eq!(
+        v["sides"][1]["graveyard"],
+        json!(["adeptos_terra", "adeptos_fogo", "adeptos_agua"]),
+        "the defeated troop, then the rest of the row in cell order"
+    );
+    assert!(g.invariant_violation().is_none());
+}
+
+#[test]
+fn sk_7_2_the_leader_leaves_a_fallen_row_for_the_adjacent_live_row() {
+    let pos = Pos::new()
+        .leader(1, "lyra", "wind", 1)
+        .live(1, [true, true, false])
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+        .down(1, "aA2", "adeptos_fogo")
+        .down(1, "dA2", "adeptos_terra");
+    let (_, g) = values(&pos, "aA1", "dA1", &[6, 1]);
+    assert_eq!(g.to_json()["sides"][1]["leader_row"], json!(2));
+    assert_eq!(g.current_player(), Some(1), "no decision owed: P1's turn starts");
+}
+
+#[test]
+fn sk_7_2_with_no_adjacent_live_row_the_leader_goes_to_the_nearest() {
+    let pos = Pos::new()
+        .leader(1, "lyra", "wind", 1)
+        .live(1, [true, false, true])
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+        .down(1, "aA3", "adeptos_fogo")
+        .down(1, "dA3", "adeptos_terra");
+    let (_, g) = values(&pos, "aA1", "dA1", &[6, 1]);
+    assert_eq!(g.to_json()["sides"][1]["leader_row"], json!(3));
+}
+
+/// P1 has three live rows, its leader in row 2; P0's attack kills the only defence troop of
+/// row 2 (dA2, frontal for aA1 since dA1 is empty).
+fn row_two_falls() -> Strifull {
+    let pos = Pos::new()
+        .leader(1, "lyra", "wind", 2)
+        .live(1, [true, true, true])
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dB1", "adeptos_terra")
+        .down(1, "dC1", "adeptos_terra")
+        .down(1, "aA2", "adeptos_fogo")
+        .down(1, "aB2", "adeptos_agua")
+        .down(1, "dA2", "adeptos_terra")
+        .down(1, "aA3", "tempestiva_fogo")
+        .down(1, "dA3", "tempestiva_agua")
+        .down(1, "dB3", "tempestiva_vento");
+    let mut g = pos.game();
+    dice(&mut g, &[6, 1]);
+    act(&mut g, "attack aA1 dA2");
+    g
+}
+
+#[test]
+fn sk_7_2_between_two_live_rows_the_owner_chooses_the_leaders_row() {
+    let mut g = row_two_falls();
+    assert_eq!(combat(&g)["rows_lost"], json!([[], [2]]));
+    assert_eq!((g.current_player(), g.step), (Some(1), Step::Relocate));
+    assert_eq!(legal(&g), ["leader 1", "leader 3"]);
+    assert_eq!(rule_of(&mut g, "leader 2"), "SK-7.2");
+    act(&mut g, "leader 3");
+    assert_eq!(g.to_json()["sides"][1]["leader_row"], json!(3));
+    // Then the step-up decision (SK-7.3).
+    assert_eq!((g.current_player(), g.step), (Some(1), Step::StepUp));
+}
+
+#[test]
+fn sk_7_3_after_row_two_falls_row_three_may_step_up() {
+    let mut g = row_two_falls();
+    act(&mut g, "leader 3");
+    assert_eq!(legal(&g), ["pass", "up"]);
+    let mut stay = g.clone();
+    act(&mut stay, "pass");
+    assert_eq!(stay.to_json()["sides"][1]["live_rows"], json!([true, false, true]));
+    act(&mut g, "up");
+    let v = g.to_json();
+    let s = &v["sides"][1];
+    assert_eq!(s["live_rows"], json!([true, true, false]));
+    assert_eq!(s["leader_row"], json!(2), "the leader moves up with its row");
+    assert_eq!(cell_json(&v, 1, "aA2")["card"], json!("tempestiva_fogo"));
+    assert_eq!(cell_json(&v, 1, "dB2")["card"], json!("tempestiva_vento"));
+    assert!(cell_json(&v, 1, "aA3").is_null());
+    assert_eq!((g.current_player(), g.step), (Some(1), Step::Move), "then P1's turn");
+    assert!(g.invariant_violation().is_none());
+}
+
+// ---- SK-8: victory -------------------------------------------------------------------------
+
+fn last_rows() -> Pos {
+    Pos::new()
+        .leader(1, "lyra", "wind", 1)
+        .down(0, "aA1", "vigilias_vento")
+        .down(0, "dA1", "martires_agua")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+}
+
+#[test]
+fn sk_8_1_eliminating_the_last_row_wins() {
+    let (_, g) = values(&last_rows(), "aA1", "dA1", &[6, 1]);
+    assert!(g.is_terminal());
+    assert_eq!(g.winner(), Some(0));
+    assert_eq!(g.returns(), vec![1.0, -1.0]);
+    assert_eq!(g.step, Step::Over);
+    let (_, g) = values(&last_rows(), "aA1", "dA1", &[1, 6]);
+    assert_eq!(g.winner(), Some(1), "the attacker's own last row can fall too");
+}
+
+#[test]
+fn sk_8_2_both_last_rows_falling_at_once_is_a_draw_or_the_attackers_win() {
+    // vigilias_vento (wind 3/3, +1 over earth) against adeptos_terra (earth 3/4): 4 vs 4.
+    let (c, g) = values(&last_rows(), "aA1", "dA1", &[2, 2]);
+    assert_eq!(c["result"], json!("tie"));
+    assert!(g.is_terminal());
+    assert_eq!(g.winner(), None);
+    assert_eq!(g.returns(), vec![0.0, 0.0]);
+    assert_eq!(g.to_json()["draw"], json!(true));
+    let opt = last_rows().opt("mutual_wipeout", json!("attacker_wins"));
+    let (_, g) = values(&opt, "aA1", "dA1", &[2, 2]);
+    assert_eq!(g.winner(), Some(0));
+}
+
 #[test]
 #[ignore]
 fn show() {
