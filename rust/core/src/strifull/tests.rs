@@ -1,7 +1,7 @@
 //! Hand-built positions for every rule and ability kind (ids from docs/rules/strifull.md),
 //! properties of random games, and card-data validation.
 
-use super::state::{parse_cell, Step};
+use super::state::Step;
 use super::*;
 use crate::error::Error;
 use crate::game::Game;
@@ -145,7 +145,7 @@ fn random_game(seed: u64, opts: &Options, check: bool) -> (Strifull, usize) {
 }
 
 /// Play random actions until `stop` holds (or the game ends).
-fn play_until(g: &mut Strifull, rng: &mut GameRng, stop: impl Fn(&Strifull) -> bool) {
+fn play_until(g: &mut Strifull, rng: &mut GameRng, mut stop: impl FnMut(&Strifull) -> bool) {
     let mut buf = Vec::new();
     while !g.is_terminal() && !stop(g) {
         g.legal_actions(&mut buf);
@@ -938,6 +938,350 @@ fn sk_9_troop_conditions_on_row_leader_element_and_foe_element() {
     assert_eq!(c["values"], json!([4, 8]), "water 4 + 2 + 1 (water beats fire) + 1 (leader's water)");
     let (c, _) = values(&duel("cacadores_terra", "adeptos_agua", "lyra"), "aA1", "dA1", &[1, 1]);
     assert_eq!(c["values"], json!([4, 5]), "earth attacker: +1 earth beats water, no +2");
+}
+
+
+// ---- SK-1, SK-3: decks and setup -----------------------------------------------------------
+
+#[test]
+fn sk_1_3_the_recommended_decks_follow_the_beginners_tip() {
+    let cards = CardSet::reference();
+    for f in &cards.factions {
+        assert_eq!(f.troops.len(), 20);
+        assert_eq!(f.leaders.len(), 3);
+        assert_eq!(f.brigades.len(), 5);
+        let copies: u32 = f.troops.iter().map(|&t| u32::from(cards.troops[t].copies)).sum();
+        assert_eq!(copies, 60, "{}: 60 troop cards", f.id);
+        assert_eq!(f.recommended.len(), 30);
+        for &t in &f.troops {
+            let n = f.recommended.iter().filter(|&&x| x == t).count();
+            assert!((1..=3).contains(&n), "at least one of each troop");
+        }
+        for &b in &f.brigades {
+            let n = f.recommended.iter().filter(|&&t| cards.troops[t].brigade == b).count();
+            assert_eq!(n, 6, "four troops plus two more per brigade");
+        }
+        for &b in &f.brigades {
+            let mut elements: Vec<_> = f
+                .troops
+                .iter()
+                .filter(|&&t| cards.troops[t].brigade == b)
+                .map(|&t| cards.troops[t].element)
+                .collect();
+            elements.sort();
+            assert_eq!(elements, cards::ELEMENTS.to_vec(), "one troop of each element");
+        }
+    }
+}
+
+#[test]
+fn sk_1_2_deck_choices_are_checked() {
+    let bad = |decks: Value| {
+        let opts: Options = serde_json::from_value(json!({ "decks": decks })).unwrap();
+        match Strifull::new(1, &opts) {
+            Err(Error::Options { message }) => message,
+            other => panic!("expected an options error, got {other:?}"),
+        }
+    };
+    let four = json!([vec!["martires_fogo"; 4].into_iter().chain(vec!["guarda_fogo"; 26]).collect::<Vec<_>>(), "recommended"]);
+    assert!(bad(four).contains("4 copies"));
+    assert!(bad(json!([["martires_fogo"], "recommended"])).contains("30 troops"));
+    let inquisition: Vec<String> = CardSet::reference().factions[0]
+        .recommended
+        .iter()
+        .map(|&t| CardSet::reference().troops[t].id.clone())
+        .collect();
+    assert!(bad(json!(["recommended", inquisition])).contains("faction"));
+    let counts: serde_json::Map<String, Value> = CardSet::reference().factions[0]
+        .troops
+        .iter()
+        .take(15)
+        .map(|&t| (CardSet::reference().troops[t].id.clone(), json!(2)))
+        .collect();
+    let opts: Options = serde_json::from_value(json!({"decks": [counts, "random"]})).unwrap();
+    let g = Strifull::new(3, &opts).unwrap();
+    assert_eq!(g.shared.decks[0].len(), 30);
+    for p in 0..2 {
+        let faction = g.leader(p).faction;
+        g.cards().check_deck(faction, &g.shared.decks[p].iter().map(|&t| t as usize).collect::<Vec<_>>()).unwrap();
+    }
+    let unknown: Result<Options, _> = serde_json::from_value(json!({"decks": ["best", "random"]}));
+    assert!(unknown.unwrap_err().to_string().contains("unknown deck"));
+    let leader: Options = serde_json::from_value(json!({"leaders": ["teodoro", null]})).unwrap();
+    assert!(matches!(Strifull::new(1, &leader), Err(Error::Options { .. })));
+}
+
+#[test]
+fn sk_3_1_the_deal_puts_18_face_down_troops_and_a_pile_of_12() {
+    let g = Strifull::new(11, &Options::default()).unwrap();
+    let v = g.to_json();
+    for p in 0..2 {
+        let s = &v["sides"][p];
+        let field = s["field"].as_object().unwrap();
+        assert_eq!(field.len(), 18);
+        assert!(field.values().all(|c| c["revealed"] == json!(false)));
+        assert_eq!(s["pile"].as_array().unwrap().len(), 12);
+        assert_eq!(s["graveyard"], json!([]));
+        assert_eq!(s["element"], Value::Null);
+        assert_eq!(s["leader_row"], Value::Null);
+    }
+    assert_eq!((g.current_player(), g.step), (Some(0), Step::Changes));
+    assert!(g.invariant_violation().is_none());
+}
+
+#[test]
+fn sk_3_3_up_to_three_changes_then_the_element() {
+    let mut g = Strifull::new(11, &Options::default()).unwrap();
+    let v0 = g.to_json();
+    let (a, b) = (v0["sides"][0]["field"]["aA1"]["card"].clone(), v0["sides"][0]["field"]["dC3"]["card"].clone());
+    act(&mut g, "swap aA1 dC3");
+    let v = g.to_json();
+    assert_eq!(cell_json(&v, 0, "aA1")["card"], b);
+    assert_eq!(cell_json(&v, 0, "dC3")["card"], a);
+    // A swap with the pile: the top card comes in, the field card goes under the pile.
+    let top = v["sides"][0]["pile"][0].clone();
+    let out = cell_json(&v, 0, "aB2")["card"].clone();
+    act(&mut g, "swap aB2 pile");
+    let v = g.to_json();
+    assert_eq!(cell_json(&v, 0, "aB2")["card"], top);
+    assert_eq!(cell_json(&v, 0, "aB2")["revealed"], json!(false));
+    assert_eq!(v["sides"][0]["pile"][11], out);
+    assert_eq!(v["sides"][0]["pile_known"], json!(1));
+    // The owner knows that card (SK-10.2); the opponent does not.
+    assert_eq!(g.view(0)["sides"][0]["pile"][11], out);
+    assert_eq!(g.view(0)["sides"][0]["pile"][0], Value::Null);
+    assert_eq!(g.view(1)["sides"][0]["pile"][11], Value::Null);
+    act(&mut g, "swap aA2 aA3");
+    assert_eq!(g.step, Step::Element, "three changes end the changes");
+    assert_eq!(rule_of(&mut g, "swap aA1 aB1"), "SK-3.4", "a fourth change is out of step");
+    let mut early = Strifull::new(11, &Options::default()).unwrap();
+    act(&mut early, "pass");
+    assert_eq!(early.step, Step::Element);
+}
+
+#[test]
+fn sk_3_2_player_zero_sets_up_first_and_the_choices_stay_secret_until_both_are_done() {
+    let mut g = Strifull::new(12, &Options::default()).unwrap();
+    assert_eq!(rule_of(&mut g, "element fire"), "SK-3.3");
+    act(&mut g, "pass");
+    assert_eq!(legal(&g), ["element fire", "element water", "element wind", "element earth"]);
+    act(&mut g, "element wind");
+    assert_eq!(legal(&g), ["leader 1", "leader 2", "leader 3"]);
+    act(&mut g, "leader 3");
+    assert_eq!((g.current_player(), g.step), (Some(1), Step::Changes));
+    assert_eq!(g.view(1)["sides"][0]["element"], Value::Null, "hidden from P1 during setup");
+    assert_eq!(g.view(1)["sides"][0]["leader_row"], Value::Null);
+    assert_eq!(g.view(0)["sides"][0]["element"], json!("wind"));
+    assert!(!g.render(Some(1)).contains("[wind]"));
+    act(&mut g, "pass");
+    act(&mut g, "element earth");
+    dice(&mut g, &[3, 3, 2, 5]);
+    act(&mut g, "leader 1");
+    // SK-3.6: a tie is rerolled; the higher die starts.
+    assert_eq!(g.to_json()["first"], json!({"player": 1, "dice": [2, 5], "rerolls": 1}));
+    assert_eq!(g.turn, 1);
+    assert_eq!(g.current_player(), Some(1));
+    assert_eq!(g.view(1)["sides"][0]["element"], json!("wind"), "public once play begins");
+    assert_eq!(g.view(0)["sides"][1]["leader_row"], json!(1));
+}
+
+// ---- SK-4: the turn ------------------------------------------------------------------------
+
+fn move_step() -> Pos {
+    Pos::new()
+        .set("step", json!("move"))
+        .leader(0, "ella_de_belberg", "fire", 1)
+        .live(0, [true, true, false])
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "aB1", "martires_agua")
+        .down(0, "dA1", "guarda_fogo")
+        .down(0, "aA2", "guarda_agua")
+        .down(0, "dA2", "guarda_vento")
+        .down(0, "dB2", "guarda_terra")
+        .side(0, "pile", json!(["cacadores_fogo", "cacadores_agua"]))
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+}
+
+#[test]
+fn sk_4_2_battle_moves_step_within_the_zone_or_cross_to_the_other() {
+    let g = move_step().game();
+    let moves: Vec<String> = legal(&g).into_iter().filter(|a| a.starts_with("move aA1")).collect();
+    // aA1: to aB1 (swap), aA2 (swap), dA1 (cross, swap); forward leaves the zone.
+    assert_eq!(moves, ["move aA1 aA2", "move aA1 aB1", "move aA1 dA1"]);
+    let mut g2 = g.clone();
+    act(&mut g2, "move aA1 dA1");
+    let v = g2.to_json();
+    assert_eq!(cell_json(&v, 0, "aA1")["card"], json!("guarda_fogo"));
+    assert_eq!(cell_json(&v, 0, "dA1")["card"], json!("martires_fogo"));
+    assert_eq!(g2.step, Step::LeaderMove, "then step II");
+    // Into an empty cell of the same half-row.
+    let mut g3 = g.clone();
+    act(&mut g3, "move aB1 aC1");
+    assert_eq!(cell_json(&g3.to_json(), 0, "aC1")["card"], json!("martires_agua"));
+}
+
+#[test]
+fn sk_4_2_no_move_into_an_eliminated_row() {
+    let mut g = move_step().game();
+    assert_eq!(rule_of(&mut g, "move aA2 aA3"), "SK-4.2");
+    assert_eq!(rule_of(&mut g, "move dB1 dB2"), "SK-4.2");
+}
+
+#[test]
+fn sk_4_3_a_move_may_not_empty_half_a_row() {
+    let mut g = Pos::new()
+        .set("step", json!("move"))
+        .live(0, [true, true, false])
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "aB1", "martires_agua")
+        .down(0, "dA1", "guarda_fogo")
+        .down(0, "aA2", "guarda_agua")
+        .down(0, "dB2", "guarda_terra")
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_terra")
+        .game();
+    assert_eq!(rule_of(&mut g, "move dA1 dA2"), "SK-4.3", "dA1 holds row 1's defence alone");
+    assert_eq!(rule_of(&mut g, "move aA2 dA2"), "SK-4.3", "aA2 holds row 2's attack alone");
+    let mut swap = g.clone();
+    act(&mut swap, "move dA1 aA1");
+    act(&mut g, "move aB1 aB2");
+    assert_eq!(cell_json(&g.to_json(), 0, "aB2")["card"], json!("martires_agua"));
+}
+
+#[test]
+fn sk_4_4_replacing_from_the_pile_sends_the_troop_to_the_graveyard() {
+    let mut g = move_step().game();
+    act(&mut g, "replace aA1");
+    let v = g.to_json();
+    assert_eq!(cell_json(&v, 0, "aA1")["card"], json!("cacadores_fogo"), "the top card");
+    assert_eq!(cell_json(&v, 0, "aA1")["revealed"], json!(false));
+    assert_eq!(v["sides"][0]["graveyard"], json!(["martires_fogo"]));
+    assert_eq!(v["sides"][0]["pile"], json!(["cacadores_agua"]));
+    assert_eq!(cell_json(&g.view(1), 0, "aA1")["card"], Value::Null, "it comes face down");
+    let mut empty = move_step().side(0, "pile", json!([])).game();
+    assert_eq!(rule_of(&mut empty, "replace aA1"), "SK-4.4");
+}
+
+#[test]
+fn sk_4_2_option_moves_in_leader_row_only() {
+    let mut g = move_step().opt("moves_in_leader_row_only", json!(true)).game();
+    assert_eq!(rule_of(&mut g, "move aA2 dA2"), "SK-4.2");
+    act(&mut g, "move aA1 aB1");
+}
+
+#[test]
+fn sk_4_5_the_leader_moves_to_any_live_row() {
+    let mut g = move_step().live(0, [true, true, true]).down(0, "aA3", "vigilias_fogo").down(0, "dA3", "vigilias_agua").game();
+    act(&mut g, "pass");
+    assert_eq!(g.step, Step::LeaderMove);
+    assert_eq!(legal(&g), ["pass", "leader 2", "leader 3"]);
+    act(&mut g, "leader 3");
+    assert_eq!(g.to_json()["sides"][0]["leader_row"], json!(3));
+    // Ella has no activated ability: step III is skipped (SK-4.1).
+    assert_eq!(g.step, Step::Attack);
+}
+
+#[test]
+fn sk_4_7_the_attack_is_not_optional() {
+    let mut g = move_step().game();
+    act(&mut g, "pass");
+    act(&mut g, "pass");
+    assert_eq!(g.step, Step::Attack, "Ella has no activated ability: no step III");
+    assert_eq!(rule_of(&mut g, "pass"), "SK-4.7");
+    assert_eq!(rule_of(&mut g, "leader 2"), "SK-4.7");
+}
+
+#[test]
+fn sk_4_6_aurelio_reveals_a_face_down_enemy_once_a_turn() {
+    let pos = Pos::new()
+        .set("step", json!("ability"))
+        .leader(0, "aurelio", "fire", 1)
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "dA1", "guarda_fogo")
+        .down(1, "aA1", "adeptos_fogo")
+        .up(1, "dA1", "adeptos_terra")
+        .down(1, "dB1", "adeptos_agua");
+    let mut g = pos.game();
+    assert_eq!(legal(&g), ["pass", "ability foe aA1", "ability foe dB1"]);
+    assert_eq!(rule_of(&mut g, "ability foe dA1"), "SK-4.6");
+    assert_eq!(rule_of(&mut g, "ability own aA1"), "SK-4.6");
+    act(&mut g, "ability foe dB1");
+    assert_eq!(cell_json(&g.view(0), 1, "dB1")["card"], json!("adeptos_agua"));
+    assert_eq!(g.step, Step::Attack);
+}
+
+#[test]
+fn sk_4_6_teodoros_curse_has_three_uses() {
+    let pos = Pos::new()
+        .set("player", json!(1))
+        .set("turn_player", json!(1))
+        .set("step", json!("ability"))
+        .leader(1, "teodoro", "fire", 1)
+        .down(1, "aA1", "adeptos_fogo")
+        .down(1, "dA1", "adeptos_fogo")
+        .down(0, "aA1", "martires_fogo")
+        .down(0, "dA1", "guarda_fogo");
+    let g = pos.clone().side(1, "ability_uses", json!(2)).game();
+    assert_eq!(legal(&g), ["pass", "ability foe aA1", "ability foe dA1"]);
+    let mut g = g;
+    act(&mut g, "ability foe dA1");
+    assert_eq!(g.to_json()["sides"][1]["ability_uses"], json!(3));
+    let mut spent = pos.side(1, "ability_uses", json!(3)).game();
+    assert_eq!(spent.step, Step::Ability, "a loaded state keeps its step");
+    assert_eq!(legal(&spent), ["pass"]);
+    assert_eq!(rule_of(&mut spent, "ability foe dA1"), "SK-4.6");
+}
+
+// ---- SK-10: hidden information -------------------------------------------------------------
+
+#[test]
+fn sk_10_views_hide_face_down_troops_the_pile_order_and_the_rng() {
+    let mut g = Strifull::new(21, &Options::default()).unwrap();
+    let mut rng = GameRng::seed(4);
+    play_until(&mut g, &mut rng, |g| g.turn >= 6);
+    for p in 0..2 {
+        let v = g.view(p);
+        assert_eq!(v["rng"], Value::Null);
+        let full = g.to_json();
+        for (cell, c) in full["sides"][1 - p]["field"].as_object().unwrap() {
+            let seen = &v["sides"][1 - p]["field"][cell];
+            if c["revealed"] == json!(true) {
+                assert_eq!(seen, c);
+            } else {
+                assert_eq!(seen["card"], Value::Null);
+            }
+        }
+        assert_eq!(v["sides"][p]["field"], full["sides"][p]["field"], "own cards are known");
+        assert!(v["sides"][1 - p]["pile"].as_array().unwrap().iter().all(Value::is_null));
+        assert_eq!(v["sides"][1 - p]["graveyard"], full["sides"][1 - p]["graveyard"]);
+        assert_eq!(v["sides"][1 - p]["deck"], full["sides"][1 - p]["deck"], "decks are public");
+    }
+}
+
+#[test]
+fn sk_10_resampling_keeps_the_view_and_redraws_the_rest() {
+    let mut rng = GameRng::seed(5);
+    for seed in 0..30 {
+        let mut g = Strifull::new(seed, &Options::default()).unwrap();
+        let stop = rng.below(60);
+        let mut n = 0;
+        play_until(&mut g, &mut rng, |_| {
+            n += 1;
+            n > stop
+        });
+        for p in 0..2 {
+            let r = g.resample_hidden(p, seed);
+            assert_eq!(r.view(p), g.view(p));
+            assert!(r.invariant_violation().is_none());
+            let mut a = vec![0.0; 38 * 40];
+            let mut b = vec![0.0; 38 * 40];
+            g.observation(p, &mut a);
+            r.observation(p, &mut b);
+            assert_eq!(a, b);
+            assert_eq!(r.render(Some(p)), g.render(Some(p)));
+        }
+    }
 }
 
 #[test]
