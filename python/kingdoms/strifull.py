@@ -11,7 +11,8 @@ Rules with ids: ``docs/rules/strifull.md``; state, notation and observation layo
 
 Options (keyword arguments of :class:`Strifull`):
 
-- ``factions`` — faction id of each player, default ``["inquisicao", "magos"]``;
+- ``factions`` — faction id of each player; ``None`` (default): the card set's first
+  faction for player 0 and its second for player 1 (Inquisição, Iniciativa dos Magos);
 - ``leaders`` — leader id of each player, ``None`` for the faction's first leader;
 - ``decks`` — each player's deck: ``"recommended"``, ``"random"``, a list of 30 troop ids or
   a ``{troop_id: copies}`` dict;

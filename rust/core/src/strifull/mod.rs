@@ -120,8 +120,9 @@ pub enum MutualWipeout {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
-    /// Faction id of each player (default: Inquisição vs Iniciativa dos Magos).
-    pub factions: [String; 2],
+    /// Faction id of each player; null: the card set's first faction for player 0 and its
+    /// second (or first, if it has one) for player 1 — Inquisição vs Iniciativa dos Magos.
+    pub factions: [Option<String>; 2],
     /// Leader id of each player; null: the faction's first leader.
     pub leaders: [Option<String>; 2],
     /// Deck of each player.
@@ -145,7 +146,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            factions: ["inquisicao".into(), "magos".into()],
+            factions: [None, None],
             leaders: [None, None],
             decks: [DeckChoice::Recommended, DeckChoice::Recommended],
             cards_file: None,

@@ -61,17 +61,19 @@ impl Strifull {
         let mut decks: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
         let mut leaders = [0u8; 2];
         for p in 0..2 {
-            let fi = cards.faction_index(&options.factions[p]).ok_or_else(|| {
-                Error::options(format!(
-                    "strifull: factions[{p}]: unknown faction {:?}; the card set has {:?}",
-                    options.factions[p],
-                    cards
-                        .factions
-                        .iter()
-                        .map(|f| f.id.as_str())
-                        .collect::<Vec<_>>()
-                ))
-            })?;
+            let fi = match &options.factions[p] {
+                None => p.min(cards.factions.len() - 1),
+                Some(id) => cards.faction_index(id).ok_or_else(|| {
+                    Error::options(format!(
+                        "strifull: factions[{p}]: unknown faction {id:?}; the card set has {:?}",
+                        cards
+                            .factions
+                            .iter()
+                            .map(|f| f.id.as_str())
+                            .collect::<Vec<_>>()
+                    ))
+                })?,
+            };
             let faction = &cards.factions[fi];
             leaders[p] = match &options.leaders[p] {
                 None => faction.leaders[0] as u8,

@@ -1594,7 +1594,7 @@ fn option_variants() -> Vec<Options> {
             };
             if (i + j) % 2 == 1 {
                 o.decks = [DeckChoice::Random, DeckChoice::Random];
-                o.factions = ["magos".into(), "inquisicao".into()];
+                o.factions = [Some("magos".into()), Some("inquisicao".into())];
                 o.leaders = [Some(b.to_string()), Some(a.to_string())];
             }
             v.push(o);
@@ -1608,7 +1608,7 @@ fn option_variants() -> Vec<Options> {
         ..Options::default()
     });
     v.push(Options {
-        factions: ["magos".into(), "magos".into()],
+        factions: [Some("magos".into()), Some("magos".into())],
         ..Options::default()
     });
     v
@@ -1959,7 +1959,7 @@ fn user_card_sets_load_from_files_and_options() {
     let file = dir.join("magos.toml");
     let opts = Options {
         cards_file: Some(file.to_str().unwrap().into()),
-        factions: ["magos".into(), "magos".into()],
+        factions: [Some("magos".into()), Some("magos".into())],
         ..Options::default()
     };
     let g = Strifull::new(1, &opts).unwrap();
