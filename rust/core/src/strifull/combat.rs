@@ -82,6 +82,7 @@ impl Strifull {
         combat: Option<Trigger>,
         foe_cell: Option<usize>,
         want: u16,
+        sources: u64,
         f: &mut dyn FnMut(&Ability),
     ) {
         let foe_side = 1 - side;
@@ -100,29 +101,30 @@ impl Strifull {
             }
         }
         // Other face-up troops on both fields: continuous effects on allies / enemies.
-        for s in 0..2 {
-            for c in 0..CELLS {
-                let cl = self.sides[s].cells[c];
-                if cl.is_empty() || !cl.revealed || (s == side && c == cell) {
-                    continue;
-                }
-                let src = self.troop(cl.card);
-                if src.reach_kinds & want == 0 {
-                    continue;
-                }
-                for ab in &src.abilities {
-                    let reaches = match ab.to {
-                        To::Allies => s == side,
-                        To::Enemies => s != side,
-                        _ => false,
-                    };
-                    if reaches
-                        && wanted(ab)
-                        && ab.trigger == Trigger::WhileRevealed
-                        && self.holds(&ab.cond, s, row_of(c), side, cell, foe)
-                    {
-                        f(ab);
-                    }
+        let mut bits = sources;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (s, c) = (i / CELLS, i % CELLS);
+            if s == side && c == cell {
+                continue;
+            }
+            let src = self.troop(self.sides[s].cells[c].card);
+            if src.reach_kinds & want == 0 {
+                continue;
+            }
+            for ab in &src.abilities {
+                let reaches = match ab.to {
+                    To::Allies => s == side,
+                    To::Enemies => s != side,
+                    _ => false,
+                };
+                if reaches
+                    && wanted(ab)
+                    && ab.trigger == Trigger::WhileRevealed
+                    && self.holds(&ab.cond, s, row_of(c), side, cell, foe)
+                {
+                    f(ab);
                 }
             }
         }
@@ -178,11 +180,25 @@ impl Strifull {
         }
     }
 
+    /// The face-up troops whose abilities reach other troops (bit `side * 18 + cell`): the
+    /// only cards besides the combatants and leaders whose abilities can matter.
+    pub(crate) fn aura_sources(&self) -> u64 {
+        let mut bits = 0u64;
+        for s in 0..2 {
+            for (c, cell) in self.sides[s].cells.iter().enumerate() {
+                if cell.occupied() && cell.revealed && self.troop(cell.card).reach_kinds != 0 {
+                    bits |= 1 << (s * CELLS + c);
+                }
+            }
+        }
+        bits
+    }
+
     /// SK-5.4: may the troop at attack cell `a` of player `p` attack any defence cell?
     /// `allies_may` says whether any allied source (a face-up troop reaching allies, or the
     /// leader) has an attack_any effect at all; without one only the troop's own card
     /// needs a look.
-    fn can_attack_any(&self, p: usize, a: usize, allies_may: bool) -> bool {
+    fn can_attack_any(&self, p: usize, a: usize, allies_may: bool, sources: u64) -> bool {
         if !allies_may && self.card_at(p, a).kinds & Effect::ATTACK_ANY == 0 {
             return false;
         }
@@ -193,6 +209,7 @@ impl Strifull {
             Some(Trigger::OnAttack),
             None,
             Effect::ATTACK_ANY,
+            sources,
             &mut |_| any = true,
         );
         any
@@ -253,7 +270,7 @@ impl Strifull {
     /// opponent's defence cells (bit `cell - 9`). SK-5.2 frontal, SK-5.3 flank, SK-5.4.
     pub(crate) fn attack_targets(&self, p: usize, a: usize) -> u16 {
         let (occ, flank, front) = self.defence_masks(p);
-        if self.can_attack_any(p, a, self.allies_may_attack_any(p)) {
+        if self.can_attack_any(p, a, self.allies_may_attack_any(p), self.aura_sources()) {
             occ
         } else {
             flank | front[col_of(a)]
@@ -265,12 +282,13 @@ impl Strifull {
     pub(crate) fn all_attack_targets(&self, p: usize) -> [u16; 9] {
         let (occ, flank, front) = self.defence_masks(p);
         let allies_may = self.allies_may_attack_any(p);
+        let sources = if allies_may { self.aura_sources() } else { 0 };
         let mut out = [0u16; 9];
         for (a, m) in out.iter_mut().enumerate() {
             if self.sides[p].cells[a].is_empty() {
                 continue;
             }
-            *m = if self.can_attack_any(p, a, allies_may) {
+            *m = if self.can_attack_any(p, a, allies_may, sources) {
                 occ
             } else {
                 flank | front[col_of(a)]
@@ -280,7 +298,7 @@ impl Strifull {
     }
 
     /// SK-9.3 use_defence: must the attacker of the troop at (`q`, `t`) use its DEF?
-    pub(crate) fn forces_defence(&self, q: usize, t: usize, a: usize) -> bool {
+    pub(crate) fn forces_defence(&self, q: usize, t: usize, a: usize, sources: u64) -> bool {
         let mut any = false;
         self.each_reaching(
             q,
@@ -288,6 +306,7 @@ impl Strifull {
             Some(Trigger::OnDefence),
             Some(a),
             Effect::USE_DEFENCE,
+            sources,
             &mut |_| any = true,
         );
         any
@@ -302,6 +321,7 @@ impl Strifull {
         attacking: bool,
         use_defence: bool,
         foe_cell: usize,
+        sources: u64,
     ) -> i32 {
         let card = self.card_at(side, cell);
         let foe = self.card_at(1 - side, foe_cell);
@@ -320,6 +340,7 @@ impl Strifull {
             Some(trig),
             Some(foe_cell),
             Effect::STAT,
+            sources,
             &mut |ab| {
                 if let Effect::Stat { atk, def } = ab.effect {
                     v += pick(atk, def);
@@ -342,7 +363,7 @@ impl Strifull {
     }
 
     /// SK-9.3 tie: does the defeat of the troop at (`side`, `cell`) become a tie?
-    fn defeat_is_tie(&self, side: usize, cell: usize, foe_cell: usize) -> bool {
+    fn defeat_is_tie(&self, side: usize, cell: usize, foe_cell: usize, sources: u64) -> bool {
         let mut any = false;
         self.each_reaching(
             side,
@@ -350,6 +371,7 @@ impl Strifull {
             Some(Trigger::OnDefeat),
             Some(foe_cell),
             Effect::TIE,
+            sources,
             &mut |_| any = true,
         );
         any
@@ -357,7 +379,13 @@ impl Strifull {
 
     /// SK-9.3 survive: the die faces a falling troop survives on, one per ability (at
     /// most four are kept).
-    fn survival_thresholds(&self, side: usize, cell: usize, foe_cell: usize) -> ([u8; 4], usize) {
+    fn survival_thresholds(
+        &self,
+        side: usize,
+        cell: usize,
+        foe_cell: usize,
+        sources: u64,
+    ) -> ([u8; 4], usize) {
         let mut out = [0u8; 4];
         let mut n = 0;
         self.each_reaching(
@@ -366,6 +394,7 @@ impl Strifull {
             Some(Trigger::OnDefeat),
             Some(foe_cell),
             Effect::SURVIVE,
+            sources,
             &mut |ab| {
                 if let Effect::Survive { roll } = ab.effect {
                     if n < out.len() {
@@ -386,9 +415,10 @@ impl Strifull {
         self.sides[p].cells[a].revealed = true;
         self.sides[q].cells[t].revealed = true;
         let cards = [self.sides[p].cells[a].card, self.sides[q].cells[t].card];
-        let uses_defence = self.forces_defence(q, t, a);
-        let va = self.combat_value(p, a, true, uses_defence, t);
-        let vd = self.combat_value(q, t, false, false, a);
+        let sources = self.aura_sources();
+        let uses_defence = self.forces_defence(q, t, a, sources);
+        let va = self.combat_value(p, a, true, uses_defence, t, sources);
+        let vd = self.combat_value(q, t, false, false, a, sources);
         // SK-6.5: both roll; the side with the advantage adds it.
         let dice = [self.rng.roll(6) as u8, self.rng.roll(6) as u8];
         let adv = va - vd;
@@ -409,11 +439,11 @@ impl Strifull {
         // SK-6.7: a defeat turned into a tie takes the winner too.
         let mut tie_by_ability = false;
         match result {
-            CombatResult::Attacker if self.defeat_is_tie(q, t, a) => {
+            CombatResult::Attacker if self.defeat_is_tie(q, t, a, sources) => {
                 fell[0] = true;
                 tie_by_ability = true;
             }
-            CombatResult::Defender if self.defeat_is_tie(p, a, t) => {
+            CombatResult::Defender if self.defeat_is_tie(p, a, t, sources) => {
                 fell[1] = true;
                 tie_by_ability = true;
             }
@@ -431,7 +461,7 @@ impl Strifull {
             }
             let (s, c, fc) = who[i];
             let mut k = 0;
-            let (needs, n) = self.survival_thresholds(s, c, fc);
+            let (needs, n) = self.survival_thresholds(s, c, fc, sources);
             for &need in &needs[..n] {
                 let die = self.rng.roll(6) as u8;
                 if k < 2 {

@@ -98,19 +98,41 @@ impl Strifull {
             }
             Step::Move => {
                 emit!(Action::Pass);
+                // The conditions of `move_error`, with the half-row counts computed once
+                // (the property tests check that both agree on every id).
+                let mut half = [[0u8; 3]; 2];
                 for c in 0..CELLS {
-                    if side.cells[c].is_empty() {
-                        continue;
-                    }
-                    for d in DIRS {
-                        if self.move_error(p, c, d).is_ok() {
-                            emit!(Action::Move(c as u8, d));
-                        }
+                    if side.cells[c].occupied() {
+                        half[zone_of(c)][row_of(c) - 1] += 1;
                     }
                 }
+                let only_row = self
+                    .shared
+                    .options
+                    .moves_in_leader_row_only
+                    .then_some(side.leader_row as usize);
                 for c in 0..CELLS {
-                    if self.replace_error(p, c).is_ok() {
-                        emit!(Action::Replace(c as u8));
+                    if side.cells[c].is_empty() || only_row.is_some_and(|r| r != row_of(c)) {
+                        continue;
+                    }
+                    let (z, r) = (zone_of(c), row_of(c));
+                    for d in DIRS {
+                        let Some(to) = d.dest(c) else { continue };
+                        if !side.live[row_of(to) - 1] {
+                            continue;
+                        }
+                        let changes_half = zone_of(to) != z || row_of(to) != r;
+                        if side.cells[to].is_empty() && changes_half && half[z][r - 1] == 1 {
+                            continue;
+                        }
+                        emit!(Action::Move(c as u8, d));
+                    }
+                }
+                if !side.pile.is_empty() {
+                    for c in 0..CELLS {
+                        if side.cells[c].occupied() {
+                            emit!(Action::Replace(c as u8));
+                        }
                     }
                 }
             }
