@@ -9,6 +9,16 @@ use super::state::{
 };
 use super::MutualWipeout;
 
+/// The troop an ability query is about: where it stands, its role in combat (the trigger
+/// that applies to it) and its combat opponent's cell on the other side.
+#[derive(Clone, Copy)]
+struct Subject {
+    side: usize,
+    cell: usize,
+    combat: Option<Trigger>,
+    foe_cell: Option<usize>,
+}
+
 impl Strifull {
     /// Whether `cond` holds for the troop at (`side`, `cell`), for an ability owned by player
     /// `owner` whose source stands in `source_row` (a leader: the leader's row). `foe` is the
@@ -70,21 +80,24 @@ impl Strifull {
         self.troop(self.sides[side].cells[cell].card)
     }
 
-    /// Every ability that reaches the troop at (`side`, `cell`) with an effect matching
-    /// `want`, from its own card, its allies and enemies on the field (face up, or the
-    /// troop itself when `self_active`), and both leaders. Calls `f` for each whose
-    /// conditions hold. `combat` is the trigger of the subject's role in combat, if any;
-    /// `foe_cell` its opponent.
+    /// Every ability that reaches the subject with an effect of the kinds in `want` (bits of
+    /// `Effect::bit`): from its own card (face up or in its own combat), from the face-up
+    /// troops in `sources` (see [`Strifull::aura_sources`]), from both leaders, and from its
+    /// combat opponent's card and leader (`to = "foe"`). Calls `f` for each whose conditions
+    /// hold.
     fn each_reaching(
         &self,
-        side: usize,
-        cell: usize,
-        combat: Option<Trigger>,
-        foe_cell: Option<usize>,
+        subject: Subject,
         want: u16,
         sources: u64,
         f: &mut dyn FnMut(&Ability),
     ) {
+        let Subject {
+            side,
+            cell,
+            combat,
+            foe_cell,
+        } = subject;
         let foe_side = 1 - side;
         let foe = foe_cell.map(|c| self.card_at(foe_side, c).element);
         let row = row_of(cell);
@@ -204,10 +217,12 @@ impl Strifull {
         }
         let mut any = false;
         self.each_reaching(
-            p,
-            a,
-            Some(Trigger::OnAttack),
-            None,
+            Subject {
+                side: p,
+                cell: a,
+                combat: Some(Trigger::OnAttack),
+                foe_cell: None,
+            },
             Effect::ATTACK_ANY,
             sources,
             &mut |_| any = true,
@@ -301,10 +316,12 @@ impl Strifull {
     pub(crate) fn forces_defence(&self, q: usize, t: usize, a: usize, sources: u64) -> bool {
         let mut any = false;
         self.each_reaching(
-            q,
-            t,
-            Some(Trigger::OnDefence),
-            Some(a),
+            Subject {
+                side: q,
+                cell: t,
+                combat: Some(Trigger::OnDefence),
+                foe_cell: Some(a),
+            },
             Effect::USE_DEFENCE,
             sources,
             &mut |_| any = true,
@@ -335,10 +352,12 @@ impl Strifull {
             Trigger::OnDefence
         };
         self.each_reaching(
-            side,
-            cell,
-            Some(trig),
-            Some(foe_cell),
+            Subject {
+                side,
+                cell,
+                combat: Some(trig),
+                foe_cell: Some(foe_cell),
+            },
             Effect::STAT,
             sources,
             &mut |ab| {
@@ -366,10 +385,12 @@ impl Strifull {
     fn defeat_is_tie(&self, side: usize, cell: usize, foe_cell: usize, sources: u64) -> bool {
         let mut any = false;
         self.each_reaching(
-            side,
-            cell,
-            Some(Trigger::OnDefeat),
-            Some(foe_cell),
+            Subject {
+                side,
+                cell,
+                combat: Some(Trigger::OnDefeat),
+                foe_cell: Some(foe_cell),
+            },
             Effect::TIE,
             sources,
             &mut |_| any = true,
@@ -389,10 +410,12 @@ impl Strifull {
         let mut out = [0u8; 4];
         let mut n = 0;
         self.each_reaching(
-            side,
-            cell,
-            Some(Trigger::OnDefeat),
-            Some(foe_cell),
+            Subject {
+                side,
+                cell,
+                combat: Some(Trigger::OnDefeat),
+                foe_cell: Some(foe_cell),
+            },
             Effect::SURVIVE,
             sources,
             &mut |ab| {
