@@ -407,7 +407,7 @@ impl BattleLine {
     }
 
     /// Whether `p` may claim `flag` now, using and refreshing the cache.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn can_claim(&mut self, flag: usize, p: usize) -> bool {
         self.claimable_flags(p) >> flag & 1 == 1
     }
