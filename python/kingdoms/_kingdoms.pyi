@@ -375,3 +375,17 @@ def battleline_prove_claim(
     mine_completed_first: bool | None = None,
 ) -> ClaimProof: ...
 def battleline_proof_rate(case: str, seconds: float = 0.5) -> float: ...
+
+# ---- strifull ----
+
+from typing import ClassVar
+
+@final
+class Strifull(Game):
+    GAME: ClassVar[str]
+    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+
+def strifull_card_set(
+    cards_file: str | None = None, cards_toml: str | None = None
+) -> dict[str, Any]: ...
+def strifull_reference_files() -> dict[str, str]: ...

@@ -9,6 +9,7 @@ pub mod registry;
 pub mod rng;
 pub mod session;
 pub mod simulate;
+pub mod strifull;
 
 pub use error::{Error, Result};
 pub use game::{Game, Player};

@@ -10,6 +10,7 @@ mod errors;
 mod game;
 mod hex;
 mod json;
+mod strifull;
 
 use errors::IntoPy;
 use game::{PyAction, PyGame, PyRecord};
