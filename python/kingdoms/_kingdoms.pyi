@@ -378,8 +378,6 @@ def battleline_proof_rate(case: str, seconds: float = 0.5) -> float: ...
 
 # ---- strifull ----
 
-from typing import ClassVar
-
 @final
 class Strifull(Game):
     GAME: ClassVar[str]
