@@ -12,6 +12,10 @@ macro_rules! with_game {
         #[allow(unreachable_code, unused_macros)]
         match $name {
             // GAMES: one arm per game (keep in step with `GAMES`).
+            "battleline" => {
+                type $G = $crate::battleline::BattleLine;
+                Ok($body)
+            }
             "strifull" => {
                 type $G = $crate::strifull::Strifull;
                 Ok($body)
@@ -25,7 +29,7 @@ macro_rules! with_game {
 }
 
 /// The registry names, in the order `kingdoms.games()` lists them.
-pub const GAMES: &[&str] = &["strifull"];
+pub const GAMES: &[&str] = &["battleline", "strifull"];
 
 pub fn new_game(name: &str, seed: u64, options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
     with_game!(name, G => Box::new(Session::<G>::from_options_json(seed, options)?) as Box<dyn DynGame>)

@@ -63,6 +63,14 @@ macro_rules! game_class {
 }
 
 game_class!(
+    PyBattleLine,
+    kingdoms_core::battleline::BattleLine,
+    "BattleLine",
+    "kingdoms.battleline",
+    "Battle Line: 9 flags, 60 troops, 10 tactics cards, exact claim proofs.\n\n`BattleLine(seed=None, *, traitor_troops_only=False, claim_at_turn_start=False, first_player=0)`. Rules: docs/rules/battle-line.md; state format, notation and observation layout: docs/battleline.md."
+);
+
+game_class!(
     PyStrifull,
     kingdoms_core::strifull::Strifull,
     "Strifull",
@@ -76,6 +84,11 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
     #[allow(clippy::match_single_binding)]
     match base.inner.name() {
         // GAMES: one arm per game class.
+        "battleline" => Ok(Py::new(
+            py,
+            PyClassInitializer::from(base).add_subclass(PyBattleLine),
+        )?
+        .into_any()),
         "strifull" => Ok(Py::new(
             py,
             pyo3::PyClassInitializer::from(base).add_subclass(PyStrifull),
@@ -87,6 +100,8 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
 
 /// Register every game class on the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBattleLine>()?;
+    crate::battleline::register(m)?;
     m.add_class::<PyStrifull>()?;
     crate::strifull::register(m)?;
     Ok(())
