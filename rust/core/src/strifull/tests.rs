@@ -1576,6 +1576,7 @@ fn sk_10_resampling_keeps_the_view_and_redraws_the_rest() {
             r.observation(p, &mut b);
             assert_eq!(a, b);
             assert_eq!(r.render(Some(p)), g.render(Some(p)));
+            assert_eq!(r.evaluate(p), g.evaluate(p), "evaluate uses only what p sees");
         }
     }
 }
