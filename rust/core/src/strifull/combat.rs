@@ -211,7 +211,13 @@ impl Strifull {
     /// `allies_may` says whether any allied source (a face-up troop reaching allies, or the
     /// leader) has an attack_any effect at all; without one only the troop's own card
     /// needs a look.
-    fn can_attack_any(&self, p: usize, a: usize, allies_may: bool, sources: u64) -> bool {
+    pub(crate) fn can_attack_any(
+        &self,
+        p: usize,
+        a: usize,
+        allies_may: bool,
+        sources: u64,
+    ) -> bool {
         if !allies_may && self.card_at(p, a).kinds & Effect::ATTACK_ANY == 0 {
             return false;
         }

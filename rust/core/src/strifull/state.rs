@@ -61,18 +61,6 @@ pub fn parse_cell(s: &str) -> Option<usize> {
     Some(cell_at(zone, row, col))
 }
 
-/// Orthogonal neighbours of a cell inside its zone.
-pub fn neighbours(c: usize) -> impl Iterator<Item = usize> {
-    let (z, r, k) = (zone_of(c), row_of(c), col_of(c));
-    let cand = [
-        (r > 1).then(|| cell_at(z, r - 1, k)),
-        (r < 3).then(|| cell_at(z, r + 1, k)),
-        (k > 0).then(|| cell_at(z, r, k - 1)),
-        (k < 2).then(|| cell_at(z, r, k + 1)),
-    ];
-    cand.into_iter().flatten()
-}
-
 /// A battle-move direction (SK-4.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
@@ -214,9 +202,6 @@ impl Stack {
         self.len -= 1;
         Some(self.items[self.len as usize])
     }
-    pub fn top(&self) -> Option<u8> {
-        self.as_slice().last().copied()
-    }
     /// Put a card at the bottom.
     pub fn push_bottom(&mut self, card: u8) {
         if (self.len as usize) < STACK {
@@ -277,9 +262,6 @@ impl Side {
         (0..3)
             .filter(|&k| self.cells[cell_at(zone, row, k)].occupied())
             .count()
-    }
-    pub fn troops(&self) -> usize {
-        self.cells.iter().filter(|c| c.occupied()).count()
     }
 }
 

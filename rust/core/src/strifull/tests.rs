@@ -1576,7 +1576,11 @@ fn sk_10_resampling_keeps_the_view_and_redraws_the_rest() {
             r.observation(p, &mut b);
             assert_eq!(a, b);
             assert_eq!(r.render(Some(p)), g.render(Some(p)));
-            assert_eq!(r.evaluate(p), g.evaluate(p), "evaluate uses only what p sees");
+            assert_eq!(
+                r.evaluate(p),
+                g.evaluate(p),
+                "evaluate uses only what p sees"
+            );
         }
     }
 }
@@ -1700,6 +1704,74 @@ fn states_round_trip_through_json_and_views_leak_nothing_hidden() {
         }
         let v = g.to_json();
         assert_eq!(Strifull::from_json(&v).unwrap().to_json(), v);
+    }
+}
+
+/// Orthogonal neighbours of a cell inside its zone (the naive form of SK-2.3).
+fn neighbours(c: usize) -> Vec<usize> {
+    use super::state::{cell_at, col_of, row_of, zone_of};
+    let (z, r, k) = (zone_of(c), row_of(c), col_of(c));
+    let mut v = Vec::new();
+    if r > 1 {
+        v.push(cell_at(z, r - 1, k));
+    }
+    if r < 3 {
+        v.push(cell_at(z, r + 1, k));
+    }
+    if k > 0 {
+        v.push(cell_at(z, r, k - 1));
+    }
+    if k < 2 {
+        v.push(cell_at(z, r, k + 1));
+    }
+    v
+}
+
+#[test]
+fn sk_5_2_5_3_bit_mask_targets_agree_with_the_naive_definition() {
+    use super::state::{cell_at, col_of, row_of};
+    let mut rng = GameRng::seed(17);
+    for dead_open in [true, false] {
+        let opts = Options {
+            dead_cells_open_flanks: dead_open,
+            ..Options::default()
+        };
+        for seed in 0..40 {
+            let mut g = Strifull::new(seed, &opts).unwrap();
+            let mut buf = Vec::new();
+            while !g.is_terminal() {
+                if g.step == Step::Attack {
+                    let p = g.actor as usize;
+                    let foe = &g.sides[1 - p];
+                    for a in 0..9 {
+                        if g.sides[p].cells[a].is_empty()
+                            || g.can_attack_any(p, a, true, g.aura_sources())
+                        {
+                            continue;
+                        }
+                        let mut naive = 0u16;
+                        if let Some(c) = (1..=3)
+                            .map(|r| cell_at(1, r, col_of(a)))
+                            .find(|&c| foe.cells[c].occupied())
+                        {
+                            naive |= 1 << (c - 9);
+                        }
+                        for c in 9..18 {
+                            let open = neighbours(c).into_iter().any(|n| {
+                                foe.cells[n].is_empty() && (dead_open || foe.row_live(row_of(n)))
+                            });
+                            if foe.cells[c].occupied() && open {
+                                naive |= 1 << (c - 9);
+                            }
+                        }
+                        assert_eq!(g.attack_targets(p, a), naive);
+                    }
+                }
+                g.legal_actions(&mut buf);
+                let a = *rng.choose(&buf).unwrap();
+                g.apply(a).unwrap();
+            }
+        }
     }
 }
 
