@@ -1,6 +1,6 @@
 """Type stubs for the compiled extension. Kept in step with rust/py by stubtest in CI."""
 
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 import numpy.typing as npt
@@ -129,3 +129,16 @@ def simulate(
     first: int = 0,
     **options: Any,
 ) -> SimulationStats: ...
+
+# ---- arte ----
+
+@final
+class Arte(Game):
+    GAME: ClassVar[str]
+    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    @staticmethod
+    def card_set(
+        cards_file: str | None = None, cards_toml: str | None = None
+    ) -> dict[str, Any]: ...
+    @staticmethod
+    def reference_cards_toml() -> str: ...

@@ -5,6 +5,7 @@
 use kingdoms_core::DynGame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use pyo3::PyClassInitializer;
 
 use crate::errors::IntoPy;
 use crate::game::PyGame;
@@ -50,12 +51,25 @@ macro_rules! game_class {
             fn __new__(
                 seed: Option<u64>,
                 options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
-            ) -> pyo3::PyResult<(Self, $crate::game::PyGame)> {
-                Ok(($ty, $crate::classes::new_base(Self::GAME, seed, options)?))
+            ) -> pyo3::PyResult<pyo3::PyClassInitializer<Self>> {
+                let base = $crate::classes::new_base(Self::GAME, seed, options)?;
+                Ok(pyo3::PyClassInitializer::from(base).add_subclass($ty))
             }
         }
     };
 }
+
+game_class!(
+    PyArte,
+    kingdoms_core::arte::Arte,
+    "Arte",
+    "kingdoms.arte",
+    "Arte da Guerra: draft terrain and unit cards (one of every three hidden), build a field \
+     of three terrain rows, then three rounds of deployment and combat. Rules options: \
+     `cards_file` / `cards_toml` (a card set), `deployment` (\"simultaneous\" | \"alternating\"), \
+     `ranged_scoring` (\"exception\" | \"ranged_defender\"), `sudden_death_row` \
+     (\"chosen\" | \"front\"); see docs/rules/arte-da-guerra.md."
+);
 
 /// Wrap a core game in the Python class of its game.
 pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
@@ -63,11 +77,13 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
     #[allow(clippy::match_single_binding)]
     match base.inner.name() {
         // GAMES: one arm per game class.
+        "arte" => Ok(Py::new(py, PyClassInitializer::from(base).add_subclass(PyArte))?.into_any()),
         _ => Ok(Py::new(py, base)?.into_any()),
     }
 }
 
 /// Register every game class on the extension module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyArte>()?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod arte;
 mod classes;
 mod errors;
 mod game;

@@ -130,8 +130,9 @@ impl CardSet {
 
     /// Parse and validate a card set; `source` names it in error messages.
     pub fn from_toml(text: &str, source: &str) -> Result<CardSet> {
-        let doc: toml::Table = toml::from_str(text)
-            .map_err(|e| Error::data(source, format!("not valid TOML: {}", e.to_string().trim())))?;
+        let doc: toml::Table = toml::from_str(text).map_err(|e| {
+            Error::data(source, format!("not valid TOML: {}", e.to_string().trim()))
+        })?;
         for key in doc.keys() {
             if !matches!(key.as_str(), "terrain" | "unit" | "name" | "description") {
                 return Err(Error::data(
@@ -181,7 +182,10 @@ impl CardSet {
         if set.len() > MAX_CARDS {
             return Err(Error::data(
                 source,
-                format!("{} cards in all; at most {MAX_CARDS} are supported", set.len()),
+                format!(
+                    "{} cards in all; at most {MAX_CARDS} are supported",
+                    set.len()
+                ),
             ));
         }
         let mut total = 0.0;
@@ -250,7 +254,9 @@ impl CardSet {
         let n: usize = num.parse().ok()?;
         match kind {
             "T" if (1..=self.terrain.len()).contains(&n) => Some((n - 1) as Card),
-            "U" if (1..=self.units.len()).contains(&n) => Some((self.terrain.len() + n - 1) as Card),
+            "U" if (1..=self.units.len()).contains(&n) => {
+                Some((self.terrain.len() + n - 1) as Card)
+            }
             _ => None,
         }
     }
@@ -524,7 +530,10 @@ copies = 27
         assert_eq!(place, "x.toml: terrain[0] (\"Plain\").favours.cavaleiro");
         assert!(msg.contains("from 1 to 9"), "{msg}");
 
-        let (place, _) = err(&MINI.replace("units = [\"guerreiro\"]", "units = [\"guerreiro\", \"elfo\"]"));
+        let (place, _) = err(&MINI.replace(
+            "units = [\"guerreiro\"]",
+            "units = [\"guerreiro\", \"elfo\"]",
+        ));
         assert_eq!(place, "x.toml: unit[0].units[1]");
 
         let (place, msg) = err(&MINI.replace("units = [\"guerreiro\"]", "units = []"));

@@ -39,7 +39,9 @@ pub fn card_score(
 
 /// A card's strength on a row for heuristics: the mean of its attack and defence scores.
 pub fn strength(set: &CardSet, card: &UnitCard, terrain: Option<u8>, row: usize) -> f64 {
-    let t = terrain.filter(|&t| set.is_terrain(t)).map(|t| set.terrain_card(t));
+    let t = terrain
+        .filter(|&t| set.is_terrain(t))
+        .map(|t| set.terrain_card(t));
     f64::from(card_score(card, t, row, true, false) + card_score(card, t, row, false, false)) / 2.0
 }
 
@@ -91,7 +93,10 @@ mod tests {
         // Magos never get a row bonus.
         let mages = unit(&[M, M]);
         for row in 0..3 {
-            assert_eq!(card_score(&mages, Some(&terrain([0, 0, 0, 3])), row, true, false), 6);
+            assert_eq!(
+                card_score(&mages, Some(&terrain([0, 0, 0, 3])), row, true, false),
+                6
+            );
         }
         // A guerreiro on row 2 of a terrain favouring it: value + 1.
         assert_eq!(card_score(&unit(&[G]), Some(&plain), 1, true, false), 3);

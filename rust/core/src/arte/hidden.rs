@@ -66,7 +66,9 @@ impl Arte {
         }
         if !s.deploying.is_empty() {
             let mut cards: Vec<Card> = s.units.iter().map(|h| h.card).collect();
-            let mut cells: Vec<u8> = (0..9u8).filter(|&x| s.field[x as usize].is_none()).collect();
+            let mut cells: Vec<u8> = (0..9u8)
+                .filter(|&x| s.field[x as usize].is_none())
+                .collect();
             rng.shuffle(&mut cards);
             rng.shuffle(&mut cells);
             let n = s.deploying.len();

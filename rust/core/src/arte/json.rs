@@ -102,7 +102,13 @@ impl Arte {
                 let hand = |hs: &[Held]| {
                     Value::from(
                         hs.iter()
-                            .map(|h| if own || !h.secret { lab(h.card) } else { Value::Null })
+                            .map(|h| {
+                                if own || !h.secret {
+                                    lab(h.card)
+                                } else {
+                                    Value::Null
+                                }
+                            })
                             .collect::<Vec<_>>(),
                     )
                 };
@@ -360,7 +366,11 @@ impl Arte {
                 if done >= DRAFTS {
                     return bad("$.draft", "all twelve drafts are done");
                 }
-                let kind = if done < TERRAIN_DRAFTS { Kind::Terrain } else { Kind::Units };
+                let kind = if done < TERRAIN_DRAFTS {
+                    Kind::Terrain
+                } else {
+                    Kind::Units
+                };
                 if d.kind != kind {
                     return bad("$.draft.kind", "does not fit the drafts done so far");
                 }
@@ -394,8 +404,7 @@ impl Arte {
                         Kind::Terrain => (s.terrains.len().saturating_sub(mine), s.units.len()),
                         Kind::Units => (s.terrains.len(), s.units.len().saturating_sub(mine)),
                     };
-                    if t != done.min(TERRAIN_DRAFTS) || u != done.saturating_sub(TERRAIN_DRAFTS)
-                    {
+                    if t != done.min(TERRAIN_DRAFTS) || u != done.saturating_sub(TERRAIN_DRAFTS) {
                         return Err(Error::state(
                             format!("$.players[{p}]"),
                             "hand sizes do not fit the drafts done",
@@ -421,20 +430,23 @@ impl Arte {
                 if let Some(att) = c.attack {
                     let s = &self.sides[c.attacker];
                     if s.field[att as usize].is_none() || s.protected(att) {
-                        return bad(
-                            "$.combat.attack",
-                            "not an unprotected card of the attacker",
-                        );
+                        return bad("$.combat.attack", "not an unprotected card of the attacker");
                     }
                 }
             }
             Phase::SuddenDeath => {
                 let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
                 if a != b || a == 0 {
-                    return bad("$.players", "sudden death needs equal, non-empty victory piles");
+                    return bad(
+                        "$.players",
+                        "sudden death needs equal, non-empty victory piles",
+                    );
                 }
                 if self.sides[1 - self.sd_attacker()].pick.is_some() {
-                    return bad("$.players", "the defender picks second, and that ends the game");
+                    return bad(
+                        "$.players",
+                        "the defender picks second, and that ends the game",
+                    );
                 }
             }
             Phase::Over => {
@@ -450,11 +462,19 @@ impl Arte {
                             let (at, de) = sudden_death_scores(&self.set, &self.sides, att, x, y);
                             Some(if at > de { att } else { 1 - att })
                         }
-                        _ => return bad("$.players", "a tied game ends with both sudden-death picks"),
+                        _ => {
+                            return bad(
+                                "$.players",
+                                "a tied game ends with both sudden-death picks",
+                            )
+                        }
                     }
                 };
                 if self.winner != want {
-                    return bad("$.winner", "does not agree with the victory piles and picks");
+                    return bad(
+                        "$.winner",
+                        "does not agree with the victory piles and picks",
+                    );
                 }
             }
         }
@@ -513,9 +533,12 @@ impl<'a> Obj<'a> {
 }
 
 fn card(set: &CardSet, v: &Value, path: &str) -> Result<Card> {
-    v.as_str()
-        .and_then(|s| set.parse_label(s))
-        .ok_or_else(|| Error::state(path, format!("expected a card of this set (T<n> or U<n>), found {v}")))
+    v.as_str().and_then(|s| set.parse_label(s)).ok_or_else(|| {
+        Error::state(
+            path,
+            format!("expected a card of this set (T<n> or U<n>), found {v}"),
+        )
+    })
 }
 
 fn cards(set: &CardSet, v: &Value, path: &str) -> Result<Vec<Card>> {
@@ -564,12 +587,9 @@ fn parse_draft(set: &CardSet, v: &Value) -> Result<Draft> {
     for (i, t) in three("taken")?.iter().enumerate() {
         taken[i] = match t {
             Value::Null => None,
-            v => Some(
-                v.as_u64()
-                    .filter(|p| *p <= 1)
-                    .ok_or_else(|| Error::state(format!("$.draft.taken[{i}]"), "expected 0, 1 or null"))?
-                    as Player,
-            ),
+            v => Some(v.as_u64().filter(|p| *p <= 1).ok_or_else(|| {
+                Error::state(format!("$.draft.taken[{i}]"), "expected 0, 1 or null")
+            })? as Player),
         };
     }
     let hidden = match o.get("hidden")? {

@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// How the players deploy their unit cards each round (AG-5.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -67,7 +67,7 @@ pub enum SuddenDeathRow {
 
 /// Rules options of Arte da Guerra; the defaults are the reading of `shared/rules-notes.md`
 /// with the choices stated in `docs/rules/arte-da-guerra.md`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// A TOML card set file to play with instead of the reference set.
@@ -77,60 +77,46 @@ pub struct Options {
     pub deployment: Deployment,
     pub ranged_scoring: RangedScoring,
     pub sudden_death_row: SuddenDeathRow,
-    /// The card set these options name, loaded once per options value.
-    #[serde(skip)]
-    cache: CardCache,
-}
-
-impl PartialEq for Options {
-    fn eq(&self, other: &Self) -> bool {
-        (
-            &self.cards_file,
-            &self.cards_toml,
-            self.deployment,
-            self.ranged_scoring,
-            self.sudden_death_row,
-        ) == (
-            &other.cards_file,
-            &other.cards_toml,
-            other.deployment,
-            other.ranged_scoring,
-            other.sudden_death_row,
-        )
-    }
-}
-
-type CardKey = (Option<String>, Option<String>);
-
-#[derive(Clone, Default)]
-struct CardCache(Arc<OnceLock<(CardKey, Result<Arc<CardSet>>)>>);
-
-impl std::fmt::Debug for CardCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CardCache")
-    }
 }
 
 impl Options {
     /// The card set these options name: the reference set, a file or inline TOML.
     pub fn card_set(&self) -> Result<Arc<CardSet>> {
-        let key: CardKey = (self.cards_file.clone(), self.cards_toml.clone());
-        if let Some((k, set)) = self.cache.0.get() {
-            if *k == key {
-                return set.clone();
-            }
-        }
-        let set = match &key {
+        match (&self.cards_file, &self.cards_toml) {
             (Some(_), Some(_)) => Err(Error::options(
                 "arte: give the card set as cards_file or as cards_toml, not both",
             )),
-            (Some(path), None) => CardSet::load(path).map(Arc::new),
-            (None, Some(text)) => CardSet::from_toml(text, "cards_toml").map(Arc::new),
+            (Some(path), None) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| Error::data(path, format!("cannot read the card set: {e}")))?;
+                parsed(path, &text)
+            }
+            (None, Some(text)) => parsed("cards_toml", text),
             (None, None) => Ok(CardSet::reference()),
-        };
-        let _ = self.cache.0.set((key, set.clone()));
-        set
+        }
     }
+}
+
+/// Card sets parsed from user text, kept so that a batch of games (one options value, many
+/// `Arte::new`) parses its set once. Keyed by source name and full text, so an edited file
+/// is parsed again.
+fn parsed(source: &str, text: &str) -> Result<Arc<CardSet>> {
+    type Entry = (String, String, Arc<CardSet>);
+    static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+    const KEEP: usize = 8;
+    if let Ok(cache) = CACHE.lock() {
+        if let Some((_, _, set)) = cache.iter().find(|(s, t, _)| s == source && t == text) {
+            return Ok(set.clone());
+        }
+    }
+    let set = Arc::new(CardSet::from_toml(text, source)?);
+    if let Ok(mut cache) = CACHE.lock() {
+        if cache.len() >= KEEP {
+            cache.remove(0);
+        }
+        cache.push((source.to_string(), text.to_string(), set.clone()));
+    }
+    Ok(set)
 }
 
 impl Game for Arte {

@@ -220,7 +220,10 @@ mod tests {
             let text = notation(&set, a);
             assert!(seen.insert(text.clone()), "distinct notation {text}");
             assert_eq!(parse(&set, &text).unwrap(), a, "{text}");
-            assert_eq!(parse(&set, &format!("  {}  ", text.replace(' ', "\t"))).unwrap(), a);
+            assert_eq!(
+                parse(&set, &format!("  {}  ", text.replace(' ', "\t"))).unwrap(),
+                a
+            );
         }
         assert_eq!(action_from_id(&set, n), None);
         assert_eq!(action_from_id(&set, usize::MAX), None);
@@ -230,9 +233,26 @@ mod tests {
     fn bad_notation_is_rejected_with_a_reason() {
         let set = CardSet::reference();
         for bad in [
-            "", "??", "pass now", "take", "take U0", "take U37", "hide X1", "attack d1",
-            "attack a4", "defend", "place U1 1", "place T1 4", "place T1 0", "deploy T1 a1",
-            "deploy U1 a0", "pick U1 b1", "pick T1 1", "Pass", "take ??", "9999999999",
+            "",
+            "??",
+            "pass now",
+            "take",
+            "take U0",
+            "take U37",
+            "hide X1",
+            "attack d1",
+            "attack a4",
+            "defend",
+            "place U1 1",
+            "place T1 4",
+            "place T1 0",
+            "deploy T1 a1",
+            "deploy U1 a0",
+            "pick U1 b1",
+            "pick T1 1",
+            "Pass",
+            "take ??",
+            "9999999999",
         ] {
             assert!(
                 matches!(parse(&set, bad), Err(Error::Notation { .. })),

@@ -111,8 +111,13 @@ impl Arte {
         out[G_HANDS + 1] = opp.terrains.len() as f32 / 3.0;
         out[G_HANDS + 2] = me.units.len() as f32 / 9.0;
         out[G_HANDS + 3] = opp.units.len() as f32 / 9.0;
-        out[G_OPP_SECRET] =
-            opp.terrains.iter().chain(&opp.units).filter(|h| h.secret).count() as f32 / 9.0;
+        out[G_OPP_SECRET] = opp
+            .terrains
+            .iter()
+            .chain(&opp.units)
+            .filter(|h| h.secret)
+            .count() as f32
+            / 9.0;
         out[G_PILES] = self.piles[0].len() as f32 / set.num_terrain().max(1) as f32;
         out[G_PILES + 1] = self.piles[1].len() as f32 / set.num_units().max(1) as f32;
         out[G_VICTORY] = me.victory.len() as f32 / 9.0;
@@ -240,7 +245,11 @@ impl Arte {
             Phase::Draft => match &self.draft {
                 Some(d) => format!(
                     "{} draft {} of 12, {} {}",
-                    if d.kind == Kind::Terrain { "terrain" } else { "unit" },
+                    if d.kind == Kind::Terrain {
+                        "terrain"
+                    } else {
+                        "unit"
+                    },
                     self.drafts_done() + 1,
                     who(self.current().unwrap_or(0)),
                     match d.stage() {
@@ -272,7 +281,11 @@ impl Arte {
                         self.round,
                         c.turn + 1,
                         who(c.attacker),
-                        if c.passes > 0 { " (the other passed)" } else { "" }
+                        if c.passes > 0 {
+                            " (the other passed)"
+                        } else {
+                            ""
+                        }
                     ),
                     Some(x) => format!(
                         "round {} of 3, combat turn {}, {} attacks with {}; {} to defend",
@@ -325,7 +338,11 @@ impl Arte {
                     .map(|h| {
                         if own || !h.secret {
                             let d = set.describe(h.card);
-                            if h.secret { format!("{d}*") } else { d }
+                            if h.secret {
+                                format!("{d}*")
+                            } else {
+                                d
+                            }
                         } else {
                             hidden.clone()
                         }
@@ -434,7 +451,11 @@ impl Arte {
             "\npiles: terrain {}, units {}; discarded: {}",
             self.piles[0].len(),
             self.piles[1].len(),
-            if discard.is_empty() { "-".into() } else { discard.join(" ") }
+            if discard.is_empty() {
+                "-".into()
+            } else {
+                discard.join(" ")
+            }
         );
         o
     }
@@ -478,7 +499,10 @@ impl Arte {
             }
             // Cards ordered onto the field (own secret deployment) count where they go.
             let placed = if known {
-                s.deploying.iter().find(|(c, _)| *c == h.card).map(|&(_, x)| x)
+                s.deploying
+                    .iter()
+                    .find(|(c, _)| *c == h.card)
+                    .map(|&(_, x)| x)
             } else {
                 None
             };

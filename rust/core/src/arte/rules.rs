@@ -207,10 +207,17 @@ impl Arte {
             Phase::SuddenDeath => "sudden death: pick a victory card and a row (pick U<n> <row>)",
             Phase::Over => "nothing: the game is over",
         };
-        let rule = if self.phase == Phase::Over { "AG-8.5" } else { "AG-1.5" };
+        let rule = if self.phase == Phase::Over {
+            "AG-8.5"
+        } else {
+            "AG-1.5"
+        };
         Error::illegal(
             rule,
-            format!("{} is not possible now: {now}", super::notation::notation(&self.set, a)),
+            format!(
+                "{} is not possible now: {now}",
+                super::notation::notation(&self.set, a)
+            ),
         )
     }
 
@@ -243,7 +250,11 @@ impl Arte {
                 if d.stage() == Stage::Hide {
                     return Err(self.wrong_phase(a));
                 }
-                let rule = if d.stage() == Stage::Choose { "AG-2.3" } else { "AG-2.4" };
+                let rule = if d.stage() == Stage::Choose {
+                    "AG-2.3"
+                } else {
+                    "AG-2.4"
+                };
                 match d.slot_of(c) {
                     Some(i) if d.hidden == Some(i as u8) => Err(Error::illegal(
                         rule,
@@ -261,7 +272,11 @@ impl Arte {
                 if d.stage() == Stage::Hide {
                     return Err(self.wrong_phase(a));
                 }
-                let rule = if d.stage() == Stage::Choose { "AG-2.3" } else { "AG-2.4" };
+                let rule = if d.stage() == Stage::Choose {
+                    "AG-2.3"
+                } else {
+                    "AG-2.4"
+                };
                 match d.hidden {
                     Some(h) if d.slots[h as usize].is_some() => Ok(()),
                     _ => Err(Error::illegal(rule, "the face-down card has been taken")),
@@ -457,7 +472,9 @@ impl Arte {
     /// revealed and discarded and the next draft begins (AG-2.3 to AG-2.5).
     fn take_slot(&mut self, i: usize) {
         let Some(d) = &mut self.draft else { return };
-        let Some(card) = d.slots[i].take() else { return };
+        let Some(card) = d.slots[i].take() else {
+            return;
+        };
         let stage_choose = d.taken.iter().all(Option::is_none);
         let player = if stage_choose { d.chooser() } else { d.picker };
         d.taken[i] = Some(player);
@@ -590,7 +607,9 @@ impl Arte {
         let defender = 1 - attacker;
         let ac = self.sides[attacker].field[att_cell as usize].take();
         let dc = self.sides[defender].field[def_cell as usize].take();
-        let (Some(ac), Some(dc)) = (ac, dc) else { return };
+        let (Some(ac), Some(dc)) = (ac, dc) else {
+            return;
+        };
         // The winning card to its owner's victory pile, the other to the defeated (AG-6.6).
         if attack_wins(attack, defence) {
             self.sides[attacker].victory.push(ac);
@@ -648,9 +667,14 @@ impl Arte {
         let (Some((ac, ar)), Some((dc, dr))) = (self.sides[att].pick, self.sides[def].pick) else {
             return;
         };
-        let (attack, defence) = sudden_death_scores(&self.set, &self.sides, att, (ac, ar), (dc, dr));
+        let (attack, defence) =
+            sudden_death_scores(&self.set, &self.sides, att, (ac, ar), (dc, dr));
         self.phase = Phase::Over;
-        self.winner = Some(if attack_wins(attack, defence) { att } else { def });
+        self.winner = Some(if attack_wins(attack, defence) {
+            att
+        } else {
+            def
+        });
     }
 }
 
@@ -672,7 +696,11 @@ pub(super) fn score_combat(
             RangedScoring::RangedDefender => dcard.any_ranged(),
         };
     let (ar, dr) = ((att_cell / 3) as usize, (def_cell / 3) as usize);
-    let terrain = |s: &Side, r: usize| s.rows[r].filter(|&t| set.is_terrain(t)).map(|t| set.terrain_card(t));
+    let terrain = |s: &Side, r: usize| {
+        s.rows[r]
+            .filter(|&t| set.is_terrain(t))
+            .map(|t| set.terrain_card(t))
+    };
     (
         card_score(acard, terrain(a, ar), ar, true, ranged_only),
         card_score(dcard, terrain(d, dr), dr, false, ranged_only),
@@ -694,7 +722,19 @@ pub(super) fn sudden_death_scores(
             .map(|t| set.terrain_card(t))
     };
     (
-        card_score(set.unit_card(ac), terrain(att, ar), ar as usize, true, false),
-        card_score(set.unit_card(dc), terrain(1 - att, dr), dr as usize, false, false),
+        card_score(
+            set.unit_card(ac),
+            terrain(att, ar),
+            ar as usize,
+            true,
+            false,
+        ),
+        card_score(
+            set.unit_card(dc),
+            terrain(1 - att, dr),
+            dr as usize,
+            false,
+            false,
+        ),
     )
 }

@@ -239,7 +239,11 @@ impl Arte {
             }),
             Phase::SuddenDeath => {
                 let att = self.sd_attacker();
-                Some(if self.sides[att].pick.is_none() { att } else { 1 - att })
+                Some(if self.sides[att].pick.is_none() {
+                    att
+                } else {
+                    1 - att
+                })
             }
             Phase::Over => None,
         }
@@ -258,7 +262,10 @@ impl Arte {
             }
             if let Some(t) = want_terrain {
                 if set.is_terrain(c) != t {
-                    return Err(format!("{place}: {} is the wrong kind of card", set.label(c)));
+                    return Err(format!(
+                        "{place}: {} is the wrong kind of card",
+                        set.label(c)
+                    ));
                 }
             }
             seen[i] += 1;
@@ -305,7 +312,9 @@ impl Arte {
         for (p, s) in self.sides.iter().enumerate() {
             for (i, &(c, row)) in s.placing.iter().enumerate() {
                 if !s.has_terrain(c) || row > 2 || s.rows[row as usize].is_some() {
-                    return Err(format!("player {p} placing[{i}] is not a free row for a held terrain"));
+                    return Err(format!(
+                        "player {p} placing[{i}] is not a free row for a held terrain"
+                    ));
                 }
                 if s.placing[..i].iter().any(|&(c2, r2)| c2 == c || r2 == row) {
                     return Err(format!("player {p} placing[{i}] repeats a card or row"));
@@ -313,9 +322,14 @@ impl Arte {
             }
             for (i, &(c, cell)) in s.deploying.iter().enumerate() {
                 if !s.has_unit(c) || cell > 8 || s.field[cell as usize].is_some() {
-                    return Err(format!("player {p} deploying[{i}] is not a free cell for a held unit"));
+                    return Err(format!(
+                        "player {p} deploying[{i}] is not a free cell for a held unit"
+                    ));
                 }
-                if s.deploying[..i].iter().any(|&(c2, x2)| c2 == c || x2 == cell) {
+                if s.deploying[..i]
+                    .iter()
+                    .any(|&(c2, x2)| c2 == c || x2 == cell)
+                {
                     return Err(format!("player {p} deploying[{i}] repeats a card or cell"));
                 }
             }

@@ -170,10 +170,22 @@ fn ag_2_draft_stages_visibility_and_cards() {
     let mut g = Arte::new(7, &opts()).unwrap();
     let set = g.set.clone();
     let d = g.draft.clone().unwrap();
-    assert_eq!((d.picker, g.current()), (0, Some(0)), "AG-2.1: player 0 picks first");
+    assert_eq!(
+        (d.picker, g.current()),
+        (0, Some(0)),
+        "AG-2.1: player 0 picks first"
+    );
     // AG-2.2: the picker sees the three cards, the other player none.
-    assert!(g.view(0)["draft"]["slots"].as_array().unwrap().iter().all(|v| v.is_string()));
-    assert!(g.view(1)["draft"]["slots"].as_array().unwrap().iter().all(Value::is_null));
+    assert!(g.view(0)["draft"]["slots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v.is_string()));
+    assert!(g.view(1)["draft"]["slots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(Value::is_null));
     let [a, b, c] = d.slots.map(Option::unwrap);
     refuse(&mut g, "take ?", "AG-1.5");
     let undrawn = (0..9).find(|t| ![a, b, c].contains(t)).unwrap();
@@ -185,12 +197,29 @@ fn ag_2_draft_stages_visibility_and_cards() {
     assert_eq!(slots[0], Value::from(set.label(a)));
     assert!(slots[1].is_null());
     assert_eq!(slots[2], Value::from(set.label(c)));
-    assert_eq!(g.current(), Some(1), "AG-2.3: the other player chooses first");
-    assert_eq!(legal(&g), vec!["take ?".to_string(), format!("take {}", set.label(a.min(c))), format!("take {}", set.label(a.max(c)))]);
+    assert_eq!(
+        g.current(),
+        Some(1),
+        "AG-2.3: the other player chooses first"
+    );
+    assert_eq!(
+        legal(&g),
+        vec![
+            "take ?".to_string(),
+            format!("take {}", set.label(a.min(c))),
+            format!("take {}", set.label(a.max(c)))
+        ]
+    );
     refuse(&mut g, &format!("take {}", set.label(b)), "AG-2.3");
     // AG-2.3: the chooser takes the face-down card: the picker saw it, so it is not secret.
     play(&mut g, "take ?");
-    assert_eq!(g.sides[1].terrains, vec![Held { card: b, secret: false }]);
+    assert_eq!(
+        g.sides[1].terrains,
+        vec![Held {
+            card: b,
+            secret: false
+        }]
+    );
     assert_eq!(g.current(), Some(0), "AG-2.4: then the picker");
     refuse(&mut g, "take ?", "AG-2.4");
     play(&mut g, &format!("take {}", set.label(c)));
@@ -204,15 +233,28 @@ fn ag_2_draft_stages_visibility_and_cards() {
     play(&mut g, &format!("hide {}", set.label(z)));
     play(&mut g, &format!("take {}", set.label(x)));
     play(&mut g, "take ?");
-    assert_eq!(g.sides[1].terrains[1], Held { card: z, secret: true });
+    assert_eq!(
+        g.sides[1].terrains[1],
+        Held {
+            card: z,
+            secret: true
+        }
+    );
     assert_eq!(g.discard, vec![a, y]);
     let v0 = g.view(0);
     assert_eq!(v0["players"][1]["terrains"][1], Value::Null);
     assert_eq!(v0["players"][1]["secret"], serde_json::json!([null]));
-    assert_eq!(g.view(1)["players"][1]["terrains"][1], Value::from(set.label(z)));
+    assert_eq!(
+        g.view(1)["players"][1]["terrains"][1],
+        Value::from(set.label(z))
+    );
     // The undrawn piles are hidden from both players.
     for p in 0..2 {
-        assert!(g.view(p)["piles"]["units"].as_array().unwrap().iter().all(Value::is_null));
+        assert!(g.view(p)["piles"]["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_null));
     }
 }
 
@@ -272,8 +314,14 @@ fn ag_3_2_secret_terrain_placement() {
     // Player 1 places next, seeing nothing of player 0's placement.
     assert_eq!(g.current(), Some(1));
     let v1 = g.view(1);
-    assert_eq!(v1["players"][0]["placing"], serde_json::json!([{"card": null, "row": null}, {"card": null, "row": null}, {"card": null, "row": null}]));
-    assert_eq!(v1["players"][0]["rows"], serde_json::json!([null, null, null]));
+    assert_eq!(
+        v1["players"][0]["placing"],
+        serde_json::json!([{"card": null, "row": null}, {"card": null, "row": null}, {"card": null, "row": null}])
+    );
+    assert_eq!(
+        v1["players"][0]["rows"],
+        serde_json::json!([null, null, null])
+    );
     assert_eq!(g.view(0)["players"][0]["placing"][0]["row"], 2);
     let u: Vec<Card> = g.sides[1].terrains.iter().map(|h| h.card).collect();
     for (i, &c) in u.iter().enumerate() {
@@ -281,10 +329,17 @@ fn ag_3_2_secret_terrain_placement() {
     }
     assert_eq!(g.sides[0].rows, [Some(t[1]), Some(t[0]), Some(t[2])]);
     assert_eq!(g.sides[1].rows, [Some(u[0]), Some(u[1]), Some(u[2])]);
-    assert!(g.sides.iter().all(|s| s.terrains.is_empty() && s.placing.is_empty()));
+    assert!(g
+        .sides
+        .iter()
+        .all(|s| s.terrains.is_empty() && s.placing.is_empty()));
     assert_eq!((g.phase, g.round), (Phase::Deploy, 1));
     assert!(g.first_attacker.is_some());
-    assert_eq!(g.current(), g.first_attacker, "AG-5.2: the first attacker deploys first");
+    assert_eq!(
+        g.current(),
+        g.first_attacker,
+        "AG-5.2: the first attacker deploys first"
+    );
 }
 
 // ---- AG-4 and AG-6: scoring and combat ------------------------------------------------
@@ -295,16 +350,33 @@ fn ag_3_2_secret_terrain_placement() {
 fn ag_4_terrain_and_row_bonus_decide_a_combat() {
     // P0: U1 (CCA) on a1, row 1 Plain (C3 G2): attack 2*(3+1) + 1 = 9.
     // P1: U7 (GGG) on b1, row 1 Waste: defence 3; U5 (CGG) on a1: defence 3.
-    let mut g = combat(ROWS, [&[("a1", "U1")], &[("b1", "U7"), ("a1", "U5")]], 0, 1, opts());
+    let mut g = combat(
+        ROWS,
+        [&[("a1", "U1")], &[("b1", "U7"), ("a1", "U5")]],
+        0,
+        1,
+        opts(),
+    );
     give(&mut g, 0, &["U20"]);
     give(&mut g, 1, &["U21"]);
-    assert_eq!(g.combat_scores(cell("a1"), cell("b1")).unwrap(), (9, 3, false));
+    assert_eq!(
+        g.combat_scores(cell("a1"), cell("b1")).unwrap(),
+        (9, 3, false)
+    );
     play(&mut g, "attack a1");
     assert_eq!(g.current(), Some(1));
     play(&mut g, "defend b1");
     let (u1, u7) = (card(&g, "U1"), card(&g, "U7"));
-    assert_eq!(g.sides[0].victory, vec![u1], "AG-6.6: the winner to its owner's victory pile");
-    assert_eq!(g.sides[1].defeated, vec![u7], "AG-6.6: the loser to the defeated pile");
+    assert_eq!(
+        g.sides[0].victory,
+        vec![u1],
+        "AG-6.6: the winner to its owner's victory pile"
+    );
+    assert_eq!(
+        g.sides[1].defeated,
+        vec![u7],
+        "AG-6.6: the loser to the defeated pile"
+    );
     // P0's field is empty: the round ends (AG-7.4) and P1's U5 is banked (AG-7.5).
     assert_eq!(g.sides[1].victory, vec![card(&g, "U5")]);
     assert_eq!((g.phase, g.round), (Phase::Deploy, 2));
@@ -317,11 +389,23 @@ fn ag_4_3_defence_has_no_row_bonus() {
     // P0 attacks with U5 (CGG) on b2, row 2 Forest (A3 G2): 1 + 2*(2+1) = 7.
     // P1 (rows Waste, Plain, Peak) defends with U7 (GGG) on a2, row 2 Plain (G2).
     let rows = [["T4", "T2", "T5"], ["T6", "T1", "T3"]];
-    let mut g = combat(rows, [&[("b2", "U5")], &[("a2", "U7"), ("c1", "U8")]], 0, 1, opts());
+    let mut g = combat(
+        rows,
+        [&[("b2", "U5")], &[("a2", "U7"), ("c1", "U8")]],
+        0,
+        1,
+        opts(),
+    );
     // U7 on P1's row 2 (Plain, G2): defence 6, no bonus: attack 7 wins.
-    assert_eq!(g.combat_scores(cell("b2"), cell("a2")).unwrap(), (7, 6, false));
+    assert_eq!(
+        g.combat_scores(cell("b2"), cell("a2")).unwrap(),
+        (7, 6, false)
+    );
     // U8 (C) on P1's row 1 (Waste): 1.
-    assert_eq!(g.combat_scores(cell("b2"), cell("c1")).unwrap(), (7, 1, false));
+    assert_eq!(
+        g.combat_scores(cell("b2"), cell("c1")).unwrap(),
+        (7, 1, false)
+    );
     play(&mut g, "attack b2");
     play(&mut g, "defend a2");
     assert_eq!(g.sides[0].victory, vec![card(&g, "U5")]);
@@ -333,7 +417,10 @@ fn ag_6_5_ties_go_to_the_defence() {
     // P0: U2 (G) on a1, row 1 Plain (G2): attack 2 (the row 1 bonus is for cavaleiros).
     // P1: U3 (AA) on a1, row 1 Waste: defence 2. A tie.
     let mut g = combat(ROWS, [&[("a1", "U2")], &[("a1", "U3")]], 0, 1, opts());
-    assert_eq!(g.combat_scores(cell("a1"), cell("a1")).unwrap(), (2, 2, false));
+    assert_eq!(
+        g.combat_scores(cell("a1"), cell("a1")).unwrap(),
+        (2, 2, false)
+    );
     play(&mut g, "attack a1");
     play(&mut g, "defend a1");
     assert_eq!(g.sides[1].victory, vec![card(&g, "U3")]);
@@ -351,7 +438,7 @@ fn ag_5_3_protection_by_the_card_in_front() {
     refuse(&mut g, "attack b1", "AG-6.2");
     assert_eq!(legal(&g), vec!["attack a1", "attack c3"]);
     play(&mut g, "attack a1"); // U2 (G): not purely ranged
-    // P1: b3 is behind b1; c2 is free.
+                               // P1: b3 is behind b1; c2 is free.
     refuse(&mut g, "defend b3", "AG-6.3");
     refuse(&mut g, "defend a1", "AG-6.3");
     assert_eq!(legal(&g), vec!["defend b1", "defend c2"]);
@@ -378,9 +465,15 @@ fn ag_6_4_ranged_defence_exception() {
     // c2 (U7, GGG): protected, no ranged unit: may not.
     assert_eq!(legal(&g), vec!["defend a1", "defend c1", "defend a2"]);
     refuse(&mut g, "defend c2", "AG-6.4");
-    assert_eq!(g.combat_scores(cell("a3"), cell("a2")).unwrap(), (6, 3, true));
+    assert_eq!(
+        g.combat_scores(cell("a3"), cell("a2")).unwrap(),
+        (6, 3, true)
+    );
     // Unprotected defenders count everything (default reading).
-    assert_eq!(g.combat_scores(cell("a3"), cell("a1")).unwrap(), (6, 1, false));
+    assert_eq!(
+        g.combat_scores(cell("a3"), cell("a1")).unwrap(),
+        (6, 1, false)
+    );
     play(&mut g, "defend a2");
     assert_eq!(g.sides[0].victory, vec![card(&g, "U3")]);
     assert_eq!(g.sides[1].defeated, vec![card(&g, "U1")]);
@@ -406,12 +499,21 @@ fn ag_6_4_option_ranged_defender_scoring() {
     let mut g = combat(rows, [f0, f1], 0, 1, o);
     play(&mut g, "attack a3");
     // U1 (CCA) on Waste, unprotected: only its archer counts (1); U7 (GGG): no ranged, all 3.
-    assert_eq!(g.combat_scores(cell("a3"), cell("a1")).unwrap(), (6, 1, true));
-    assert_eq!(g.combat_scores(cell("a3"), cell("b1")).unwrap(), (6, 3, false));
+    assert_eq!(
+        g.combat_scores(cell("a3"), cell("a1")).unwrap(),
+        (6, 1, true)
+    );
+    assert_eq!(
+        g.combat_scores(cell("a3"), cell("b1")).unwrap(),
+        (6, 3, false)
+    );
     let g2 = combat(rows, [f0, f1], 0, 1, opts());
     let mut g2 = g2;
     play(&mut g2, "attack a3");
-    assert_eq!(g2.combat_scores(cell("a3"), cell("a1")).unwrap(), (6, 3, false));
+    assert_eq!(
+        g2.combat_scores(cell("a3"), cell("a1")).unwrap(),
+        (6, 3, false)
+    );
 }
 
 // ---- AG-7: passing and the end of a round ---------------------------------------------
@@ -460,7 +562,11 @@ fn ag_7_3_two_passes_end_the_round() {
     assert_eq!((g.phase, g.round), (Phase::Deploy, 2));
     assert_eq!(g.sides[0].field_count() + g.sides[1].field_count(), 0);
     let banked = |p: usize| g.sides[p].victory.len();
-    assert_eq!(banked(0) + banked(1), 3, "one combat winner and two banked cards");
+    assert_eq!(
+        banked(0) + banked(1),
+        3,
+        "one combat winner and two banked cards"
+    );
     // Round 2's first attacker is round 1's second (AG-5.1), and deploys first.
     assert_eq!(g.current(), Some(1));
 }
@@ -484,7 +590,10 @@ fn ag_5_2_secret_deployment() {
     let v0 = g.view(0);
     assert_eq!(v0["players"][1]["deploying"].as_array().unwrap().len(), 3);
     assert!(v0["players"][1]["deploying"][0]["card"].is_null());
-    assert_eq!(v0["players"][1]["units"], serde_json::json!(["U6", "U7", "U8"]));
+    assert_eq!(
+        v0["players"][1]["units"],
+        serde_json::json!(["U6", "U7", "U8"])
+    );
     assert_eq!(g.current(), Some(0));
     play(&mut g, "deploy U1 a1");
     play(&mut g, "deploy U4 a2");
@@ -544,10 +653,14 @@ fn ag_8_sudden_death() {
     play(&mut g, "pick U1 1");
     assert_eq!(g.current(), Some(1));
     let v1 = g.view(1);
-    assert_eq!(v1["players"][0]["pick"], serde_json::json!({"card": null, "row": null}));
+    assert_eq!(
+        v1["players"][0]["pick"],
+        serde_json::json!({"card": null, "row": null})
+    );
     // A determinization for P1 redraws P0's pick among P0's victory cards.
-    let picks: std::collections::HashSet<_> =
-        (0..40).map(|s| g.resample_hidden(1, s).sides[0].pick).collect();
+    let picks: std::collections::HashSet<_> = (0..40)
+        .map(|s| g.resample_hidden(1, s).sides[0].pick)
+        .collect();
     assert!(picks.len() > 1);
     // P1's best: U10 (AAA) on row 3 of Waste... every P1 row is Waste: 3 < 9: P0 wins.
     play(&mut g, "pick U10 3");
@@ -677,8 +790,15 @@ fn random_games_keep_every_invariant() {
             g.check_invariants().unwrap();
             assert!(g.winner().is_some(), "the standard game is never drawn");
             let (v0, v1) = (g.sides[0].victory.len(), g.sides[1].victory.len());
-            let total: usize = g.sides.iter().map(|s| s.victory.len() + s.defeated.len()).sum();
-            assert_eq!(total, 18, "every deployed card ends in a victory or defeated pile");
+            let total: usize = g
+                .sides
+                .iter()
+                .map(|s| s.victory.len() + s.defeated.len())
+                .sum();
+            assert_eq!(
+                total, 18,
+                "every deployed card ends in a victory or defeated pile"
+            );
             if v0 != v1 {
                 assert_eq!(g.winner(), Some(usize::from(v1 > v0)));
             }
@@ -691,7 +811,10 @@ fn hidden_information_is_redrawn_by_determinization() {
     let g = Arte::new(9, &Options::default()).unwrap();
     // The chooser does not know the three drawn cards; nobody knows the piles.
     let r = g.resample_hidden(1, 4);
-    assert_ne!(r.draft.as_ref().unwrap().slots, g.draft.as_ref().unwrap().slots);
+    assert_ne!(
+        r.draft.as_ref().unwrap().slots,
+        g.draft.as_ref().unwrap().slots
+    );
     let r0 = g.resample_hidden(0, 4);
     assert_eq!(r0.draft, g.draft, "the picker knows its cards");
     assert_ne!(r0.piles, g.piles);
