@@ -480,8 +480,73 @@ impl Arte {
         if self.phase == Phase::SuddenDeath {
             lead += self.sudden_death_edge(p);
         }
-        let strength = self.side_strength(p, true) - self.side_strength(q, false);
+        let mut strength = self.side_strength(p, true) - self.side_strength(q, false);
+        strength += self.draft_edge(p);
         (0.5 * (lead + 0.25 * strength)).tanh()
+    }
+
+    /// The value a unit card would have in player `s`'s hand (its best row), in units of the
+    /// set's mean card; `known`: whether the evaluator sees `s`'s own secrets.
+    fn unit_value(&self, s: Player, card: Card, known: bool) -> f64 {
+        let set = &*self.set;
+        let rows = self.rows_as_known(&self.sides[s], known);
+        let u = set.unit_card(card);
+        (0..3)
+            .map(|r| strength(set, u, rows[r], r))
+            .fold(0.0, f64::max)
+            / set.mean_strength.max(1e-9)
+    }
+
+    /// A unit draft in progress, valued for `p` (mine minus theirs) as the cards will
+    /// probably go: the chooser takes the best face-up card unless the face-down one is worth
+    /// more on average (what the chooser can know), the picker then the better of the rest.
+    /// A face-down card `p` cannot see counts as an average card.
+    fn draft_edge(&self, p: Player) -> f64 {
+        let Some(d) = &self.draft else { return 0.0 };
+        if d.kind != Kind::Units || d.stage() == Stage::Hide {
+            return 0.0;
+        }
+        let (picker, chooser) = (d.picker, d.chooser());
+        let sign = |s: Player| if s == p { 1.0 } else { -1.0 };
+        // A card's value to side `s`, as far as `p` knows (None: the face-down card unseen).
+        let value = |s: Player, i: usize| -> f64 {
+            match d.slots[i] {
+                Some(c) if self.sees_slot(Some(p), d, i) => self.unit_value(s, c, s == p),
+                _ => 1.0,
+            }
+        };
+        let open: Vec<usize> = (0..3).filter(|&i| d.slots[i].is_some()).collect();
+        match d.stage() {
+            Stage::Choose => {
+                // The chooser sees the face-up cards only; the face-down one is average to it.
+                let shown: Vec<usize> = open
+                    .iter()
+                    .copied()
+                    .filter(|&i| d.hidden != Some(i as u8))
+                    .collect();
+                let best_shown = shown
+                    .iter()
+                    .copied()
+                    .max_by(|&a, &b| value(chooser, a).total_cmp(&value(chooser, b)));
+                let take = match (best_shown, d.hidden) {
+                    (Some(b), Some(h)) if value(chooser, b) < 1.0 => h as usize,
+                    (Some(b), _) => b,
+                    (None, Some(h)) => h as usize,
+                    (None, None) => return 0.0,
+                };
+                let rest = open
+                    .iter()
+                    .filter(|&&i| i != take)
+                    .map(|&i| value(picker, i))
+                    .fold(0.0, f64::max);
+                sign(chooser) * value(chooser, take) + sign(picker) * rest
+            }
+            Stage::Keep => {
+                let best = open.iter().map(|&i| value(picker, i)).fold(0.0, f64::max);
+                sign(picker) * best
+            }
+            Stage::Hide => 0.0,
+        }
     }
 
     /// The strength of a side's cards in hand and on the field, in units of the set's mean
