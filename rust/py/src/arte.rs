@@ -27,7 +27,7 @@ impl PyArte {
             ..Default::default()
         };
         let set = py.detach(|| options.card_set()).py()?;
-        json::to_py(py, &set.to_json())
+        json::to_py(py, set.json())
     }
 
     /// The TOML text of the reference card set (a documented stand-in for the printed

@@ -106,6 +106,8 @@ pub struct CardSet {
     /// The mean over unit cards, terrain cards and rows of a card's mean attack and defence
     /// score: the scale of the heuristic's card strengths.
     pub mean_strength: f64,
+    /// The set as JSON (built once: states and views carry it).
+    json: Value,
 }
 
 impl CardSet {
@@ -152,6 +154,7 @@ impl CardSet {
             terrain: Vec::new(),
             units: Vec::new(),
             mean_strength: 1.0,
+            json: Value::Null,
         };
         for (i, entry) in entries(&doc, "terrain", source)?.iter().enumerate() {
             let (card, copies) = terrain_entry(entry, &format!("{source}: terrain[{i}]"))?;
@@ -200,6 +203,7 @@ impl CardSet {
             }
         }
         set.mean_strength = total / (set.units.len() * set.terrain.len() * 3) as f64;
+        set.json = set.build_json();
         Ok(set)
     }
 
@@ -272,7 +276,11 @@ impl CardSet {
     }
 
     /// The set as JSON, as states and views carry it (`cards` key; see docs/arte.md).
-    pub fn to_json(&self) -> Value {
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    fn build_json(&self) -> Value {
         let terrain: Vec<Value> = (0..self.terrain.len())
             .map(|i| {
                 let t = &self.terrain[i];

@@ -180,7 +180,7 @@ impl Arte {
         };
         json!({
             "options": serde_json::to_value(&self.opts).unwrap_or(Value::Null),
-            "cards": set.to_json(),
+            "cards": set.json().clone(),
             "rng": if omniscient { serde_json::to_value(&self.rng).unwrap_or(Value::Null) } else { Value::Null },
             "phase": phase_name(self.phase),
             "round": self.round,
@@ -202,7 +202,7 @@ impl Arte {
         let set = opts
             .card_set()
             .map_err(|e| Error::state("$.options", e.to_string()))?;
-        if *top.get("cards")? != set.to_json() {
+        if top.get("cards")? != set.json() {
             return Err(Error::state(
                 "$.cards",
                 "does not match the card set the options name",

@@ -13,6 +13,17 @@ use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::rng::GameRng;
 
+/// Why a pass or a defence is refused (turned into an error with its rule id on demand, so
+/// that generating legal actions allocates nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    FirstTurn,
+    ThreeCards,
+    NoCard,
+    Protected,
+    ProtectedNoRanged,
+}
+
 impl Arte {
     /// A new game: both piles shuffled from `seed`, the first draft drawn (AG-1.4, AG-2.2).
     pub(super) fn setup(seed: u64, opts: &Options) -> Result<Arte> {
@@ -33,65 +44,64 @@ impl Arte {
             piles: [terrain, units],
             draft: None,
             discard: Vec::new(),
-            sides: [Side::default(), Side::default()],
+            sides: [Side::with_capacity(), Side::with_capacity()],
             combat: None,
             winner: None,
         };
+        g.discard.reserve(DRAFTS);
         g.next_draft();
         Ok(g)
     }
 
     // ---- legal actions ---------------------------------------------------------------
 
+    /// The legal actions, generated directly in ascending id order (see `notation`).
     pub(super) fn legal(&self, out: &mut Vec<Action>) {
         out.clear();
         match self.phase {
             Phase::Draft => {
                 let Some(d) = &self.draft else { return };
-                match d.stage() {
-                    Stage::Hide => out.extend(d.slots.iter().flatten().map(|&c| Action::Hide(c))),
+                let stage = d.stage();
+                let face_down = |i: usize| stage != Stage::Hide && d.hidden == Some(i as u8);
+                let shown = sorted((0..3).filter(|&i| !face_down(i)).filter_map(|i| d.slots[i]));
+                match stage {
+                    Stage::Hide => out.extend(shown.map(Action::Hide)),
                     Stage::Choose | Stage::Keep => {
-                        for (i, slot) in d.slots.iter().enumerate() {
-                            if let Some(c) = *slot {
-                                out.push(if d.hidden == Some(i as u8) {
-                                    Action::TakeHidden
-                                } else {
-                                    Action::Take(c)
-                                });
-                            }
+                        if (0..3).any(|i| face_down(i) && d.slots[i].is_some()) {
+                            out.push(Action::TakeHidden);
                         }
+                        out.extend(shown.map(Action::Take));
                     }
                 }
             }
             Phase::Terrain => {
                 let Some(p) = self.placer() else { return };
                 let s = &self.sides[p];
-                for h in &s.terrains {
-                    if s.placing.iter().any(|&(c, _)| c == h.card) {
-                        continue;
-                    }
-                    for row in 0..3u8 {
-                        if s.rows[row as usize].is_none()
-                            && !s.placing.iter().any(|&(_, r)| r == row)
-                        {
-                            out.push(Action::Place(h.card, row));
-                        }
+                let free: Vec<u8> = (0..3u8)
+                    .filter(|&r| {
+                        s.rows[r as usize].is_none() && !s.placing.iter().any(|o| o.1 == r)
+                    })
+                    .collect();
+                for t in sorted(s.terrains.iter().map(|h| h.card)) {
+                    if !s.placing.iter().any(|o| o.0 == t) {
+                        out.extend(free.iter().map(|&r| Action::Place(t, r)));
                     }
                 }
             }
             Phase::Deploy => {
                 let Some(p) = self.deployer() else { return };
                 let s = &self.sides[p];
-                for h in &s.units {
-                    if s.deploying.iter().any(|&(c, _)| c == h.card) {
-                        continue;
-                    }
-                    for cell in 0..9u8 {
-                        if s.field[cell as usize].is_none()
-                            && !s.deploying.iter().any(|&(_, x)| x == cell)
-                        {
-                            out.push(Action::Deploy(h.card, cell));
-                        }
+                let mut free = [false; 9];
+                for (x, f) in free.iter_mut().enumerate() {
+                    *f = s.field[x].is_none() && !s.deploying.iter().any(|o| o.1 as usize == x);
+                }
+                for u in sorted(s.units.iter().map(|h| h.card)) {
+                    if !s.deploying.iter().any(|o| o.0 == u) {
+                        out.extend(
+                            (0..9u8)
+                                .filter(|&x| free[x as usize])
+                                .map(|x| Action::Deploy(u, x)),
+                        );
                     }
                 }
             }
@@ -99,7 +109,7 @@ impl Arte {
                 let Some(c) = self.combat else { return };
                 match c.attack {
                     None => {
-                        if self.pass_allowed(&c).is_ok() {
+                        if self.pass_refusal(&c).is_none() {
                             out.push(Action::Pass);
                         }
                         let s = &self.sides[c.attacker];
@@ -111,7 +121,7 @@ impl Arte {
                     }
                     Some(att) => {
                         for cell in 0..9u8 {
-                            if self.may_defend(c.attacker, att, cell).is_ok() {
+                            if self.defend_refusal(c.attacker, att, cell).is_none() {
                                 out.push(Action::Defend(cell));
                             }
                         }
@@ -120,16 +130,12 @@ impl Arte {
             }
             Phase::SuddenDeath => {
                 let Some(p) = self.current() else { return };
-                for &card in &self.sides[p].victory {
-                    for row in self.pick_rows() {
-                        out.push(Action::Pick(card, row));
-                    }
+                for card in sorted(self.sides[p].victory.iter().copied()) {
+                    out.extend(self.pick_rows().map(|row| Action::Pick(card, row)));
                 }
             }
             Phase::Over => {}
         }
-        let set = &*self.set;
-        out.sort_unstable_by_key(|a| super::notation::action_id(set, *a));
     }
 
     fn pick_rows(&self) -> std::ops::Range<u8> {
@@ -141,55 +147,68 @@ impl Arte {
 
     // ---- validation ------------------------------------------------------------------
 
-    fn pass_allowed(&self, c: &Combat) -> Result<()> {
+    /// Why the attacker may not pass now, if it may not (AG-7.1, AG-7.2).
+    fn pass_refusal(&self, c: &Combat) -> Option<Refusal> {
         if c.turn == 0 {
-            return Err(Error::illegal(
-                "AG-7.1",
-                "the first turn of a round must attack; passing is not allowed",
-            ));
+            Some(Refusal::FirstTurn)
+        } else if self.sides[c.attacker].field_count() > 2 {
+            Some(Refusal::ThreeCards)
+        } else {
+            None
         }
-        let n = self.sides[c.attacker].field_count();
-        if n > 2 {
-            return Err(Error::illegal(
-                "AG-7.2",
-                format!("a player may pass only with at most two cards on the field ({n} there)"),
-            ));
-        }
-        Ok(())
     }
 
-    /// May the defender defend with the card on `cell` against the attack from `att`?
-    fn may_defend(&self, attacker: Player, att: u8, cell: u8) -> Result<()> {
+    /// Why the defender may not defend with the card on `cell` against the attack from
+    /// `att`, if it may not (AG-6.3, AG-6.4).
+    fn defend_refusal(&self, attacker: Player, att: u8, cell: u8) -> Option<Refusal> {
         let d = &self.sides[1 - attacker];
         let Some(card) = d.field.get(cell as usize).copied().flatten() else {
-            return Err(Error::illegal(
-                "AG-6.3",
-                format!("no own card on {} to defend with", cell_name(cell)),
-            ));
+            return Some(Refusal::NoCard);
         };
         if !d.protected(cell) {
-            return Ok(());
+            return None;
         }
         let attacking = self.sides[attacker].field[att as usize];
         let pure_ranged = attacking.is_some_and(|a| self.set.unit_card(a).only_ranged());
-        if pure_ranged && self.set.unit_card(card).any_ranged() {
-            return Ok(());
+        if !pure_ranged {
+            Some(Refusal::Protected)
+        } else if self.set.unit_card(card).any_ranged() {
+            None
+        } else {
+            Some(Refusal::ProtectedNoRanged)
         }
-        Err(Error::illegal(
-            if pure_ranged { "AG-6.4" } else { "AG-6.3" },
-            if pure_ranged {
+    }
+
+    fn refusal_error(&self, r: Refusal, cell: u8) -> Error {
+        let x = cell_name(cell % 9);
+        match r {
+            Refusal::FirstTurn => Error::illegal(
+                "AG-7.1",
+                "the first turn of a round must attack; passing is not allowed",
+            ),
+            Refusal::ThreeCards => Error::illegal(
+                "AG-7.2",
                 format!(
-                    "{} is protected and holds no archer or mage, so it cannot defend",
-                    cell_name(cell)
-                )
-            } else {
+                    "a player may pass only with at most two cards on the field ({} there)",
+                    self.combat
+                        .map_or(0, |c| self.sides[c.attacker].field_count())
+                ),
+            ),
+            Refusal::NoCard => {
+                Error::illegal("AG-6.3", format!("no own card on {x} to defend with"))
+            }
+            Refusal::Protected => Error::illegal(
+                "AG-6.3",
                 format!(
-                    "{} is protected by the card in front of it; only a purely ranged attack \
-                     may be defended by a protected card",
-                    cell_name(cell)
-                )
-            },
-        ))
+                    "{x} is protected by the card in front of it; only against a purely \
+                     ranged attack may a protected card defend"
+                ),
+            ),
+            Refusal::ProtectedNoRanged => Error::illegal(
+                "AG-6.4",
+                format!("{x} is protected and holds no archer or mage, so it cannot defend"),
+            ),
+        }
     }
 
     fn wrong_phase(&self, a: Action) -> Error {
@@ -362,7 +381,10 @@ impl Arte {
                 if c.attack.is_some() {
                     return Err(self.wrong_phase(a));
                 }
-                self.pass_allowed(&c)
+                match self.pass_refusal(&c) {
+                    None => Ok(()),
+                    Some(r) => Err(self.refusal_error(r, 0)),
+                }
             }
             (Phase::Combat, Action::Defend(cell)) => {
                 let c = self.combat.ok_or_else(|| self.wrong_phase(a))?;
@@ -370,7 +392,10 @@ impl Arte {
                 if cell > 8 {
                     return Err(Error::illegal("AG-6.3", "no such cell"));
                 }
-                self.may_defend(c.attacker, att, cell)
+                match self.defend_refusal(c.attacker, att, cell) {
+                    None => Ok(()),
+                    Some(r) => Err(self.refusal_error(r, cell)),
+                }
             }
             (Phase::SuddenDeath, Action::Pick(u, row)) => {
                 let p = self.current().ok_or_else(|| self.wrong_phase(a))?;
@@ -487,9 +512,9 @@ impl Arte {
             self.add_to_hand(player, kind, held);
             return;
         }
-        let rest: Vec<Card> = d.slots.iter_mut().filter_map(Option::take).collect();
+        let rest = std::mem::take(&mut d.slots);
         self.add_to_hand(player, kind, held);
-        self.discard.extend(rest);
+        self.discard.extend(rest.into_iter().flatten());
         self.draft = None;
         self.next_draft();
     }
@@ -737,4 +762,24 @@ pub(super) fn sudden_death_scores(
             false,
         ),
     )
+}
+
+/// Cards in ascending id order, without allocating (hands are kept in the order they were
+/// drawn, which views rely on).
+fn sorted(cards: impl Iterator<Item = Card>) -> impl Iterator<Item = Card> {
+    let mut bits = [0u64; 4];
+    for c in cards {
+        bits[(c >> 6) as usize] |= 1 << (c & 63);
+    }
+    (0..4usize).flat_map(move |w| {
+        let mut word = bits[w];
+        std::iter::from_fn(move || {
+            if word == 0 {
+                return None;
+            }
+            let b = word.trailing_zeros();
+            word &= word - 1;
+            Some((w * 64 + b as usize) as Card)
+        })
+    })
 }

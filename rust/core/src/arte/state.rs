@@ -103,6 +103,19 @@ pub struct Side {
 }
 
 impl Side {
+    /// An empty side with room for a standard game's cards (no reallocation in play).
+    pub fn with_capacity() -> Side {
+        Side {
+            terrains: Vec::with_capacity(TERRAIN_DRAFTS),
+            units: Vec::with_capacity(UNIT_DRAFTS),
+            victory: Vec::with_capacity(UNIT_DRAFTS),
+            defeated: Vec::with_capacity(UNIT_DRAFTS),
+            placing: Vec::with_capacity(3),
+            deploying: Vec::with_capacity(DEPLOY_PER_ROUND),
+            ..Side::default()
+        }
+    }
+
     pub fn field_count(&self) -> usize {
         self.field.iter().flatten().count()
     }
