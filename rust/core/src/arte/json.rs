@@ -374,8 +374,8 @@ impl Arte {
                 if d.kind != kind {
                     return bad("$.draft.kind", "does not fit the drafts done so far");
                 }
-                if d.picker != done % 2 {
-                    return bad("$.draft.picker", "pickers alternate, player 0 first");
+                if d.picker != self.draft_picker(done) {
+                    return bad("$.draft.picker", "not this draft's picker (AG-2.1)");
                 }
                 let taken: Vec<Player> = d.taken.iter().flatten().copied().collect();
                 for (i, slot) in d.slots.iter().enumerate() {

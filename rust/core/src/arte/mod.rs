@@ -30,6 +30,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
+/// Who picks the unit drafts (AG-2.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftOrder {
+    /// The picker alternates over all twelve drafts, terrain then units (default): player 0
+    /// picks drafts 1, 3, 5, ...
+    #[default]
+    Continuous,
+    /// The unit drafts start again with player 0 as the picker.
+    Restart,
+}
+
 /// How the players deploy their unit cards each round (AG-5.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -74,6 +86,7 @@ pub struct Options {
     pub cards_file: Option<String>,
     /// A TOML card set given as text (not together with `cards_file`).
     pub cards_toml: Option<String>,
+    pub draft_order: DraftOrder,
     pub deployment: Deployment,
     pub ranged_scoring: RangedScoring,
     pub sudden_death_row: SuddenDeathRow,

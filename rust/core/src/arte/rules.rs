@@ -548,7 +548,7 @@ impl Arte {
         self.phase = Phase::Draft;
         self.draft = Some(Draft {
             kind,
-            picker: done % 2,
+            picker: self.draft_picker(done),
             slots,
             hidden: None,
             taken: [None; 3],

@@ -2,7 +2,7 @@
 //! is, protection, quotas), plus the invariant every reachable state satisfies.
 
 use super::cards::{Card, CardSet};
-use super::{Deployment, Options};
+use super::{Deployment, DraftOrder, Options};
 use crate::game::Player;
 use crate::rng::GameRng;
 use std::sync::Arc;
@@ -196,6 +196,14 @@ impl Arte {
             .as_ref()
             .map_or(0, |d| d.taken.iter().flatten().count());
         owned.saturating_sub(current) / 2
+    }
+
+    /// The picker of the draft that follows `done` completed drafts (AG-2.1).
+    pub(super) fn draft_picker(&self, done: usize) -> Player {
+        match self.opts.draft_order {
+            DraftOrder::Restart if done >= TERRAIN_DRAFTS => (done - TERRAIN_DRAFTS) % 2,
+            _ => done % 2,
+        }
     }
 
     /// How many cards player `p` deploys this round: 3, or all it has left (AG-5.2). In the

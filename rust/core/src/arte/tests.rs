@@ -280,6 +280,25 @@ fn ag_2_1_twelve_drafts_then_placement() {
     }
     assert_eq!(g.discard.len(), 12);
     assert_eq!(g.piles[0].len() + g.piles[1].len(), g.set.len() - 24 - 12);
+
+    // The rules option `draft_order = "restart"`: the unit drafts start again with player 0.
+    let o = Options {
+        draft_order: super::DraftOrder::Restart,
+        ..opts()
+    };
+    let mut g = Arte::new(3, &o).unwrap();
+    for k in 0..12 {
+        assert_eq!(
+            g.draft.as_ref().unwrap().picker,
+            if k < 3 { k % 2 } else { (k - 3) % 2 }
+        );
+        for _ in 0..3 {
+            let mut v = Vec::new();
+            g.legal_actions(&mut v);
+            g.apply(v[0]).unwrap();
+        }
+    }
+    assert_eq!(g.phase, Phase::Terrain);
 }
 
 // ---- AG-3: terrain placement ----------------------------------------------------------
@@ -718,6 +737,7 @@ fn all_options() -> Vec<Options> {
     vec![
         Options::default(),
         Options {
+            draft_order: super::DraftOrder::Restart,
             deployment: Deployment::Alternating,
             ranged_scoring: RangedScoring::RangedDefender,
             sudden_death_row: SuddenDeathRow::Front,
@@ -734,7 +754,7 @@ fn all_options() -> Vec<Options> {
 #[test]
 fn random_games_keep_every_invariant() {
     for (k, o) in all_options().into_iter().enumerate() {
-        for seed in 0..12u64 {
+        for seed in 0..8u64 {
             let mut g = Arte::new(seed * 7 + k as u64, &o).unwrap();
             let mut rng = GameRng::seed(seed);
             let mut buf = Vec::new();
@@ -745,7 +765,7 @@ fn random_games_keep_every_invariant() {
                 assert!(!buf.is_empty());
                 let ids: Vec<usize> = buf.iter().map(|&a| g.action_id(a)).collect();
                 assert!(ids.windows(2).all(|w| w[0] < w[1]), "ascending ids");
-                if plies % 5 == 0 {
+                if plies % 7 == 0 {
                     let before = g.to_json();
                     for id in 0..g.num_actions() {
                         let a = g.action_from_id(id).unwrap();
@@ -772,6 +792,7 @@ fn random_games_keep_every_invariant() {
                             r.observation(p, &mut o2);
                             assert_eq!(o2, obs);
                             assert_eq!(r.render(Some(p)), picture);
+                            assert_eq!(r.evaluate(p), g.evaluate(p), "evaluate peeks");
                             if g.current() == Some(p) {
                                 let mut b2 = Vec::new();
                                 r.legal_actions(&mut b2);
@@ -884,7 +905,8 @@ fn options_name_one_card_set() {
     let text = serde_json::to_value(Options::default()).unwrap();
     assert_eq!(
         text,
-        serde_json::json!({"cards_file": null, "cards_toml": null, "deployment": "simultaneous",
+        serde_json::json!({"cards_file": null, "cards_toml": null, "draft_order": "continuous",
+                           "deployment": "simultaneous",
                            "ranged_scoring": "exception", "sudden_death_row": "chosen"})
     );
 }
