@@ -106,6 +106,9 @@ pub struct CardSet {
     /// The mean over unit cards, terrain cards and rows of a card's mean attack and defence
     /// score: the scale of the heuristic's card strengths.
     pub mean_strength: f64,
+    /// Per terrain card: the mean over unit cards of their strength on its best row, in
+    /// units of `mean_strength` (how much a terrain card helps an average card).
+    pub terrain_quality: Vec<f64>,
     /// The set as JSON (built once: states and views carry it).
     json: Value,
 }
@@ -154,6 +157,7 @@ impl CardSet {
             terrain: Vec::new(),
             units: Vec::new(),
             mean_strength: 1.0,
+            terrain_quality: Vec::new(),
             json: Value::Null,
         };
         for (i, entry) in entries(&doc, "terrain", source)?.iter().enumerate() {
@@ -191,18 +195,28 @@ impl CardSet {
                 ),
             ));
         }
+        // Heuristic scales: a unit card's strength on a row is the mean of its attack and
+        // defence scores there.
+        let strength = |u: &UnitCard, t: &TerrainCard, row: usize| {
+            f64::from(
+                super::combat::card_score(u, Some(t), row, true, false)
+                    + super::combat::card_score(u, Some(t), row, false, false),
+            ) / 2.0
+        };
         let mut total = 0.0;
+        let mut best = vec![0.0; set.terrain.len()];
         for u in &set.units {
-            for t in &set.terrain {
-                for row in 0..3 {
-                    total += f64::from(
-                        super::combat::card_score(u, Some(t), row, true, false)
-                            + super::combat::card_score(u, Some(t), row, false, false),
-                    ) / 2.0;
-                }
+            for (i, t) in set.terrain.iter().enumerate() {
+                let rows = [0, 1, 2].map(|r| strength(u, t, r));
+                total += rows.iter().sum::<f64>();
+                best[i] += rows.iter().copied().fold(0.0, f64::max);
             }
         }
         set.mean_strength = total / (set.units.len() * set.terrain.len() * 3) as f64;
+        set.terrain_quality = best
+            .iter()
+            .map(|b| b / set.units.len() as f64 / set.mean_strength)
+            .collect();
         set.json = set.build_json();
         Ok(set)
     }
@@ -307,8 +321,11 @@ impl CardSet {
     }
 }
 
-/// `A3 G2`: the favoured types and values.
+/// `A3 G2`: the favoured types and values (`-` for none).
 pub fn favour_text(favours: &[u8; 4]) -> String {
+    if favours.iter().all(|&v| v == 0) {
+        return "-".into();
+    }
     UnitType::ALL
         .iter()
         .filter(|u| favours[**u as usize] > 0)

@@ -322,11 +322,15 @@ impl Arte {
         for p in [1, 0] {
             let s = &self.sides[p];
             let own = viewer.is_none_or(|v| v == p);
+            let role = match viewer {
+                None => "",
+                Some(v) if v == p => " (you)",
+                Some(_) => " (opponent)",
+            };
             let _ = writeln!(
                 o,
-                "\n{} ({}): victory {}, defeated {}",
+                "\n{}{role}: victory {}, defeated {}",
                 who(p),
-                if viewer == Some(p) { "you" } else { "opponent" },
                 s.victory.len(),
                 s.defeated.len()
             );
@@ -416,6 +420,7 @@ impl Arte {
                         };
                         let _ = write!(o, " | {cell:<14}");
                     }
+                    o.truncate(o.trim_end().len());
                     let _ = writeln!(o);
                 }
             }
@@ -497,22 +502,29 @@ impl Arte {
             / set.mean_strength.max(1e-9)
     }
 
-    /// A unit draft in progress, valued for `p` (mine minus theirs) as the cards will
+    /// A draft in progress, valued for `p` (mine minus theirs) as the cards will
     /// probably go: the chooser takes the best face-up card unless the face-down one is worth
     /// more on average (what the chooser can know), the picker then the better of the rest.
     /// A face-down card `p` cannot see counts as an average card.
     fn draft_edge(&self, p: Player) -> f64 {
         let Some(d) = &self.draft else { return 0.0 };
-        if d.kind != Kind::Units || d.stage() == Stage::Hide {
+        if d.stage() == Stage::Hide {
             return 0.0;
         }
+        let unseen = match d.kind {
+            Kind::Units => 1.0,
+            Kind::Terrain => self.average_terrain(),
+        };
         let (picker, chooser) = (d.picker, d.chooser());
         let sign = |s: Player| if s == p { 1.0 } else { -1.0 };
         // A card's value to side `s`, as far as `p` knows (None: the face-down card unseen).
         let value = |s: Player, i: usize| -> f64 {
             match d.slots[i] {
-                Some(c) if self.sees_slot(Some(p), d, i) => self.unit_value(s, c, s == p),
-                _ => 1.0,
+                Some(c) if self.sees_slot(Some(p), d, i) => match d.kind {
+                    Kind::Units => self.unit_value(s, c, s == p),
+                    Kind::Terrain => self.set.terrain_quality[c as usize],
+                },
+                _ => unseen,
             }
         };
         let open: Vec<usize> = (0..3).filter(|&i| d.slots[i].is_some()).collect();
@@ -529,7 +541,7 @@ impl Arte {
                     .copied()
                     .max_by(|&a, &b| value(chooser, a).total_cmp(&value(chooser, b)));
                 let take = match (best_shown, d.hidden) {
-                    (Some(b), Some(h)) if value(chooser, b) < 1.0 => h as usize,
+                    (Some(b), Some(h)) if value(chooser, b) < unseen => h as usize,
                     (Some(b), _) => b,
                     (None, Some(h)) => h as usize,
                     (None, None) => return 0.0,
@@ -586,7 +598,25 @@ impl Arte {
                 total += strength(set, set.unit_card(c), rows[r], r) / mean;
             }
         }
+        // Terrain cards, by how much they lift an average card (what matters while no unit
+        // card is held yet); unseen ones count as average.
+        let average = self.average_terrain();
+        for h in &s.terrains {
+            total += if h.secret && !known {
+                average
+            } else {
+                set.terrain_quality[h.card as usize]
+            };
+        }
+        for t in s.rows.iter().flatten() {
+            total += set.terrain_quality[*t as usize];
+        }
         total
+    }
+
+    fn average_terrain(&self) -> f64 {
+        let q = &self.set.terrain_quality;
+        q.iter().sum::<f64>() / q.len().max(1) as f64
     }
 
     /// The terrain of each row as the evaluator knows it: the rows, else (before placement)
