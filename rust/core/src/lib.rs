@@ -2,12 +2,15 @@
 //! one [`Game`] trait. Pure Rust; the Python bindings live in the `kingdoms-py` crate.
 
 pub mod arte;
+pub mod battleline;
 pub mod error;
 pub mod game;
+pub mod hex;
 pub mod registry;
 pub mod rng;
 pub mod session;
 pub mod simulate;
+pub mod strifull;
 
 pub use error::{Error, Result};
 pub use game::{Game, Player};

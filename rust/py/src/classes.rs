@@ -52,12 +52,32 @@ macro_rules! game_class {
                 seed: Option<u64>,
                 options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<pyo3::PyClassInitializer<Self>> {
-                let base = $crate::classes::new_base(Self::GAME, seed, options)?;
-                Ok(pyo3::PyClassInitializer::from(base).add_subclass($ty))
+                Ok(pyo3::PyClassInitializer::from($crate::classes::new_base(
+                    Self::GAME,
+                    seed,
+                    options,
+                )?)
+                .add_subclass($ty))
             }
         }
     };
 }
+
+game_class!(
+    PyBattleLine,
+    kingdoms_core::battleline::BattleLine,
+    "BattleLine",
+    "kingdoms.battleline",
+    "Battle Line: 9 flags, 60 troops, 10 tactics cards, exact claim proofs.\n\n`BattleLine(seed=None, *, traitor_troops_only=False, claim_at_turn_start=False, first_player=0)`. Rules: docs/rules/battle-line.md; state format, notation and observation layout: docs/battleline.md."
+);
+
+game_class!(
+    PyStrifull,
+    kingdoms_core::strifull::Strifull,
+    "Strifull",
+    "kingdoms.strifull",
+    "Strained Kingdoms: STRIFULL. `Strifull(seed=None, **rules_options)`; options: factions, leaders, decks, cards_file, cards_toml, tie_is_defeat, dead_cells_open_flanks, moves_in_leader_row_only, mutual_wipeout (docs/rules/strifull.md)."
+);
 
 game_class!(
     PyArte,
@@ -77,6 +97,16 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
     #[allow(clippy::match_single_binding)]
     match base.inner.name() {
         // GAMES: one arm per game class.
+        "battleline" => Ok(Py::new(
+            py,
+            PyClassInitializer::from(base).add_subclass(PyBattleLine),
+        )?
+        .into_any()),
+        "strifull" => Ok(Py::new(
+            py,
+            pyo3::PyClassInitializer::from(base).add_subclass(PyStrifull),
+        )?
+        .into_any()),
         "arte" => Ok(Py::new(py, PyClassInitializer::from(base).add_subclass(PyArte))?.into_any()),
         _ => Ok(Py::new(py, base)?.into_any()),
     }
@@ -84,6 +114,10 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
 
 /// Register every game class on the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBattleLine>()?;
+    crate::battleline::register(m)?;
+    m.add_class::<PyStrifull>()?;
+    crate::strifull::register(m)?;
     m.add_class::<PyArte>()?;
     Ok(())
 }

@@ -5,10 +5,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod arte;
+mod battleline;
 mod classes;
 mod errors;
 mod game;
+mod hex;
 mod json;
+mod strifull;
 
 use errors::IntoPy;
 use game::{PyAction, PyGame, PyRecord};
@@ -148,5 +151,6 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     classes::register(m)?;
+    hex::register(m)?;
     Ok(())
 }

@@ -1,0 +1,282 @@
+//! What a player sees as numbers (the observation tensor), as text (`render`), and a
+//! heuristic value of the position (`evaluate`). Only what the player may see enters.
+//!
+//! Observation layout (flat `f32` vector of [`OBS_LEN`] = 1707, "me" = the observing player):
+//! - `[0, 1610)`: per card `c` (id 0..70, see `cards`), 23 one-hot location features at
+//!   `c * 23 + k`: `k = 0` in my hand; `1` in the opponent's hand, known to me (Scout);
+//!   `2 + f` on my side of flag `f`; `11 + f` on the opponent's side of flag `f`; `20` in the
+//!   discard; `21` in a deck at a position I know (I put it there with Scout); `22` location
+//!   unknown to me (opponent's hand or a deck).
+//! - `[1610, 1682)`: per flag `f`, 8 features at `1610 + f * 8 + k`: `k = 0` claimed by me;
+//!   `1` claimed by the opponent; `2` my side complete; `3` the opponent's side complete;
+//!   `4` I completed first; `5` the opponent completed first; `6` I could claim it now (the
+//!   proof holds); `7` the opponent could claim it now.
+//! - `[1682, 1707)`: globals: `0` troop deck size / 60; `1` tactics deck size / 10; `2` my
+//!   troops in hand / 7; `3` my tactics in hand / 7; `4` opponent's troops in hand / 7;
+//!   `5` opponent's tactics in hand / 7; `6` tactics I played / 10; `7` tactics the
+//!   opponent played / 10; `8` I played a Leader; `9` the opponent played a Leader; `10` I
+//!   may play a tactics card (BL-6.1); `11` pass streak / 2 (capped at 1); `12..18` phase
+//!   one-hot (play, claim, draw, scout_draw, scout_return, over); `18` Scout draws or
+//!   returns left / 3; `19` Scout cards drawn / 3; `20` it is my decision; `21` flags I won
+//!   / 5; `22` flags the opponent won / 5; `23` option claim_at_turn_start; `24` option
+//!   traitor_troops_only.
+
+use super::cards::{cards_text, Card, CardSet};
+use super::formation::best_completion;
+use super::state::*;
+use std::fmt::Write;
+
+pub const CARD_FEATURES: usize = 23;
+pub const FLAG_FEATURES: usize = 8;
+pub const GLOBAL_FEATURES: usize = 25;
+pub const CARDS_OFFSET: usize = 0;
+pub const FLAGS_OFFSET: usize = 70 * CARD_FEATURES;
+pub const GLOBALS_OFFSET: usize = FLAGS_OFFSET + NUM_FLAGS * FLAG_FEATURES;
+pub const OBS_LEN: usize = GLOBALS_OFFSET + GLOBAL_FEATURES;
+
+impl BattleLine {
+    /// Fill `out` (length [`OBS_LEN`], zeroed) with `player`'s observation.
+    pub fn write_observation(&self, player: usize, out: &mut [f32]) {
+        if out.len() < OBS_LEN {
+            return;
+        }
+        let me = player & 1;
+        let op = 1 - me;
+        let k = &self.known[me];
+        let mut set =
+            |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
+        for c in self.hands[me].iter() {
+            set(c, 0);
+        }
+        for c in self.hands[op].iter() {
+            set(c, if k.opp_hand.contains(c) { 1 } else { 22 });
+        }
+        for (d, cards) in [self.troop_deck.as_slice(), self.tactics_deck.as_slice()]
+            .iter()
+            .enumerate()
+        {
+            for (i, &c) in cards.iter().enumerate() {
+                set(c, if k.deck_pos[d] >> i & 1 == 1 { 21 } else { 22 });
+            }
+        }
+        for &c in self.discard.as_slice() {
+            set(c, 20);
+        }
+        for p in 0..2 {
+            for c in self.table[p].iter() {
+                if let Some((f, _)) = self.table_place(c) {
+                    set(c, if p == me { 2 + f } else { 11 + f });
+                }
+            }
+        }
+        for (f, fl) in self.flags.iter().enumerate() {
+            let o =
+                &mut out[FLAGS_OFFSET + f * FLAG_FEATURES..FLAGS_OFFSET + (f + 1) * FLAG_FEATURES];
+            let b = |x: bool| if x { 1.0 } else { 0.0 };
+            o[0] = b(fl.claimed == Some(me as u8));
+            o[1] = b(fl.claimed == Some(op as u8));
+            o[2] = b(fl.is_complete(me));
+            o[3] = b(fl.is_complete(op));
+            o[4] = b(fl.first_complete == Some(me as u8));
+            o[5] = b(fl.first_complete == Some(op as u8));
+            o[6] = b(self.claim_proof(f, me).is_some_and(|p| p.holds()));
+            o[7] = b(self.claim_proof(f, op).is_some_and(|p| p.holds()));
+        }
+        let g = &mut out[GLOBALS_OFFSET..OBS_LEN];
+        let hand_split = |p: usize| {
+            let t = self.hands[p].troops().count_ones() as f32;
+            (t, self.hands[p].len() as f32 - t)
+        };
+        let (mt, ma) = hand_split(me);
+        let (ot, oa) = hand_split(op);
+        g[0] = self.troop_deck.len() as f32 / 60.0;
+        g[1] = self.tactics_deck.len() as f32 / 10.0;
+        g[2] = mt / 7.0;
+        g[3] = ma / 7.0;
+        g[4] = ot / 7.0;
+        g[5] = oa / 7.0;
+        g[6] = f32::from(self.tactics_played[me]) / 10.0;
+        g[7] = f32::from(self.tactics_played[op]) / 10.0;
+        g[8] = f32::from(u8::from(self.leader_played[me]));
+        g[9] = f32::from(u8::from(self.leader_played[op]));
+        g[10] = f32::from(u8::from(self.tactics_played[me] <= self.tactics_played[op]));
+        g[11] = (f32::from(self.pass_streak) / 2.0).min(1.0);
+        let ph = match self.phase {
+            Phase::Play => 0,
+            Phase::Claim => 1,
+            Phase::Draw => 2,
+            Phase::ScoutDraw => 3,
+            Phase::ScoutReturn => 4,
+            Phase::Over => 5,
+        };
+        g[12 + ph] = 1.0;
+        g[18] = f32::from(self.scout_left) / 3.0;
+        g[19] = f32::from(self.scout_drawn) / 3.0;
+        g[20] = f32::from(u8::from(
+            self.phase != Phase::Over && self.to_move as usize == me,
+        ));
+        let won = self.flags_won();
+        g[21] = f32::from(won[me]) / 5.0;
+        g[22] = f32::from(won[op]) / 5.0;
+        g[23] = f32::from(u8::from(self.options.claim_at_turn_start));
+        g[24] = f32::from(u8::from(self.options.traitor_troops_only));
+    }
+
+    /// A text picture; `Some(p)` shows only what `p` sees.
+    pub fn render_text(&self, player: Option<usize>) -> String {
+        let mut s = String::new();
+        let status = match self.phase {
+            Phase::Over => match self.winner {
+                Some(w) => format!("game over: player {w} wins"),
+                None => "game over: drawn".to_string(),
+            },
+            ph => format!(
+                "player {} to move ({} step)",
+                self.to_move,
+                ph.name().replace('_', " ")
+            ),
+        };
+        let won = self.flags_won();
+        let _ = writeln!(s, "Battle Line: {status}; flags won {}-{}", won[0], won[1]);
+        let _ = writeln!(
+            s,
+            "troop deck {}, tactics deck {}; tactics played {}-{}; pass streak {}",
+            self.troop_deck.len(),
+            self.tactics_deck.len(),
+            self.tactics_played[0],
+            self.tactics_played[1],
+            self.pass_streak
+        );
+        for p in 0..2 {
+            let hand = self.hands[p];
+            let shown = match player {
+                Some(v) if v != p => {
+                    let known = CardSet(hand.0 & self.known[v].opp_hand.0);
+                    let mut items: Vec<String> = known.iter().map(|c| c.to_string()).collect();
+                    let t =
+                        hand.troops().count_ones() as usize - known.troops().count_ones() as usize;
+                    let a = hand.len() - known.len() - t;
+                    items.extend(std::iter::repeat_n("?troop".to_string(), t));
+                    items.extend(std::iter::repeat_n("?tactics".to_string(), a));
+                    items.join(" ")
+                }
+                _ => cards_text(&hand.iter().collect::<Vec<_>>()),
+            };
+            let _ = writeln!(s, "player {p} hand ({}): {shown}", hand.len());
+        }
+        let _ = writeln!(
+            s,
+            "flag | player 0          | player 1          | beside the flag"
+        );
+        for (f, fl) in self.flags.iter().enumerate() {
+            let side = |p: usize| {
+                let mut t = cards_text(fl.side(p));
+                for _ in fl.len[p] as usize..fl.capacity() {
+                    t.push_str(if t.is_empty() { "." } else { " ." });
+                }
+                t
+            };
+            let mut notes = Vec::new();
+            if let Some(w) = fl.claimed {
+                notes.push(format!("won by player {w}"));
+            }
+            if let Some(p) = fl.fog {
+                notes.push(format!("Fog (player {p})"));
+            }
+            if let Some(p) = fl.mud {
+                notes.push(format!("Mud (player {p})"));
+            }
+            if let (Some(p), None) = (fl.first_complete, fl.claimed) {
+                notes.push(format!("player {p} completed first"));
+            }
+            let _ = writeln!(
+                s,
+                "  {f}  | {:<17} | {:<17} | {}",
+                side(0),
+                side(1),
+                notes.join("; ")
+            );
+        }
+        let _ = writeln!(s, "discard: {}", cards_text(self.discard.as_slice()));
+        if let Some(v) = player {
+            let k = &self.known[v];
+            let mut tops = Vec::new();
+            for (name, cards, mask) in [
+                ("troop", self.troop_deck.as_slice(), k.deck_pos[0]),
+                ("tactics", self.tactics_deck.as_slice(), k.deck_pos[1]),
+            ] {
+                for (i, c) in cards.iter().enumerate() {
+                    if mask >> i & 1 == 1 {
+                        tops.push(format!(
+                            "{c} at {name} deck position {}",
+                            cards.len() - 1 - i
+                        ));
+                    }
+                }
+            }
+            if !tops.is_empty() {
+                let _ = writeln!(s, "you know (Scout, 0 = top): {}", tops.join(", "));
+            }
+        }
+        s
+    }
+
+    /// Heuristic value for `player` in [-1, 1] from public information only: flags won,
+    /// claims that can be proved now, and the best formations each side can still reach.
+    pub fn evaluate_for(&self, player: usize) -> f64 {
+        let me = player & 1;
+        let op = 1 - me;
+        if self.phase == Phase::Over {
+            return match self.winner {
+                Some(w) if w as usize == me => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            };
+        }
+        let potential = |fl: &Flag, p: usize| -> f64 {
+            let side = fl.side(p);
+            let size = fl.capacity();
+            match best_completion(side, self.unseen, size, fl.fog.is_some()) {
+                None => 0.0,
+                Some(form) => {
+                    let kind = if form.fog {
+                        0.0
+                    } else {
+                        form.kind as u8 as f64
+                    };
+                    let strength = (kind + f64::from(form.total) / (10.0 * size as f64)) / 5.0;
+                    // The more of the formation is on the table, the more it is worth.
+                    strength * (0.35 + 0.65 * side.len() as f64 / size as f64)
+                }
+            }
+        };
+        let mut per_flag = [0.0f64; NUM_FLAGS];
+        for (f, fl) in self.flags.iter().enumerate() {
+            per_flag[f] = match fl.claimed {
+                Some(w) if w as usize == me => 1.0,
+                Some(_) => -1.0,
+                None => {
+                    if self.claim_proof(f, me).is_some_and(|p| p.holds()) {
+                        0.85
+                    } else if self.claim_proof(f, op).is_some_and(|p| p.holds()) {
+                        -0.85
+                    } else {
+                        (2.0 * (potential(fl, me) - potential(fl, op))).tanh() * 0.6
+                    }
+                }
+            };
+        }
+        let total: f64 = per_flag.iter().sum();
+        // Three adjacent flags win: reward the best window of three.
+        let window = per_flag
+            .windows(3)
+            .map(|w| w.iter().sum::<f64>())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let worst = per_flag
+            .windows(3)
+            .map(|w| w.iter().sum::<f64>())
+            .fold(f64::INFINITY, f64::min);
+        let score = total / 5.0 + 0.25 * (window + worst) / 3.0;
+        (score.tanh() * 0.95).clamp(-0.95, 0.95)
+    }
+}

@@ -1,0 +1,571 @@
+//! [`HexMap`]: a dense hex map. Per zone: whether it exists (the rest is void), its terrain,
+//! its movement (entry) cost, tags (start, privilege, Renown, ...) and its occupant.
+//!
+//! Storage is a padded parallelogram in axial coordinates: one flat array per field, indexed
+//! by `(r - r0) * width + (q - q0)`, with a ring of void cells all around so that the six
+//! neighbours of any zone are plain index offsets, never out of bounds.
+
+use super::coords::{Hex, Orientation, DIRECTIONS};
+use crate::error::{Error, Result};
+
+/// A terrain kind: how it looks in the text format, what entering it costs, and whether it
+/// stops movement and sight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terrain {
+    pub name: String,
+    /// Default entry cost of its zones (>= 1).
+    pub cost: u32,
+    /// False for obstacles: never entered nor passed through.
+    pub passable: bool,
+    pub blocks_sight: bool,
+}
+
+impl Terrain {
+    pub fn new(name: &str, cost: u32, passable: bool, blocks_sight: bool) -> Self {
+        Terrain {
+            name: name.to_string(),
+            cost,
+            passable,
+            blocks_sight,
+        }
+    }
+}
+
+/// Index of a cell in the dense arrays.
+pub type Cell = usize;
+
+pub(crate) const VOID: u8 = u8::MAX;
+/// Cost sentinel of a zone that cannot be entered (void, obstacle).
+pub const BLOCKED: u32 = u32::MAX;
+pub(crate) const NOBODY: u32 = u32::MAX;
+/// Largest entry cost a zone may have (costs add up in `u64`, so any `u32` would do; this
+/// keeps sums of long paths far from overflow and the bucket queue small).
+pub const MAX_COST: u32 = 1 << 24;
+/// Largest number of cells (padding included) of the dense storage.
+pub const MAX_CELLS: usize = 1 << 26;
+/// Most terrain kinds a map may have.
+pub const MAX_TERRAINS: usize = 254;
+/// Most distinct tags a map may have.
+pub const MAX_TAGS: usize = 32;
+
+/// Why a zone cannot be entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Blocker {
+    Void,
+    Obstacle,
+    Occupied(u32),
+}
+
+impl Blocker {
+    pub fn kind(self) -> &'static str {
+        match self {
+            Blocker::Void => "void",
+            Blocker::Obstacle => "obstacle",
+            Blocker::Occupied(_) => "occupied",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HexMap {
+    pub name: String,
+    pub orientation: Orientation,
+    q0: i32,
+    r0: i32,
+    width: usize,
+    height: usize,
+    kind: Vec<u8>,
+    cost: Vec<u32>,
+    occupant: Vec<u32>,
+    tags: Vec<u32>,
+    terrains: Vec<Terrain>,
+    tag_names: Vec<String>,
+    /// The zones' cells, ordered by `r` then `q` (reading order of a pointy picture).
+    zones: Vec<u32>,
+    offsets: [isize; 6],
+    /// The legend of the text format (symbols for terrain + tags combinations).
+    pub(crate) symbols: Vec<super::text::Symbol>,
+}
+
+impl HexMap {
+    /// A map whose zones are `zones` (terrain index per zone into `terrains`). Zones not
+    /// listed are void. Duplicates: the last one wins.
+    pub fn new(
+        terrains: Vec<Terrain>,
+        zones: &[(Hex, usize)],
+        orientation: Orientation,
+    ) -> Result<Self> {
+        if terrains.len() > MAX_TERRAINS {
+            return Err(Error::data(
+                "map",
+                format!("{} terrain kinds; at most {MAX_TERRAINS}", terrains.len()),
+            ));
+        }
+        for t in &terrains {
+            check_cost(t.cost).map_err(|m| Error::data(format!("terrain {:?}", t.name), m))?;
+        }
+        let (mut qmin, mut qmax, mut rmin, mut rmax) = (0i64, 0i64, 0i64, 0i64);
+        for (i, (h, _)) in zones.iter().enumerate() {
+            let (q, r) = (h.x as i64, h.y as i64);
+            if i == 0 {
+                (qmin, qmax, rmin, rmax) = (q, q, r, r);
+            } else {
+                qmin = qmin.min(q);
+                qmax = qmax.max(q);
+                rmin = rmin.min(r);
+                rmax = rmax.max(r);
+            }
+        }
+        let width = (qmax - qmin + 3) as u64;
+        let height = (rmax - rmin + 3) as u64;
+        if width.saturating_mul(height) > MAX_CELLS as u64 {
+            return Err(Error::data(
+                "map",
+                format!(
+                    "zones span q {qmin}..={qmax} and r {rmin}..={rmax}: more than {MAX_CELLS} cells of dense storage"
+                ),
+            ));
+        }
+        if qmin - 1 < i32::MIN as i64
+            || qmax + 1 > i32::MAX as i64
+            || rmin - 1 < i32::MIN as i64
+            || rmax + 1 > i32::MAX as i64
+        {
+            return Err(Error::data(
+                "map",
+                "coordinates too close to the i32 limits",
+            ));
+        }
+        let (width, height) = (width as usize, height as usize);
+        let n = width * height;
+        let w = width as isize;
+        let mut map = HexMap {
+            name: String::new(),
+            orientation,
+            q0: (qmin - 1) as i32,
+            r0: (rmin - 1) as i32,
+            width,
+            height,
+            kind: vec![VOID; n],
+            cost: vec![BLOCKED; n],
+            occupant: vec![NOBODY; n],
+            tags: vec![0; n],
+            terrains,
+            tag_names: Vec::new(),
+            zones: Vec::new(),
+            offsets: DIRECTIONS.map(|d| d.y as isize * w + d.x as isize),
+            symbols: Vec::new(),
+        };
+        for &(h, t) in zones {
+            if t >= map.terrains.len() {
+                return Err(Error::data(
+                    "map",
+                    format!("zone ({}, {}): no terrain #{t}", h.x, h.y),
+                ));
+            }
+            let c = map.cell_unchecked(h);
+            map.kind[c] = t as u8;
+            map.cost[c] = map.terrain_cost(t);
+        }
+        map.reindex();
+        Ok(map)
+    }
+
+    /// A map from per-zone entry costs: `Some(cost)` an open zone (terrain `open`), `None` an
+    /// obstacle (terrain `obstacle`: blocks movement and sight).
+    pub fn from_costs(cells: &[(Hex, Option<u32>)]) -> Result<Self> {
+        let terrains = vec![
+            Terrain::new("open", 1, true, false),
+            Terrain::new("obstacle", 1, false, true),
+        ];
+        let zones: Vec<(Hex, usize)> = cells
+            .iter()
+            .map(|(h, c)| (*h, usize::from(c.is_none())))
+            .collect();
+        let mut map = HexMap::new(terrains, &zones, Orientation::Pointy)?;
+        map.symbols = vec![
+            super::text::Symbol {
+                symbol: '.',
+                terrain: 0,
+                tags: Vec::new(),
+            },
+            super::text::Symbol {
+                symbol: '#',
+                terrain: 1,
+                tags: Vec::new(),
+            },
+        ];
+        for (h, c) in cells {
+            if let Some(c) = c {
+                map.set_cost(*h, *c)?;
+            }
+        }
+        Ok(map)
+    }
+
+    fn terrain_cost(&self, t: usize) -> u32 {
+        let t = &self.terrains[t];
+        if t.passable {
+            t.cost
+        } else {
+            BLOCKED
+        }
+    }
+
+    fn reindex(&mut self) {
+        self.zones = (0..self.kind.len() as u32)
+            .filter(|&c| self.kind[c as usize] != VOID)
+            .collect();
+    }
+
+    // ---- cells -----------------------------------------------------------------------
+
+    #[inline]
+    fn cell_unchecked(&self, h: Hex) -> Cell {
+        (h.y - self.r0) as usize * self.width + (h.x - self.q0) as usize
+    }
+
+    /// The storage cell of a hex, if it is inside the storage (zone or void padding).
+    #[inline]
+    pub fn cell(&self, h: Hex) -> Option<Cell> {
+        let q = h.x as i64 - self.q0 as i64;
+        let r = h.y as i64 - self.r0 as i64;
+        (q >= 0 && r >= 0 && (q as usize) < self.width && (r as usize) < self.height)
+            .then(|| r as usize * self.width + q as usize)
+    }
+
+    /// The cell of a zone (`None` for void).
+    #[inline]
+    pub fn zone_cell(&self, h: Hex) -> Option<Cell> {
+        self.cell(h).filter(|&c| self.kind[c] != VOID)
+    }
+
+    #[inline]
+    pub fn hex_of(&self, c: Cell) -> Hex {
+        Hex::new(
+            (c % self.width) as i32 + self.q0,
+            (c / self.width) as i32 + self.r0,
+        )
+    }
+
+    /// Index offsets of the six neighbours, in direction order.
+    #[inline]
+    pub(crate) fn offsets(&self) -> [isize; 6] {
+        self.offsets
+    }
+
+    /// Size of the dense storage (cells are `0..num_cells()`).
+    pub fn num_cells(&self) -> usize {
+        self.kind.len()
+    }
+
+    /// Entry cost of a cell for movement: `BLOCKED` for void, obstacles and occupied zones.
+    #[inline]
+    pub(crate) fn step_cost(&self, c: Cell) -> u32 {
+        if self.occupant[c] != NOBODY {
+            BLOCKED
+        } else {
+            self.cost[c]
+        }
+    }
+
+    #[inline]
+    pub(crate) fn cell_blocks_sight(&self, c: Cell, occupants_block: bool) -> bool {
+        let k = self.kind[c];
+        (k != VOID && self.terrains[k as usize].blocks_sight)
+            || (occupants_block && self.occupant[c] != NOBODY)
+    }
+
+    /// What stops a mover entering a cell, if anything.
+    pub(crate) fn cell_blocker(&self, c: Option<Cell>) -> Option<Blocker> {
+        let Some(c) = c else {
+            return Some(Blocker::Void);
+        };
+        if self.kind[c] == VOID {
+            Some(Blocker::Void)
+        } else if self.occupant[c] != NOBODY {
+            Some(Blocker::Occupied(self.occupant[c]))
+        } else if self.cost[c] == BLOCKED {
+            Some(Blocker::Obstacle)
+        } else {
+            None
+        }
+    }
+
+    /// The lowest entry cost of any passable zone (1 if none): the A* heuristic's scale.
+    pub(crate) fn min_cost(&self) -> u32 {
+        self.zones
+            .iter()
+            .map(|&c| self.cost[c as usize])
+            .filter(|&c| c != BLOCKED)
+            .min()
+            .unwrap_or(1)
+    }
+
+    pub(crate) fn max_cost(&self) -> u32 {
+        self.zones
+            .iter()
+            .map(|&c| self.cost[c as usize])
+            .filter(|&c| c != BLOCKED)
+            .max()
+            .unwrap_or(1)
+    }
+
+    pub(crate) fn zone_cells(&self) -> &[u32] {
+        &self.zones
+    }
+
+    // ---- zones -----------------------------------------------------------------------
+
+    /// Number of zones (void excluded).
+    pub fn len(&self) -> usize {
+        self.zones.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.zones.is_empty()
+    }
+
+    pub fn contains(&self, h: Hex) -> bool {
+        self.zone_cell(h).is_some()
+    }
+
+    /// The zones, ordered by `r` then `q`.
+    pub fn zones(&self) -> impl ExactSizeIterator<Item = Hex> + '_ {
+        self.zones.iter().map(|&c| self.hex_of(c as usize))
+    }
+
+    /// The position of a zone in [`HexMap::zones`] order.
+    pub fn zone_index(&self, h: Hex) -> Option<usize> {
+        let c = self.zone_cell(h)? as u32;
+        self.zones.binary_search(&c).ok()
+    }
+
+    pub fn terrains(&self) -> &[Terrain] {
+        &self.terrains
+    }
+
+    pub fn terrain_index(&self, name: &str) -> Option<usize> {
+        self.terrains.iter().position(|t| t.name == name)
+    }
+
+    fn need(&self, h: Hex) -> Result<Cell> {
+        self.zone_cell(h)
+            .ok_or_else(|| Error::invalid(format!("({}, {}) is not a zone of the map", h.x, h.y)))
+    }
+
+    pub fn terrain(&self, h: Hex) -> Option<&Terrain> {
+        self.zone_cell(h)
+            .map(|c| &self.terrains[self.kind[c] as usize])
+    }
+
+    pub fn terrain_id(&self, h: Hex) -> Option<usize> {
+        self.zone_cell(h).map(|c| self.kind[c] as usize)
+    }
+
+    /// Entry cost of a zone; `None` for void and impassable zones (occupants ignored).
+    pub fn cost(&self, h: Hex) -> Option<u32> {
+        self.zone_cell(h)
+            .map(|c| self.cost[c])
+            .filter(|&c| c != BLOCKED)
+    }
+
+    /// Whether a mover may enter the zone now (exists, passable, unoccupied).
+    pub fn is_open(&self, h: Hex) -> bool {
+        self.blocker(h).is_none()
+    }
+
+    /// Why a mover may not enter `h` now, if it may not.
+    pub fn blocker(&self, h: Hex) -> Option<Blocker> {
+        self.cell_blocker(self.zone_cell(h))
+    }
+
+    pub fn occupant(&self, h: Hex) -> Option<u32> {
+        self.zone_cell(h)
+            .map(|c| self.occupant[c])
+            .filter(|&o| o != NOBODY)
+    }
+
+    pub fn occupants(&self) -> Vec<(Hex, u32)> {
+        self.zones
+            .iter()
+            .filter(|&&c| self.occupant[c as usize] != NOBODY)
+            .map(|&c| (self.hex_of(c as usize), self.occupant[c as usize]))
+            .collect()
+    }
+
+    pub fn tag_names(&self) -> &[String] {
+        &self.tag_names
+    }
+
+    pub fn tags(&self, h: Hex) -> Vec<&str> {
+        let bits = self.zone_cell(h).map_or(0, |c| self.tags[c]);
+        self.tag_names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1 << i) != 0)
+            .map(|(_, n)| n.as_str())
+            .collect()
+    }
+
+    pub fn has_tag(&self, h: Hex, tag: &str) -> bool {
+        match (
+            self.zone_cell(h),
+            self.tag_names.iter().position(|t| t == tag),
+        ) {
+            (Some(c), Some(i)) => self.tags[c] & (1 << i) != 0,
+            _ => false,
+        }
+    }
+
+    /// The zones carrying `tag`, in zone order.
+    pub fn tagged(&self, tag: &str) -> Vec<Hex> {
+        let Some(i) = self.tag_names.iter().position(|t| t == tag) else {
+            return Vec::new();
+        };
+        self.zones
+            .iter()
+            .filter(|&&c| self.tags[c as usize] & (1 << i) != 0)
+            .map(|&c| self.hex_of(c as usize))
+            .collect()
+    }
+
+    // ---- edits -----------------------------------------------------------------------
+
+    /// Put an occupant (any id) in a zone, or clear it with `None`.
+    pub fn set_occupant(&mut self, h: Hex, who: Option<u32>) -> Result<()> {
+        let c = self.need(h)?;
+        if who == Some(NOBODY) {
+            return Err(Error::invalid(format!("occupant id {NOBODY} is reserved")));
+        }
+        self.occupant[c] = who.unwrap_or(NOBODY);
+        Ok(())
+    }
+
+    pub fn clear_occupants(&mut self) {
+        self.occupant.fill(NOBODY);
+    }
+
+    /// Change a zone's terrain; its cost becomes the terrain's.
+    pub fn set_terrain(&mut self, h: Hex, terrain: &str) -> Result<()> {
+        let c = self.need(h)?;
+        let t = self
+            .terrain_index(terrain)
+            .ok_or_else(|| Error::invalid(format!("no terrain named {terrain:?}")))?;
+        self.kind[c] = t as u8;
+        self.cost[c] = self.terrain_cost(t);
+        Ok(())
+    }
+
+    /// Override the entry cost of a passable zone.
+    pub fn set_cost(&mut self, h: Hex, cost: u32) -> Result<()> {
+        let c = self.need(h)?;
+        check_cost(cost).map_err(Error::invalid)?;
+        if !self.terrains[self.kind[c] as usize].passable {
+            return Err(Error::invalid(format!(
+                "({}, {}) is {}, which is impassable",
+                h.x, h.y, self.terrains[self.kind[c] as usize].name
+            )));
+        }
+        self.cost[c] = cost;
+        Ok(())
+    }
+
+    /// The cost override of a zone, if its cost differs from its terrain's.
+    pub(crate) fn cost_override(&self, h: Hex) -> Option<u32> {
+        let c = self.zone_cell(h)?;
+        let t = self.kind[c] as usize;
+        (self.cost[c] != self.terrain_cost(t)).then_some(self.cost[c])
+    }
+
+    pub fn add_tag(&mut self, h: Hex, tag: &str) -> Result<()> {
+        let c = self.need(h)?;
+        let i = match self.tag_names.iter().position(|t| t == tag) {
+            Some(i) => i,
+            None if self.tag_names.len() < MAX_TAGS => {
+                self.tag_names.push(tag.to_string());
+                self.tag_names.len() - 1
+            }
+            None => {
+                return Err(Error::invalid(format!(
+                    "a map may have at most {MAX_TAGS} distinct tags"
+                )))
+            }
+        };
+        self.tags[c] |= 1 << i;
+        Ok(())
+    }
+
+    pub fn remove_tag(&mut self, h: Hex, tag: &str) -> Result<()> {
+        let c = self.need(h)?;
+        if let Some(i) = self.tag_names.iter().position(|t| t == tag) {
+            self.tags[c] &= !(1 << i);
+        }
+        Ok(())
+    }
+
+    /// Bounds of the zones: `(q_min, q_max, r_min, r_max)`, `None` for an empty map.
+    pub fn bounds(&self) -> Option<(i32, i32, i32, i32)> {
+        let mut it = self.zones();
+        let first = it.next()?;
+        Some(
+            it.fold((first.x, first.x, first.y, first.y), |(a, b, c, d), h| {
+                (a.min(h.x), b.max(h.x), c.min(h.y), d.max(h.y))
+            }),
+        )
+    }
+}
+
+pub(crate) fn check_cost(cost: u32) -> std::result::Result<(), String> {
+    if (1..=MAX_COST).contains(&cost) {
+        Ok(())
+    } else {
+        Err(format!("entry cost {cost} is not in 1..={MAX_COST}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_costs_builds_zones_obstacles_and_void() {
+        let m = HexMap::from_costs(&[
+            (Hex::new(0, 0), Some(1)),
+            (Hex::new(1, 0), Some(3)),
+            (Hex::new(-5, 2), None),
+        ])
+        .unwrap();
+        assert_eq!(m.len(), 3);
+        assert_eq!(m.cost(Hex::new(1, 0)), Some(3));
+        assert_eq!(m.cost(Hex::new(-5, 2)), None);
+        assert_eq!(m.blocker(Hex::new(-5, 2)), Some(Blocker::Obstacle));
+        assert_eq!(m.blocker(Hex::new(0, 1)), Some(Blocker::Void));
+        assert_eq!(m.blocker(Hex::new(100, 100)), Some(Blocker::Void));
+        assert_eq!(m.zones().collect::<Vec<_>>()[0], Hex::new(0, 0));
+        assert_eq!(m.cost_override(Hex::new(1, 0)), Some(3));
+        assert_eq!(m.cost_override(Hex::new(0, 0)), None);
+    }
+
+    #[test]
+    fn occupants_block_and_bad_edits_change_nothing() {
+        let mut m =
+            HexMap::from_costs(&[(Hex::new(0, 0), Some(1)), (Hex::new(1, 0), None)]).unwrap();
+        m.set_occupant(Hex::new(0, 0), Some(7)).unwrap();
+        assert_eq!(m.blocker(Hex::new(0, 0)), Some(Blocker::Occupied(7)));
+        let before = m.clone();
+        assert!(m.set_cost(Hex::new(1, 0), 2).is_err());
+        assert!(m.set_cost(Hex::new(0, 0), 0).is_err());
+        assert!(m.set_occupant(Hex::new(3, 3), Some(1)).is_err());
+        assert_eq!(m, before);
+    }
+
+    #[test]
+    fn huge_spans_are_refused() {
+        let e = HexMap::from_costs(&[
+            (Hex::new(0, 0), Some(1)),
+            (Hex::new(100_000, 100_000), Some(1)),
+        ]);
+        assert!(matches!(e, Err(Error::Data { .. })));
+    }
+}

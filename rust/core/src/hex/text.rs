@@ -1,0 +1,544 @@
+//! The map text format: TOML with an ASCII picture of the grid and a legend.
+//!
+//! ```toml
+//! name = "Crossing"
+//! orientation = "pointy"      # or "flat"; how the picture is drawn (default pointy)
+//! origin = [0, 0]             # added to every coordinate read from the picture
+//! picture = '''
+//!  . . # . .
+//! S . ~ ~ . R
+//!  . . # . .
+//! '''
+//!
+//! [legend]                    # one character -> a terrain, or a terrain with tags
+//! "." = "plain"
+//! "#" = "rock"
+//! "~" = "water"
+//! "S" = { terrain = "plain", tags = ["start"] }
+//! "R" = { terrain = "plain", tags = ["renown"] }
+//!
+//! [terrain]                   # cost: entry cost (default 1); passable, blocks_sight
+//! plain = {}
+//! water = { cost = 2 }
+//! rock = { passable = false, blocks_sight = true }
+//!
+//! [[zones]]                   # optional per-zone details
+//! at = [2, 1]
+//! cost = 3                    # override the terrain's cost
+//! occupant = 1                # anything that blocks movement (a piece id)
+//! tags = ["privilege"]
+//! ```
+//!
+//! Pointy pictures are drawn in doubled-width coordinates: cells of one line sit on every
+//! other column, each line staggered by one column from the previous one; line `l` is row
+//! `r = l`, and the cell at column `c` has `q = (c - l - p) / 2` with `p` the column parity
+//! of the first line's cells. Flat pictures use doubled height: each column of hexes is two
+//! characters wide, alternate columns half a line lower. A space where a cell could be is
+//! void; so is a symbol mapped to `"void"` in the legend. `docs/hex.md` has pictures.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::coords::{Hex, Orientation};
+use super::map::{HexMap, Terrain, MAX_TAGS};
+use crate::error::{Error, Result};
+
+/// A legend entry of a map: the symbol drawn for a terrain with a set of tags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    pub symbol: char,
+    pub terrain: usize,
+    pub tags: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    orientation: Option<Spanned<String>>,
+    #[serde(default)]
+    origin: [i32; 2],
+    picture: Spanned<String>,
+    legend: BTreeMap<Spanned<String>, Spanned<RawLegend>>,
+    #[serde(default)]
+    terrain: BTreeMap<String, RawTerrain>,
+    #[serde(default)]
+    zones: Vec<Spanned<RawZone>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawLegend {
+    Name(String),
+    Full(RawLegendFull),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLegendFull {
+    terrain: String,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTerrain {
+    #[serde(default = "one")]
+    cost: u32,
+    #[serde(default = "yes")]
+    passable: bool,
+    #[serde(default)]
+    blocks_sight: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawZone {
+    at: [i32; 2],
+    #[serde(default)]
+    terrain: Option<String>,
+    #[serde(default)]
+    cost: Option<u32>,
+    #[serde(default)]
+    occupant: Option<u32>,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+struct Ctx<'a> {
+    source: &'a str,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn at(&self, offset: usize, message: impl Into<String>) -> Error {
+        let (l, c) = line_col(self.text, offset);
+        Error::data(format!("{} line {l} column {c}", self.source), message)
+    }
+}
+
+/// Where a picture cell sits, and its coordinates.
+struct Grid {
+    orientation: Orientation,
+    /// Parities fixed by the first cell: (column parity, line parity).
+    parity: Option<(i64, i64)>,
+}
+
+impl Grid {
+    /// The hex at line `l`, column `c`, or why the position is not a cell position.
+    fn hex(&mut self, l: i64, c: i64) -> std::result::Result<Hex, String> {
+        match self.orientation {
+            Orientation::Pointy => {
+                let p = (c + l).rem_euclid(2);
+                let (_, want) = *self.parity.get_or_insert((0, p));
+                if p != want {
+                    return Err("misaligned: on a pointy picture the cells of a line sit on every other column, staggered by one column from the line above".into());
+                }
+                Ok(Hex::new(((c - l - p) / 2) as i32, l as i32))
+            }
+            Orientation::Flat => {
+                let pc0 = c.rem_euclid(2);
+                let x0 = (c - pc0).div_euclid(2);
+                let (pc, p) = *self.parity.get_or_insert((pc0, (x0 + l).rem_euclid(2)));
+                let x = (c - pc).div_euclid(2);
+                if c.rem_euclid(2) != pc || (x + l).rem_euclid(2) != p {
+                    return Err("misaligned: on a flat picture each column of hexes is two characters wide and alternate columns sit half a line lower".into());
+                }
+                Ok(Hex::new(x as i32, ((l - p - x) / 2) as i32))
+            }
+        }
+    }
+}
+
+/// Parse a map from the text format. `source` names it in error messages (a file name).
+pub fn parse(text: &str, source: &str) -> Result<HexMap> {
+    let cx = Ctx { source, text };
+    let raw: RawMap = toml::from_str(text).map_err(|e| {
+        let msg = e.message().to_string();
+        match e.span() {
+            Some(s) => cx.at(s.start, msg),
+            None => Error::data(source, msg),
+        }
+    })?;
+    let orientation = match &raw.orientation {
+        None => Orientation::Pointy,
+        Some(o) => Orientation::parse(o.get_ref()).ok_or_else(|| {
+            cx.at(
+                o.span().start,
+                format!(
+                    "orientation {:?}: expected \"pointy\" or \"flat\"",
+                    o.get_ref()
+                ),
+            )
+        })?,
+    };
+    // Terrains, in name order.
+    let mut terrains = Vec::new();
+    for (name, t) in &raw.terrain {
+        if name == "void" {
+            return Err(Error::data(
+                format!("{source} [terrain]"),
+                "\"void\" is reserved for cells that are not zones",
+            ));
+        }
+        if !(1..=super::map::MAX_COST).contains(&t.cost) {
+            return Err(Error::data(
+                format!("{source} [terrain.{name}]"),
+                format!("cost {} is not in 1..={}", t.cost, super::map::MAX_COST),
+            ));
+        }
+        terrains.push(Terrain::new(name, t.cost, t.passable, t.blocks_sight));
+    }
+    let terrain_id = |name: &str| terrains.iter().position(|t| t.name == name);
+    // Legend.
+    let mut legend: BTreeMap<char, Option<(usize, Vec<String>)>> = BTreeMap::new();
+    let mut symbols = Vec::new();
+    for (key, entry) in &raw.legend {
+        let mut chars = key.get_ref().chars();
+        let (Some(ch), None) = (chars.next(), chars.next()) else {
+            return Err(cx.at(
+                key.span().start,
+                format!("legend key {:?} must be a single character", key.get_ref()),
+            ));
+        };
+        if ch.is_whitespace() || ch.is_control() {
+            return Err(cx.at(
+                key.span().start,
+                "legend symbols must be visible characters (a space is void)",
+            ));
+        }
+        let (name, tags) = match entry.get_ref() {
+            RawLegend::Name(n) => (n.clone(), Vec::new()),
+            RawLegend::Full(f) => (f.terrain.clone(), f.tags.clone()),
+        };
+        if name == "void" {
+            if !tags.is_empty() {
+                return Err(cx.at(entry.span().start, "void cells cannot carry tags"));
+            }
+            legend.insert(ch, None);
+            continue;
+        }
+        let t = terrain_id(&name).ok_or_else(|| {
+            cx.at(
+                entry.span().start,
+                format!("legend {ch:?}: no terrain {name:?} in [terrain]"),
+            )
+        })?;
+        symbols.push(Symbol {
+            symbol: ch,
+            terrain: t,
+            tags: tags.clone(),
+        });
+        legend.insert(ch, Some((t, tags)));
+    }
+    // Picture.
+    let pic = raw.picture.get_ref();
+    let mut start = raw.picture.span().start;
+    let rest = &text[start.min(text.len())..];
+    if rest.starts_with("'''") || rest.starts_with("\"\"\"") {
+        start += 3;
+        if text[start..].starts_with("\r\n") {
+            start += 2;
+        } else if text[start..].starts_with('\n') {
+            start += 1;
+        }
+    } else {
+        start += 1;
+    }
+    let (line0, col0) = line_col(text, start);
+    let place = |l: usize, c: usize| {
+        let (line, col) = if l == 0 {
+            (line0, col0 + c)
+        } else {
+            (line0 + l, c + 1)
+        };
+        format!("{source} line {line} column {col}")
+    };
+    let mut grid = Grid {
+        orientation,
+        parity: None,
+    };
+    let mut cells: Vec<(Hex, usize, Vec<String>)> = Vec::new();
+    for (l, line) in pic.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        for (c, ch) in line.chars().enumerate() {
+            if ch == ' ' {
+                continue;
+            }
+            if ch == '\t' {
+                return Err(Error::data(place(l, c), "tab in the picture: use spaces"));
+            }
+            let entry = legend
+                .get(&ch)
+                .ok_or_else(|| Error::data(place(l, c), format!("{ch:?} is not in the legend")))?;
+            let h = grid
+                .hex(l as i64, c as i64)
+                .map_err(|m| Error::data(place(l, c), format!("{ch:?} {m}")))?;
+            if let Some((t, tags)) = entry {
+                let h = Hex::new(h.x + raw.origin[0], h.y + raw.origin[1]);
+                cells.push((h, *t, tags.clone()));
+            }
+        }
+    }
+    let zones: Vec<(Hex, usize)> = cells.iter().map(|(h, t, _)| (*h, *t)).collect();
+    let mut map = HexMap::new(terrains, &zones, orientation).map_err(|e| retag(e, source))?;
+    map.name = raw.name.clone();
+    map.symbols = symbols;
+    let mut tagcount = std::collections::BTreeSet::new();
+    for (h, _, tags) in &cells {
+        for tag in tags {
+            tagcount.insert(tag.clone());
+            if tagcount.len() > MAX_TAGS {
+                return Err(Error::data(
+                    source,
+                    format!("more than {MAX_TAGS} distinct tags"),
+                ));
+            }
+            map.add_tag(*h, tag).map_err(|e| retag(e, source))?;
+        }
+    }
+    for z in &raw.zones {
+        let zplace = || {
+            let (l, c) = line_col(text, z.span().start);
+            format!(
+                "{source} line {l} column {c} ([[zones]] at = {:?})",
+                z.get_ref().at
+            )
+        };
+        let zr = z.get_ref();
+        let h = Hex::new(zr.at[0], zr.at[1]);
+        if !map.contains(h) {
+            return Err(Error::data(zplace(), "not a zone of the picture"));
+        }
+        if let Some(t) = &zr.terrain {
+            map.set_terrain(h, t)
+                .map_err(|e| Error::data(zplace(), inner(e)))?;
+        }
+        if let Some(c) = zr.cost {
+            map.set_cost(h, c)
+                .map_err(|e| Error::data(zplace(), inner(e)))?;
+        }
+        if let Some(o) = zr.occupant {
+            map.set_occupant(h, Some(o))
+                .map_err(|e| Error::data(zplace(), inner(e)))?;
+        }
+        for tag in &zr.tags {
+            map.add_tag(h, tag)
+                .map_err(|e| Error::data(zplace(), inner(e)))?;
+        }
+    }
+    Ok(map)
+}
+
+fn inner(e: Error) -> String {
+    match e {
+        Error::Invalid { message } | Error::Data { message, .. } => message,
+        other => other.to_string(),
+    }
+}
+
+fn retag(e: Error, source: &str) -> Error {
+    Error::data(source, inner(e))
+}
+
+/// A TOML string literal.
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+const SYMBOL_POOL: &str =
+    ".#~^%=+*o&$@!?:;|/\\<>ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+impl HexMap {
+    /// The symbol for every (terrain, tags) combination present, reusing the map's legend
+    /// and inventing symbols for new combinations.
+    fn full_legend(&self) -> Vec<Symbol> {
+        let mut legend = self.symbols.clone();
+        let mut used: std::collections::BTreeSet<char> = legend.iter().map(|s| s.symbol).collect();
+        for h in self.zones() {
+            let t = self.terrain_id(h).unwrap_or(0);
+            let tags: Vec<String> = self.tags(h).into_iter().map(String::from).collect();
+            if legend
+                .iter()
+                .any(|s| s.terrain == t && sorted(&s.tags) == sorted(&tags))
+            {
+                continue;
+            }
+            let name = &self.terrains()[t].name;
+            let preferred = name
+                .chars()
+                .next()
+                .filter(|c| tags.is_empty() && c.is_ascii_graphic());
+            let ch = preferred
+                .filter(|c| !used.contains(c))
+                .or_else(|| SYMBOL_POOL.chars().find(|c| !used.contains(c)))
+                .or_else(|| {
+                    (0x00C0u32..0x2000)
+                        .filter_map(char::from_u32)
+                        .find(|c| c.is_alphanumeric() && !used.contains(c))
+                })
+                .unwrap_or('?');
+            used.insert(ch);
+            legend.push(Symbol {
+                symbol: ch,
+                terrain: t,
+                tags,
+            });
+        }
+        legend
+    }
+
+    fn symbol_of(&self, legend: &[Symbol], h: Hex) -> char {
+        let t = self.terrain_id(h).unwrap_or(0);
+        let tags: Vec<String> = self.tags(h).into_iter().map(String::from).collect();
+        legend
+            .iter()
+            .find(|s| s.terrain == t && sorted(&s.tags) == sorted(&tags))
+            .map_or('?', |s| s.symbol)
+    }
+
+    /// The picture (lines of the text format) and the `origin` that reads it back to the
+    /// same coordinates.
+    fn picture(&self, legend: &[Symbol], draw: impl Fn(Hex, char) -> char) -> (String, [i32; 2]) {
+        let pos = |h: Hex| -> (i64, i64) {
+            let (q, r) = (h.x as i64, h.y as i64);
+            match self.orientation {
+                Orientation::Pointy => (r, 2 * q + r),
+                Orientation::Flat => (2 * r + q, 2 * q),
+            }
+        };
+        let Some(first) = self.zones().next() else {
+            return (String::new(), [0, 0]);
+        };
+        let (mut lmin, mut cmin, mut lmax, mut cmax) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+        for h in self.zones() {
+            let (l, c) = pos(h);
+            lmin = lmin.min(l);
+            cmin = cmin.min(c);
+            lmax = lmax.max(l);
+            cmax = cmax.max(c);
+        }
+        let (nl, nc) = ((lmax - lmin + 1) as usize, (cmax - cmin + 1) as usize);
+        let mut rows = vec![vec![' '; nc]; nl];
+        for h in self.zones() {
+            let (l, c) = pos(h);
+            rows[(l - lmin) as usize][(c - cmin) as usize] = draw(h, self.symbol_of(legend, h));
+        }
+        let mut out = String::new();
+        for row in rows {
+            let line: String = row.into_iter().collect();
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        // Read the first zone back with origin 0 to find the origin.
+        let (l, c) = pos(first);
+        let mut grid = Grid {
+            orientation: self.orientation,
+            parity: None,
+        };
+        // The parity is fixed by the first cell of the picture (top line, leftmost).
+        let top = self
+            .zones()
+            .map(pos)
+            .filter(|p| p.0 == lmin)
+            .min_by_key(|p| p.1)
+            .unwrap_or((l, c));
+        let _ = grid.hex(0, top.1 - cmin);
+        let read = grid.hex(l - lmin, c - cmin).unwrap_or(first);
+        (out, [first.x - read.x, first.y - read.y])
+    }
+
+    /// The picture alone, with occupied zones drawn as `@` (for printing).
+    pub fn render(&self) -> String {
+        let legend = self.full_legend();
+        self.picture(
+            &legend,
+            |h, ch| if self.occupant(h).is_some() { '@' } else { ch },
+        )
+        .0
+    }
+
+    /// The map in the text format; `parse(to_text())` gives an equal map (terrain order,
+    /// tag order and legend symbols may be normalized).
+    pub fn to_text(&self) -> String {
+        let mut legend = self.full_legend();
+        legend.sort_by_key(|s| s.symbol);
+        let (pic, origin) = self.picture(&legend, |_, ch| ch);
+        let mut s = String::new();
+        if !self.name.is_empty() {
+            let _ = writeln!(s, "name = {}", quote(&self.name));
+        }
+        let _ = writeln!(s, "orientation = \"{}\"", self.orientation.name());
+        let _ = writeln!(s, "origin = [{}, {}]", origin[0], origin[1]);
+        let _ = writeln!(s, "picture = '''\n{pic}'''\n\n[legend]");
+        for sym in &legend {
+            let name = quote(&self.terrains()[sym.terrain].name);
+            if sym.tags.is_empty() {
+                let _ = writeln!(s, "{} = {name}", quote(&sym.symbol.to_string()));
+            } else {
+                let tags: Vec<String> = sym.tags.iter().map(|t| quote(t)).collect();
+                let _ = writeln!(
+                    s,
+                    "{} = {{ terrain = {name}, tags = [{}] }}",
+                    quote(&sym.symbol.to_string()),
+                    tags.join(", ")
+                );
+            }
+        }
+        let _ = writeln!(s, "\n[terrain]");
+        let mut terrains: Vec<&Terrain> = self.terrains().iter().collect();
+        terrains.sort_by(|a, b| a.name.cmp(&b.name));
+        for t in terrains {
+            let _ = writeln!(
+                s,
+                "{} = {{ cost = {}, passable = {}, blocks_sight = {} }}",
+                quote(&t.name),
+                t.cost,
+                t.passable,
+                t.blocks_sight
+            );
+        }
+        for h in self.zones() {
+            let cost = self.cost_override(h);
+            let occ = self.occupant(h);
+            if cost.is_none() && occ.is_none() {
+                continue;
+            }
+            let _ = write!(s, "\n[[zones]]\nat = [{}, {}]\n", h.x, h.y);
+            if let Some(c) = cost {
+                let _ = writeln!(s, "cost = {c}");
+            }
+            if let Some(o) = occ {
+                let _ = writeln!(s, "occupant = {o}");
+            }
+        }
+        s
+    }
+}
+
+fn sorted(v: &[String]) -> Vec<&str> {
+    let mut v: Vec<&str> = v.iter().map(String::as_str).collect();
+    v.sort_unstable();
+    v
+}
