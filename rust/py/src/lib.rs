@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod arte;
 mod battleline;
 mod classes;
 mod errors;
