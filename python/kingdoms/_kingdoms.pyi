@@ -376,6 +376,31 @@ def battleline_prove_claim(
 ) -> ClaimProof: ...
 def battleline_proof_rate(case: str, seconds: float = 0.5) -> float: ...
 
+# ---- strifull ----
+
+@final
+class Strifull(Game):
+    GAME: ClassVar[str]
+    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+
+def strifull_card_set(
+    cards_file: str | None = None, cards_toml: str | None = None
+) -> dict[str, Any]: ...
+def strifull_reference_files() -> dict[str, str]: ...
+
+# ---- arte ----
+
+@final
+class Arte(Game):
+    GAME: ClassVar[str]
+    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    @staticmethod
+    def card_set(
+        cards_file: str | None = None, cards_toml: str | None = None
+    ) -> dict[str, Any]: ...
+    @staticmethod
+    def reference_cards_toml() -> str: ...
+
 # ---- agents ----
 from collections.abc import Callable, Sequence
 from typing import Protocol

@@ -1,7 +1,12 @@
 //! Battle Line speed: claim proofs (typical and worst case) and uniformly random games.
 //!
 //! `cargo bench -p kingdoms-core --bench battleline`
+//!
+//! Times are the process's CPU time (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`), not wall
+//! time: on a shared 2-core machine other processes stretch wall time several-fold, while
+//! CPU time measures the work done. On an idle machine the two agree.
 
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kingdoms_core::battleline::cards::parse_cards;
 use kingdoms_core::battleline::proof::prove_unchecked;
@@ -23,7 +28,88 @@ fn unseen(visible: &str) -> u64 {
     ((1u64 << 60) - 1) & !bits(&cards(visible))
 }
 
-fn proofs(c: &mut Criterion) {
+/// Process CPU time in nanoseconds.
+fn cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Criterion measurement: process CPU time.
+pub struct CpuTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        let (div, unit) = if typical < 1e3 {
+            (1.0, "ns")
+        } else if typical < 1e6 {
+            (1e3, "µs")
+        } else if typical < 1e9 {
+            (1e6, "ms")
+        } else {
+            (1e9, "s")
+        };
+        for v in values {
+            *v /= div;
+        }
+        unit
+    }
+    fn scale_throughputs(&self, typical: f64, t: &Throughput, values: &mut [f64]) -> &'static str {
+        let n = match t {
+            Throughput::Elements(n)
+            | Throughput::Bytes(n)
+            | Throughput::BytesDecimal(n)
+            | Throughput::Bits(n) => *n as f64,
+        };
+        let per_s = n * 1e9 / typical;
+        let (div, unit) = if per_s < 1e3 {
+            (1.0, "elem/s (CPU)")
+        } else if per_s < 1e6 {
+            (1e3, "Kelem/s (CPU)")
+        } else {
+            (1e6, "Melem/s (CPU)")
+        };
+        for v in values {
+            *v = n * 1e9 / *v / div;
+        }
+        unit
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+fn proofs(c: &mut Criterion<CpuTime>) {
     let mut g = c.benchmark_group("battleline/proof");
     g.throughput(Throughput::Elements(1));
     // Typical: both sides on the table, the opponent one card short, a mid-game pool.
@@ -102,7 +188,7 @@ fn proofs(c: &mut Criterion) {
     g.finish();
 }
 
-fn games(c: &mut Criterion) {
+fn games(c: &mut Criterion<CpuTime>) {
     let mut g = c.benchmark_group("battleline/game");
     g.throughput(Throughput::Elements(1));
     let opts = Options::default();
@@ -130,5 +216,9 @@ fn games(c: &mut Criterion) {
     let _ = BattleLine::new(0, &opts).map(|x| x.num_actions());
 }
 
-criterion_group!(benches, proofs, games);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = proofs, games
+}
 criterion_main!(benches);

@@ -2,6 +2,7 @@
 //! one [`Game`] trait. Pure Rust; the Python bindings live in the `kingdoms-py` crate.
 
 pub mod agents;
+pub mod arte;
 pub mod battleline;
 pub mod error;
 pub mod game;
@@ -10,6 +11,7 @@ pub mod registry;
 pub mod rng;
 pub mod session;
 pub mod simulate;
+pub mod strifull;
 
 pub use error::{Error, Result};
 pub use game::{Game, Player};

@@ -12,8 +12,16 @@ macro_rules! with_game {
         #[allow(unreachable_code, unused_macros)]
         match $name {
             // GAMES: one arm per game (keep in step with `GAMES`).
+            "arte" => {
+                type $G = $crate::arte::Arte;
+                Ok($body)
+            }
             "battleline" => {
                 type $G = $crate::battleline::BattleLine;
+                Ok($body)
+            }
+            "strifull" => {
+                type $G = $crate::strifull::Strifull;
                 Ok($body)
             }
             other => Err($crate::Error::invalid(format!(
@@ -25,7 +33,7 @@ macro_rules! with_game {
 }
 
 /// The registry names, in the order `kingdoms.games()` lists them.
-pub const GAMES: &[&str] = &["battleline"];
+pub const GAMES: &[&str] = &["battleline", "strifull", "arte"];
 
 pub fn new_game(name: &str, seed: u64, options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
     with_game!(name, G => Box::new(Session::<G>::from_options_json(seed, options)?) as Box<dyn DynGame>)

@@ -5,6 +5,7 @@
 use kingdoms_core::DynGame;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use pyo3::PyClassInitializer;
 
 use crate::errors::IntoPy;
 use crate::game::PyGame;
@@ -70,6 +71,26 @@ game_class!(
     "Battle Line: 9 flags, 60 troops, 10 tactics cards, exact claim proofs.\n\n`BattleLine(seed=None, *, traitor_troops_only=False, claim_at_turn_start=False, first_player=0)`. Rules: docs/rules/battle-line.md; state format, notation and observation layout: docs/battleline.md."
 );
 
+game_class!(
+    PyStrifull,
+    kingdoms_core::strifull::Strifull,
+    "Strifull",
+    "kingdoms.strifull",
+    "Strained Kingdoms: STRIFULL. `Strifull(seed=None, **rules_options)`; options: factions, leaders, decks, cards_file, cards_toml, tie_is_defeat, dead_cells_open_flanks, moves_in_leader_row_only, mutual_wipeout (docs/rules/strifull.md)."
+);
+
+game_class!(
+    PyArte,
+    kingdoms_core::arte::Arte,
+    "Arte",
+    "kingdoms.arte",
+    "Arte da Guerra: draft terrain and unit cards (one of every three hidden), build a field \
+     of three terrain rows, then three rounds of deployment and combat. Rules options: \
+     `cards_file` / `cards_toml` (a card set), `deployment` (\"simultaneous\" | \"alternating\"), \
+     `ranged_scoring` (\"exception\" | \"ranged_defender\"), `sudden_death_row` \
+     (\"chosen\" | \"front\"); see docs/rules/arte-da-guerra.md."
+);
+
 /// Wrap a core game in the Python class of its game.
 pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
     let base = PyGame { inner };
@@ -81,6 +102,12 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
             PyClassInitializer::from(base).add_subclass(PyBattleLine),
         )?
         .into_any()),
+        "strifull" => Ok(Py::new(
+            py,
+            pyo3::PyClassInitializer::from(base).add_subclass(PyStrifull),
+        )?
+        .into_any()),
+        "arte" => Ok(Py::new(py, PyClassInitializer::from(base).add_subclass(PyArte))?.into_any()),
         _ => Ok(Py::new(py, base)?.into_any()),
     }
 }
@@ -89,5 +116,8 @@ pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBattleLine>()?;
     crate::battleline::register(m)?;
+    m.add_class::<PyStrifull>()?;
+    crate::strifull::register(m)?;
+    m.add_class::<PyArte>()?;
     Ok(())
 }

@@ -6,12 +6,14 @@ use pyo3::types::PyDict;
 
 mod agents;
 mod batch;
+mod arte;
 mod battleline;
 mod classes;
 mod errors;
 mod game;
 mod hex;
 mod json;
+mod strifull;
 
 use errors::IntoPy;
 use game::{PyAction, PyGame, PyRecord};

@@ -365,8 +365,57 @@ fn wild_value(c: Card, w: &WildBits) -> u8 {
     b.trailing_zeros() as u8 + 1
 }
 
+/// Starts `s` (bits) of the runs `s..s + size` of set bits of `x` that contain `values`.
+#[inline]
+fn run_starts(x: u16, size: u32, values: u16) -> u16 {
+    let mut r = x;
+    for k in 1..size {
+        r &= x >> k;
+    }
+    if values != 0 {
+        let lo = values.trailing_zeros();
+        let hi = 15 - values.leading_zeros();
+        // s <= lo and s + size - 1 >= hi.
+        let upto_lo = (2u16 << lo).wrapping_sub(1);
+        let from = (hi + 1).saturating_sub(size);
+        r &= upto_lo & !((1u16 << from) - 1);
+    }
+    r
+}
+
+/// The total of the run of `size` values starting at bit `start`.
+#[inline]
+fn run_total(start: u32, size: u32) -> u32 {
+    size * (start + 1) + size * (size - 1) / 2
+}
+
 fn wedge(fixed: &[Card], p: &Parts, pool: u64, size: u32, fog: bool) -> Option<Formation> {
     let colour_choice = p.single_colour()?;
+    if p.nw == 0 {
+        // No wild card: per colour, the highest run of the colour's unseen cards and the
+        // fixed troops.
+        let colours = match colour_choice {
+            Some(c) => c..c + 1,
+            None => 0..6,
+        };
+        let mut best: Option<(u32, u32)> = None;
+        for c in colours {
+            let starts = run_starts(colour_slice(pool, c) | p.values, size, p.values);
+            if starts != 0 {
+                let s = 15 - starts.leading_zeros();
+                if best.is_none_or(|(bs, _)| s > bs) {
+                    best = Some((s, c));
+                }
+            }
+        }
+        let (start, c) = best?;
+        let run = ((1u16 << size) - 1) << start;
+        let mut out = Out::new(fixed, Kind::Wedge, run_total(start, size), fog);
+        for b in bits16(run & !p.values) {
+            out.add(Card::troop(c as u8, b as u8 + 1));
+        }
+        return Some(out.f);
+    }
     for start in (0..=10 - size).rev() {
         let run = ((1u16 << size) - 1) << start;
         if p.values & !run != 0 {
@@ -380,8 +429,7 @@ fn wedge(fixed: &[Card], p: &Parts, pool: u64, size: u32, fog: bool) -> Option<F
         for c in colours {
             let avail = colour_slice(pool, c);
             if let Some((w, need)) = place_wilds(missing, avail, p) {
-                let total = size * (start + 1) + size * (size - 1) / 2;
-                let mut out = Out::new(fixed, Kind::Wedge, total, fog);
+                let mut out = Out::new(fixed, Kind::Wedge, run_total(start, size), fog);
                 for b in bits16(need) {
                     out.add(Card::troop(c as u8, b as u8 + 1));
                 }
@@ -483,14 +531,27 @@ fn skirmish(fixed: &[Card], p: &Parts, pool: u64, size: u32, fog: bool) -> Optio
         return None;
     }
     let avail = value_presence(pool);
+    if p.nw == 0 {
+        let starts = run_starts(avail | p.values, size, p.values);
+        if starts == 0 {
+            return None;
+        }
+        let start = 15 - starts.leading_zeros();
+        let run = ((1u16 << size) - 1) << start;
+        let mut out = Out::new(fixed, Kind::Skirmish, run_total(start, size), fog);
+        for b in bits16(run & !p.values) {
+            let c = (pool & VALUE_MASK[b as usize]).trailing_zeros();
+            out.add(Card(c as u8));
+        }
+        return Some(out.f);
+    }
     for start in (0..=10 - size).rev() {
         let run = ((1u16 << size) - 1) << start;
         if p.values & !run != 0 {
             continue;
         }
         if let Some((w, need)) = place_wilds(run & !p.values, avail, p) {
-            let total = size * (start + 1) + size * (size - 1) / 2;
-            let mut out = Out::new(fixed, Kind::Skirmish, total, fog);
+            let mut out = Out::new(fixed, Kind::Skirmish, run_total(start, size), fog);
             for b in bits16(need) {
                 let c = (pool & VALUE_MASK[b as usize]).trailing_zeros();
                 out.add(Card(c as u8));

@@ -517,7 +517,7 @@ impl BattleLine {
             unseen: 0,
             claimed_mask: 0,
             claimable: 0,
-            cache: Default::default(),
+            masks: Default::default(),
         };
 
         // Scout sub-state.

@@ -58,7 +58,7 @@ impl BattleLine {
             unseen: ALL_TROOPS,
             claimed_mask: 0,
             claimable: 0,
-            cache: Default::default(),
+            masks: Default::default(),
         };
         for &c in &troops {
             g.troop_deck.push(c);
@@ -559,7 +559,7 @@ impl BattleLine {
                     self.table[o].remove(card);
                     self.table[p].insert(card);
                     self.loc[card.id()] = loc_flag(g, p);
-                    self.cache[g] = [ClaimCache::Dirty; 2];
+                    self.refresh_flag(g);
                 } else {
                     let left = self.take(card);
                     self.place(card, g, p);
@@ -634,7 +634,7 @@ impl BattleLine {
         }
         self.table[p].insert(c);
         self.loc[c.id()] = loc_flag(f, p);
-        self.cache[f] = [ClaimCache::Dirty; 2];
+        self.refresh_flag(f);
     }
 
     /// Take a card off the table (it goes wherever the caller puts it next).
@@ -644,7 +644,6 @@ impl BattleLine {
     fn take(&mut self, c: Card) -> Option<usize> {
         let (f, side) = self.table_place(c)?;
         self.table[side].remove(c);
-        self.cache[f] = [ClaimCache::Dirty; 2];
         let fl = &mut self.flags[f];
         if c.is_formation_card() {
             fl.remove(side, c);
@@ -655,8 +654,10 @@ impl BattleLine {
             fl.fog = None;
         } else {
             fl.mud = None;
+            self.refresh_flag(f);
             return Some(f);
         }
+        self.refresh_flag(f);
         None
     }
 
@@ -683,6 +684,7 @@ impl BattleLine {
             (None, [false, true]) => Some(1),
             (None, [false, false]) => None,
         };
+        self.refresh_flag(f);
     }
 
     fn draw(&mut self, p: usize, d: Deck) {
@@ -763,6 +765,7 @@ impl BattleLine {
     fn claim(&mut self, f: usize, p: usize) {
         self.flags[f].claimed = Some(p as u8);
         self.claimed_mask |= 1 << f;
+        self.refresh_flag(f);
         self.claimable &= !(1 << f);
         if self.has_won(p) {
             self.phase = Phase::Over;

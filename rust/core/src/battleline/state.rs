@@ -177,14 +177,21 @@ pub struct Knowledge {
     pub opp_hand: CardSet,
 }
 
-/// Cached claim status of one side of one flag.
+/// Per-flag summaries and the claim-proof cache, kept in step with the flags by
+/// [`BattleLine::refresh_flag`]: bit `f` of each mask is flag `f`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub(crate) enum ClaimCache {
-    #[default]
-    Dirty,
-    Holds,
-    /// Fails; stays failing while these completing cards are all still unseen.
-    Fails(u64),
+pub(crate) struct FlagMasks {
+    /// Unclaimed flags where the player's side has a free slot.
+    pub free: [u16; 2],
+    /// Unclaimed flags where the player's side is complete.
+    pub complete: [u16; 2],
+    /// Flags where the player's claim is known to hold (it keeps holding while the flag is
+    /// unchanged: the unseen pool only shrinks).
+    pub holds: [u16; 2],
+    /// Flags where the player's claim is known to fail; it keeps failing while the
+    /// counterexample's completing cards (`cex`) are all still unseen.
+    pub fails: [u16; 2],
+    pub cex: [[u64; 2]; NUM_FLAGS],
 }
 
 // Card locations.
@@ -231,7 +238,7 @@ pub struct BattleLine {
     pub(crate) claimed_mask: u16,
     /// Claimable flags of the player to move (valid in the Claim phase).
     pub(crate) claimable: u16,
-    pub(crate) cache: [[ClaimCache; 2]; NUM_FLAGS],
+    pub(crate) masks: FlagMasks,
 }
 
 impl BattleLine {
@@ -278,7 +285,10 @@ impl BattleLine {
         self.table = table;
         self.unseen = ALL_TROOPS & !(visible as u64);
         self.claimed_mask = claimed;
-        self.cache = [[ClaimCache::Dirty; 2]; NUM_FLAGS];
+        self.masks = FlagMasks::default();
+        for f in 0..NUM_FLAGS {
+            self.refresh_flag(f);
+        }
         self.claimable = 0;
         if self.phase == Phase::Claim {
             self.claimable = self.claimable_flags(self.to_move as usize);
@@ -347,13 +357,22 @@ impl BattleLine {
     /// Unclaimed flags where `p` may place a formation card.
     #[inline]
     pub(crate) fn free_flags(&self, p: usize) -> u16 {
-        let mut m = 0u16;
-        for (f, flag) in self.flags.iter().enumerate() {
-            if flag.claimed.is_none() && flag.has_room(p) {
-                m |= 1 << f;
-            }
+        self.masks.free[p]
+    }
+    /// Recompute the summaries of flag `f` after it changed, forgetting its cached proofs.
+    #[inline]
+    pub(crate) fn refresh_flag(&mut self, f: usize) {
+        let fl = &self.flags[f];
+        let bit = 1u16 << f;
+        let m = &mut self.masks;
+        for p in 0..2 {
+            let open = fl.claimed.is_none();
+            m.free[p] = (m.free[p] & !bit) | if open && fl.has_room(p) { bit } else { 0 };
+            m.complete[p] =
+                (m.complete[p] & !bit) | if open && fl.is_complete(p) { bit } else { 0 };
+            m.holds[p] &= !bit;
+            m.fails[p] &= !bit;
         }
-        m
     }
     #[inline]
     pub(crate) fn unclaimed_mask(&self) -> u16 {
@@ -388,43 +407,46 @@ impl BattleLine {
     }
 
     /// Whether `p` may claim `flag` now, using and refreshing the cache.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn can_claim(&mut self, flag: usize, p: usize) -> bool {
-        let fl = &self.flags[flag];
-        if fl.claimed.is_some() || !fl.is_complete(p) {
-            return false;
-        }
-        match self.cache[flag][p] {
-            ClaimCache::Holds => return true,
-            ClaimCache::Fails(cex) if cex & !self.unseen == 0 => return false,
-            _ => {}
-        }
-        let proof = prove_unchecked(
-            fl.side(p),
-            fl.side(1 - p),
-            self.unseen,
-            fl.fog.is_some(),
-            fl.mud.is_some(),
-            fl.first_complete == Some(p as u8),
-        );
-        let holds = proof.holds();
-        self.cache[flag][p] = if holds {
-            ClaimCache::Holds
-        } else {
-            ClaimCache::Fails(proof.theirs.map_or(0, |t| t.completion_bits()))
-        };
-        holds
+        self.claimable_flags(p) >> flag & 1 == 1
     }
 
-    /// Bit per flag `p` may claim now.
+    /// Bit per flag `p` may claim now. Only flags whose cached verdict may have changed
+    /// are proved again.
     pub(crate) fn claimable_flags(&mut self, p: usize) -> u16 {
-        let mut m = 0u16;
-        for f in 0..NUM_FLAGS {
-            if self.can_claim(f, p) {
-                m |= 1 << f;
+        let cand = self.masks.complete[p];
+        let mut todo = cand & !self.masks.holds[p];
+        let mut fails = todo & self.masks.fails[p];
+        while fails != 0 {
+            let f = fails.trailing_zeros() as usize;
+            fails &= fails - 1;
+            if self.masks.cex[f][p] & !self.unseen == 0 {
+                todo &= !(1 << f); // the counterexample still stands
             }
         }
-        m
+        while todo != 0 {
+            let f = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let fl = &self.flags[f];
+            let proof = prove_unchecked(
+                fl.side(p),
+                fl.side(1 - p),
+                self.unseen,
+                fl.fog.is_some(),
+                fl.mud.is_some(),
+                fl.first_complete == Some(p as u8),
+            );
+            let bit = 1u16 << f;
+            if proof.holds() {
+                self.masks.holds[p] |= bit;
+                self.masks.fails[p] &= !bit;
+            } else {
+                self.masks.fails[p] |= bit;
+                self.masks.cex[f][p] = proof.theirs.map_or(0, |t| t.completion_bits());
+            }
+        }
+        cand & self.masks.holds[p]
     }
 
     /// Match play scoring (BL-12.1) of a finished game: the winner 5, the loser 1 per flag

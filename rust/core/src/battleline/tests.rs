@@ -246,6 +246,8 @@ fn check_invariants(g: &BattleLine) {
     assert_eq!(r.table, g.table);
     assert_eq!(r.unseen, g.unseen);
     assert_eq!(r.claimed_mask, g.claimed_mask);
+    assert_eq!(r.masks.free, g.masks.free);
+    assert_eq!(r.masks.complete, g.masks.complete);
     if g.phase == Phase::Claim {
         assert_eq!(r.claimable, g.claimable);
     }
@@ -1168,7 +1170,7 @@ fn bl_9_proofs_agree_with_brute_force() {
     let mut holds = 0;
     let mut cases = 0;
     let mut verdicts = std::collections::HashSet::new();
-    for _ in 0..3000 {
+    for _ in 0..10000 {
         let c = random_case(&mut rng);
         let pool_bits = c.pool.iter().fold(0u64, |a, x| a | 1 << x.0);
         let proof = prove_unchecked(&c.mine, &c.theirs, pool_bits, c.fog, c.mud, c.mine_first);

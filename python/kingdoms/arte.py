@@ -1,0 +1,42 @@
+"""Arte da Guerra: draft terrain and unit cards, build a field of three terrain rows, and fight
+three rounds of deployment and combat.
+
+>>> from kingdoms.arte import Arte
+>>> g = Arte(seed=1)                      # the reference card set
+>>> g.apply(g.legal_actions()[0])         # the first picker hides a drawn card
+>>> g.current_player
+1
+
+Rules (with rule ids ``AG-x.y``): ``docs/rules/arte-da-guerra.md``. State dict, notation,
+action ids, observation layout and the card data format: ``docs/arte.md``.
+
+Rules options (keyword arguments of :class:`Arte` and ``kingdoms.new_game("arte", ...)``):
+
+``cards_file``
+    path of a TOML card set to play with instead of the reference set;
+``cards_toml``
+    the same given as text;
+``deployment``
+    ``"simultaneous"`` (default: secret, revealed together) or ``"alternating"``
+    (one card at a time, face up);
+``ranged_scoring``
+    ``"exception"`` (default: only archers and mages count when a protected card defends
+    a purely ranged attack) or ``"ranged_defender"`` (whenever the defender holds one);
+``sudden_death_row``
+    ``"chosen"`` (default: each picks a row with its card) or ``"front"`` (row 1).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kingdoms._kingdoms import Arte
+
+__all__ = ["UNIT_TYPES", "Arte", "Deployment", "RangedScoring", "SuddenDeathRow"]
+
+Deployment = Literal["simultaneous", "alternating"]
+RangedScoring = Literal["exception", "ranged_defender"]
+SuddenDeathRow = Literal["chosen", "front"]
+
+#: The unit types, in the order used by card data, observations and renders (C G A M).
+UNIT_TYPES: tuple[str, ...] = ("cavaleiro", "guerreiro", "arqueiro", "mago")

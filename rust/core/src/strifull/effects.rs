@@ -1,0 +1,601 @@
+//! The ability system: a small, data-driven vocabulary of triggers, conditions and effects
+//! (rules SK-9.x). Cards carry lists of [`Ability`] values parsed from TOML; the rules code
+//! asks questions of them ("does anything make this attacker use its DEF?") in
+//! `rules.rs` / `combat.rs`.
+//!
+//! Every ability has one *subject* its conditions are checked against:
+//! - combat triggers (`on_attack`, `on_defence`, `on_defeat`): the troop in combat — the card
+//!   itself for a troop, any allied troop for a leader;
+//! - `while_revealed` and `turn_start`: each troop the effect would reach (`to`);
+//! - `activated` (leaders only): the chosen target.
+
+use super::cards::Element;
+use crate::error::{Error, Result};
+
+/// The two zones of a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Zone {
+    Attack,
+    Defence,
+}
+
+impl Zone {
+    pub fn index(self) -> usize {
+        match self {
+            Zone::Attack => 0,
+            Zone::Defence => 1,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Zone::Attack => "attack",
+            Zone::Defence => "defence",
+        }
+    }
+    fn parse(s: &str) -> Option<Zone> {
+        match s {
+            "attack" | "ataque" => Some(Zone::Attack),
+            "defence" | "defense" | "defesa" => Some(Zone::Defence),
+            _ => None,
+        }
+    }
+}
+
+/// When an ability acts (SK-9.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trigger {
+    /// Continuously, while the troop is face up (a leader: always).
+    WhileRevealed,
+    /// While the subject attacks.
+    OnAttack,
+    /// While the subject is attacked.
+    OnDefence,
+    /// When the subject falls in combat.
+    OnDefeat,
+    /// At the start of the owner's turn.
+    TurnStart,
+    /// Step III of the owner's turn (leaders only).
+    Activated,
+}
+
+impl Trigger {
+    pub fn name(self) -> &'static str {
+        match self {
+            Trigger::WhileRevealed => "while_revealed",
+            Trigger::OnAttack => "on_attack",
+            Trigger::OnDefence => "on_defence",
+            Trigger::OnDefeat => "on_defeat",
+            Trigger::TurnStart => "turn_start",
+            Trigger::Activated => "activated",
+        }
+    }
+    fn parse(s: &str) -> Option<Trigger> {
+        Some(match s {
+            "while_revealed" => Trigger::WhileRevealed,
+            "on_attack" => Trigger::OnAttack,
+            "on_defence" | "on_defense" => Trigger::OnDefence,
+            "on_defeat" => Trigger::OnDefeat,
+            "turn_start" => Trigger::TurnStart,
+            "activated" => Trigger::Activated,
+            _ => return None,
+        })
+    }
+}
+
+/// A row condition: a fixed row, the row of the ability owner's leader, or the source
+/// card's own row (for a leader: the leader's row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowSel {
+    Row(u8),
+    Leader,
+    Same,
+}
+
+/// An element condition: a fixed element or the element of the ability owner's leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElemSel {
+    Is(Element),
+    Leader,
+}
+
+/// Conditions on the subject (SK-9.2). All present conditions must hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cond {
+    pub zone: Option<Zone>,
+    pub row: Option<RowSel>,
+    pub element: Option<ElemSel>,
+    /// The element of the subject's opponent in this combat (combat triggers only).
+    pub foe_element: Option<ElemSel>,
+}
+
+/// Who an effect reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum To {
+    /// The subject itself (`self` on a troop, `ally` on a leader's combat trigger or the
+    /// chosen allied target of an activated ability).
+    Subject,
+    /// The subject's opponent in this combat, or the chosen enemy target of an activated
+    /// ability.
+    Foe,
+    /// Every other allied troop (all allied troops, for a leader).
+    Allies,
+    /// Every opposing troop.
+    Enemies,
+}
+
+impl To {
+    pub fn name(self, leader: bool) -> &'static str {
+        match (self, leader) {
+            (To::Subject, false) => "self",
+            (To::Subject, true) => "ally",
+            (To::Foe, _) => "foe",
+            (To::Allies, _) => "allies",
+            (To::Enemies, _) => "enemies",
+        }
+    }
+}
+
+/// What an ability does (SK-9.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// Add to ATK and/or DEF (a combat value uses the stat in use).
+    Stat { atk: i8, def: i8 },
+    /// The subject may attack any opposing defence-zone troop.
+    AttackAny,
+    /// Whoever attacks the subject uses its DEF value as its attack value.
+    UseDefence,
+    /// A defeat of the subject becomes a tie: the winner is eliminated too.
+    Tie,
+    /// A falling subject rolls a die and survives on `roll` or more.
+    Survive { roll: u8 },
+    /// Permanent counters on the subject (revealed troops only), capped at `max`.
+    Grow { atk: i8, def: i8, max: u8 },
+    /// Turn the chosen face-down enemy troop face up.
+    Reveal,
+}
+
+impl Effect {
+    pub const STAT: u16 = 1;
+    pub const ATTACK_ANY: u16 = 2;
+    pub const USE_DEFENCE: u16 = 4;
+    pub const TIE: u16 = 8;
+    pub const SURVIVE: u16 = 16;
+    pub const GROW: u16 = 32;
+    pub const REVEAL: u16 = 64;
+
+    /// One bit per kind of effect, for quick filtering.
+    pub fn bit(self) -> u16 {
+        match self {
+            Effect::Stat { .. } => Effect::STAT,
+            Effect::AttackAny => Effect::ATTACK_ANY,
+            Effect::UseDefence => Effect::USE_DEFENCE,
+            Effect::Tie => Effect::TIE,
+            Effect::Survive { .. } => Effect::SURVIVE,
+            Effect::Grow { .. } => Effect::GROW,
+            Effect::Reveal => Effect::REVEAL,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Effect::Stat { .. } => "stat",
+            Effect::AttackAny => "attack_any",
+            Effect::UseDefence => "use_defence",
+            Effect::Tie => "tie",
+            Effect::Survive { .. } => "survive",
+            Effect::Grow { .. } => "grow",
+            Effect::Reveal => "reveal",
+        }
+    }
+}
+
+/// One ability line of a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ability {
+    pub trigger: Trigger,
+    pub cond: Cond,
+    pub to: To,
+    pub effect: Effect,
+    /// Activated abilities: how many times per game (None: once every turn, no limit).
+    pub uses: Option<u8>,
+}
+
+const ABILITY_KEYS: &[&str] = &[
+    "when",
+    "effect",
+    "to",
+    "zone",
+    "row",
+    "element",
+    "foe_element",
+    "atk",
+    "def",
+    "roll",
+    "max",
+    "uses",
+];
+
+impl Ability {
+    /// Parse and validate one `[[troop.ability]]` / `[[leader.ability]]` table. `place`
+    /// names file, card and ability for error messages.
+    pub fn from_toml(table: &toml::Table, place: &str, leader: bool) -> Result<Ability> {
+        let at = |field: &str| format!("{place}, field \"{field}\"");
+        for key in table.keys() {
+            if !ABILITY_KEYS.contains(&key.as_str()) {
+                return Err(Error::data(
+                    at(key),
+                    format!("unknown field; an ability has {}", ABILITY_KEYS.join(", ")),
+                ));
+            }
+        }
+        let text = |field: &str| -> Result<Option<&str>> {
+            match table.get(field) {
+                None => Ok(None),
+                Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
+                Some(v) => Err(Error::data(
+                    at(field),
+                    format!("expected a string, found {}", v.type_str()),
+                )),
+            }
+        };
+        let int = |field: &str, lo: i64, hi: i64| -> Result<Option<i64>> {
+            match table.get(field) {
+                None => Ok(None),
+                Some(toml::Value::Integer(n)) if (lo..=hi).contains(n) => Ok(Some(*n)),
+                Some(toml::Value::Integer(n)) => Err(Error::data(
+                    at(field),
+                    format!("{n} is out of range {lo}..={hi}"),
+                )),
+                Some(v) => Err(Error::data(
+                    at(field),
+                    format!("expected an integer, found {}", v.type_str()),
+                )),
+            }
+        };
+        let element = |field: &str| -> Result<Option<ElemSel>> {
+            Ok(match text(field)? {
+                None => None,
+                Some("leader") => Some(ElemSel::Leader),
+                Some(s) => Some(ElemSel::Is(Element::parse(s).ok_or_else(|| {
+                    Error::data(
+                        at(field),
+                        format!(
+                            "unknown element {s:?}; expected fire, water, wind, earth or leader"
+                        ),
+                    )
+                })?)),
+            })
+        };
+
+        let when = text("when")?.ok_or_else(|| Error::data(at("when"), "missing"))?;
+        let trigger = Trigger::parse(when).ok_or_else(|| {
+            Error::data(
+                at("when"),
+                format!(
+                    "unknown trigger {when:?}; expected while_revealed, on_attack, on_defence, \
+                     on_defeat, turn_start or activated"
+                ),
+            )
+        })?;
+        if trigger == Trigger::Activated && !leader {
+            return Err(Error::data(
+                at("when"),
+                "only leaders have activated abilities (turn step III)",
+            ));
+        }
+        let zone = match text("zone")? {
+            None => None,
+            Some(s) => Some(Zone::parse(s).ok_or_else(|| {
+                Error::data(
+                    at("zone"),
+                    format!("unknown zone {s:?}; expected attack or defence"),
+                )
+            })?),
+        };
+        let row = match table.get("row") {
+            None => None,
+            Some(toml::Value::Integer(n)) if (1..=3).contains(n) => Some(RowSel::Row(*n as u8)),
+            Some(toml::Value::String(s)) if s == "leader" => Some(RowSel::Leader),
+            Some(toml::Value::String(s)) if s == "same" => Some(RowSel::Same),
+            Some(v) => {
+                return Err(Error::data(
+                    at("row"),
+                    format!("expected 1, 2, 3, \"leader\" or \"same\", found {v}"),
+                ))
+            }
+        };
+        let cond = Cond {
+            zone,
+            row,
+            element: element("element")?,
+            foe_element: element("foe_element")?,
+        };
+        let combat = matches!(
+            trigger,
+            Trigger::OnAttack | Trigger::OnDefence | Trigger::OnDefeat
+        );
+        if cond.foe_element.is_some() && !combat && trigger != Trigger::WhileRevealed {
+            return Err(Error::data(
+                at("foe_element"),
+                "only combat triggers (on_attack, on_defence, on_defeat) and while_revealed \
+                 effects have a foe",
+            ));
+        }
+        if trigger == Trigger::Activated && (cond.element.is_some() || cond.foe_element.is_some()) {
+            return Err(Error::data(
+                at("element"),
+                "an activated ability's target may only be restricted by zone and row: the \
+                 element of a face-down target is hidden",
+            ));
+        }
+
+        let effect_name = text("effect")?.ok_or_else(|| Error::data(at("effect"), "missing"))?;
+        let atk = int("atk", -10, 10)?.unwrap_or(0) as i8;
+        let def = int("def", -10, 10)?.unwrap_or(0) as i8;
+        let roll = int("roll", 2, 6)?;
+        let max = int("max", 1, 10)?;
+        let uses = int("uses", 1, 99)?.map(|n| n as u8);
+        let effect = match effect_name {
+            "stat" => Effect::Stat { atk, def },
+            "attack_any" => Effect::AttackAny,
+            "use_defence" | "use_defense" => Effect::UseDefence,
+            "tie" => Effect::Tie,
+            "survive" => Effect::Survive {
+                roll: roll.ok_or_else(|| {
+                    Error::data(
+                        at("roll"),
+                        "missing: the lowest die face (2-6) that survives",
+                    )
+                })? as u8,
+            },
+            "grow" => Effect::Grow {
+                atk,
+                def,
+                max: max.ok_or_else(|| {
+                    Error::data(at("max"), "missing: the cap (1-10) on the counters")
+                })? as u8,
+            },
+            "reveal" => Effect::Reveal,
+            other => {
+                return Err(Error::data(
+                    at("effect"),
+                    format!(
+                        "unknown effect {other:?}; expected stat, attack_any, use_defence, tie, \
+                         survive, grow or reveal"
+                    ),
+                ))
+            }
+        };
+        let unused = |field: &str| -> Result<()> {
+            if table.contains_key(field) {
+                Err(Error::data(
+                    at(field),
+                    format!("not used by effect {:?}", effect.name()),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match effect {
+            Effect::Stat { atk, def } | Effect::Grow { atk, def, .. } => {
+                if atk == 0 && def == 0 {
+                    return Err(Error::data(
+                        at("atk"),
+                        "a stat or grow effect needs a non-zero atk or def",
+                    ));
+                }
+            }
+            _ => {
+                unused("atk")?;
+                unused("def")?;
+            }
+        }
+        if !matches!(effect, Effect::Survive { .. }) {
+            unused("roll")?;
+        }
+        if !matches!(effect, Effect::Grow { .. }) {
+            unused("max")?;
+        }
+        if trigger != Trigger::Activated {
+            unused("uses")?;
+        }
+
+        // Which effects each trigger allows, and with which `to`.
+        let to_text = text("to")?;
+        let to = match to_text {
+            None => {
+                if trigger == Trigger::Activated {
+                    return Err(Error::data(
+                        at("to"),
+                        "missing: an activated ability targets a \"foe\" or an \"ally\"",
+                    ));
+                }
+                match (trigger, leader) {
+                    (Trigger::WhileRevealed | Trigger::TurnStart, true) => To::Allies,
+                    _ => To::Subject,
+                }
+            }
+            Some("self") if !leader => To::Subject,
+            Some("ally") if leader && trigger != Trigger::WhileRevealed => To::Subject,
+            Some("foe") => To::Foe,
+            Some("allies") => To::Allies,
+            Some("enemies") => To::Enemies,
+            Some(s) => {
+                return Err(Error::data(
+                    at("to"),
+                    format!(
+                        "{s:?} is not a target here; {} abilities name self, foe, allies or \
+                         enemies, leader abilities ally, foe, allies or enemies",
+                        if leader { "leader" } else { "troop" }
+                    ),
+                ))
+            }
+        };
+        let allowed: &[To] = match (trigger, effect) {
+            (Trigger::WhileRevealed, Effect::Stat { .. }) => {
+                if leader {
+                    &[To::Allies, To::Enemies]
+                } else {
+                    &[To::Subject, To::Allies, To::Enemies]
+                }
+            }
+            (Trigger::WhileRevealed, Effect::AttackAny | Effect::UseDefence) => {
+                if leader {
+                    &[To::Allies]
+                } else {
+                    &[To::Subject, To::Allies]
+                }
+            }
+            (Trigger::OnAttack, Effect::Stat { .. })
+            | (Trigger::OnDefence, Effect::Stat { .. }) => &[To::Subject, To::Foe],
+            (Trigger::OnAttack, Effect::AttackAny) => &[To::Subject],
+            (Trigger::OnDefence, Effect::UseDefence) => &[To::Subject],
+            (Trigger::OnDefeat, Effect::Tie | Effect::Survive { .. }) => &[To::Subject],
+            (Trigger::TurnStart, Effect::Grow { .. }) => {
+                if leader {
+                    &[To::Allies]
+                } else {
+                    &[To::Subject, To::Allies]
+                }
+            }
+            (Trigger::Activated, Effect::Reveal) => &[To::Foe],
+            (Trigger::Activated, Effect::Stat { .. }) => &[To::Foe, To::Subject],
+            _ => {
+                return Err(Error::data(
+                    at("effect"),
+                    format!(
+                        "effect {:?} cannot be used with trigger {:?} (see the table in \
+                         docs/strifull-cards.md)",
+                        effect.name(),
+                        trigger.name()
+                    ),
+                ))
+            }
+        };
+        if !allowed.contains(&to) {
+            let names: Vec<&str> = allowed.iter().map(|t| t.name(leader)).collect();
+            return Err(Error::data(
+                at("to"),
+                format!(
+                    "{:?} with {:?} reaches {}, not {:?}",
+                    effect.name(),
+                    trigger.name(),
+                    names.join(" or "),
+                    to.name(leader)
+                ),
+            ));
+        }
+        if matches!(effect, Effect::AttackAny) && cond.foe_element.is_some() {
+            return Err(Error::data(
+                at("foe_element"),
+                "attack_any is decided before the target is chosen, so it cannot depend on it",
+            ));
+        }
+        Ok(Ability {
+            trigger,
+            cond,
+            to,
+            effect,
+            uses,
+        })
+    }
+
+    /// The ability in the TOML format's terms (`docs/strifull-cards.md`), as JSON.
+    pub fn to_json(&self, leader: bool) -> serde_json::Value {
+        use serde_json::{json, Value};
+        let mut m = serde_json::Map::new();
+        m.insert("when".into(), json!(self.trigger.name()));
+        m.insert("effect".into(), json!(self.effect.name()));
+        m.insert("to".into(), json!(self.to.name(leader)));
+        if let Some(z) = self.cond.zone {
+            m.insert("zone".into(), json!(z.name()));
+        }
+        match self.cond.row {
+            Some(RowSel::Row(r)) => m.insert("row".into(), json!(r)),
+            Some(RowSel::Leader) => m.insert("row".into(), json!("leader")),
+            Some(RowSel::Same) => m.insert("row".into(), json!("same")),
+            None => None,
+        };
+        let elem = |e: ElemSel| -> Value {
+            match e {
+                ElemSel::Is(x) => json!(x.name()),
+                ElemSel::Leader => json!("leader"),
+            }
+        };
+        if let Some(e) = self.cond.element {
+            m.insert("element".into(), elem(e));
+        }
+        if let Some(e) = self.cond.foe_element {
+            m.insert("foe_element".into(), elem(e));
+        }
+        match self.effect {
+            Effect::Stat { atk, def } => {
+                m.insert("atk".into(), json!(atk));
+                m.insert("def".into(), json!(def));
+            }
+            Effect::Grow { atk, def, max } => {
+                m.insert("atk".into(), json!(atk));
+                m.insert("def".into(), json!(def));
+                m.insert("max".into(), json!(max));
+            }
+            Effect::Survive { roll } => {
+                m.insert("roll".into(), json!(roll));
+            }
+            _ => {}
+        }
+        if let Some(u) = self.uses {
+            m.insert("uses".into(), json!(u));
+        }
+        m.insert("summary".into(), json!(self.describe(leader)));
+        Value::Object(m)
+    }
+
+    /// A short English description, for docs and renders.
+    pub fn describe(&self, leader: bool) -> String {
+        let mut s = format!("{}: {}", self.trigger.name(), self.effect.name());
+        match self.effect {
+            Effect::Stat { atk, def } => s += &format!(" atk{atk:+} def{def:+}"),
+            Effect::Grow { atk, def, max } => s += &format!(" atk{atk:+} def{def:+} max {max}"),
+            Effect::Survive { roll } => s += &format!(" on {roll}+"),
+            _ => {}
+        }
+        s += &format!(" to {}", self.to.name(leader));
+        if let Some(z) = self.cond.zone {
+            s += &format!(", zone {}", z.name());
+        }
+        match self.cond.row {
+            Some(RowSel::Row(r)) => s += &format!(", row {r}"),
+            Some(RowSel::Leader) => s += ", leader's row",
+            Some(RowSel::Same) => s += ", same row",
+            None => {}
+        }
+        match self.cond.element {
+            Some(ElemSel::Is(e)) => s += &format!(", element {}", e.name()),
+            Some(ElemSel::Leader) => s += ", leader's element",
+            None => {}
+        }
+        match self.cond.foe_element {
+            Some(ElemSel::Is(e)) => s += &format!(", foe {}", e.name()),
+            Some(ElemSel::Leader) => s += ", foe of the leader's element",
+            None => {}
+        }
+        if let Some(u) = self.uses {
+            s += &format!(", {u} uses");
+        }
+        s
+    }
+}
+
+/// The kinds of effect in `abilities` (bits of [`Effect::bit`]): all of them, and those
+/// that reach other troops (`to = "allies"` / `"enemies"`).
+pub fn kinds(abilities: &[Ability]) -> (u16, u16) {
+    let mut all = 0;
+    let mut reach = 0;
+    for ab in abilities {
+        all |= ab.effect.bit();
+        if matches!(ab.to, To::Allies | To::Enemies) {
+            reach |= ab.effect.bit();
+        }
+    }
+    (all, reach)
+}

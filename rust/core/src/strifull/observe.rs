@@ -1,0 +1,320 @@
+//! What a player perceives: the observation tensor, the text render and the heuristic
+//! evaluation. All three use only what the player may see (SK-10).
+
+use super::effects::{Ability, Effect, To, Trigger};
+use super::state::{cell_at, cell_name, row_of, Outcome, Step, Strifull, CELLS};
+
+/// 36 cell rows (the observer's 18 cells, then the opponent's), then one row per side.
+pub const OBS_ROWS: usize = 2 * CELLS + 2;
+pub const OBS_FEATURES: usize = 40;
+/// Ability-kind flags, shared by cell rows and leader rows.
+const FLAGS: usize = 10;
+
+/// Which kinds of ability a card has (layout in `docs/strifull.md`).
+fn ability_flags(abilities: &[Ability]) -> [bool; FLAGS] {
+    let mut f = [false; FLAGS];
+    for ab in abilities {
+        let i = match (ab.trigger, ab.to, ab.effect) {
+            (Trigger::WhileRevealed, To::Enemies, Effect::Stat { .. }) => 1,
+            (Trigger::WhileRevealed, _, Effect::Stat { .. }) => 0,
+            (_, To::Foe, Effect::Stat { .. }) => 3,
+            (Trigger::OnAttack | Trigger::OnDefence, _, Effect::Stat { .. }) => 2,
+            (_, _, Effect::AttackAny) => 4,
+            (_, _, Effect::UseDefence) => 5,
+            (_, _, Effect::Tie) => 6,
+            (_, _, Effect::Survive { .. }) => 7,
+            (_, _, Effect::Grow { .. }) => 8,
+            (_, _, Effect::Reveal) => 9,
+            (Trigger::Activated, _, Effect::Stat { .. }) => 3,
+            _ => continue,
+        };
+        f[i] = true;
+    }
+    f
+}
+
+impl Strifull {
+    /// Whether `viewer` knows the card at (`side`, `cell`).
+    fn sees(&self, viewer: Option<usize>, side: usize, cell: usize) -> bool {
+        let c = self.sides[side].cells[cell];
+        c.occupied() && (viewer.is_none_or(|v| v == side) || c.revealed)
+    }
+
+    /// The observation of `player` (layout in `docs/strifull.md`).
+    pub(crate) fn observe(&self, player: usize, out: &mut [f32]) {
+        let player = player.min(1);
+        let f = OBS_FEATURES;
+        for (k, side) in [player, 1 - player].into_iter().enumerate() {
+            let s = &self.sides[side];
+            let choices_seen = side == player || self.turn > 0;
+            for c in 0..CELLS {
+                let o = &mut out[(k * CELLS + c) * f..(k * CELLS + c + 1) * f];
+                let cell = s.cells[c];
+                o[0] = f32::from(u8::from(s.row_live(row_of(c))));
+                if cell.is_empty() {
+                    continue;
+                }
+                o[1] = 1.0;
+                o[2] = f32::from(u8::from(cell.revealed));
+                o[10] = f32::from(cell.atk) / 5.0;
+                o[11] = f32::from(cell.def) / 5.0;
+                if choices_seen && s.leader_row as usize == row_of(c) {
+                    o[12] = 1.0;
+                }
+                if let Some(m) = self.turn_mod {
+                    if m.side as usize == side && m.cell as usize == c {
+                        o[13] = f32::from(m.atk) / 5.0;
+                        o[14] = f32::from(m.def) / 5.0;
+                    }
+                }
+                if let Some(l) = self.last_combat {
+                    let i = if l.player as usize == side { 0 } else { 1 };
+                    if l.cells[i] as usize == c {
+                        o[25] = 1.0;
+                    }
+                }
+                if self.sees(Some(player), side, c) {
+                    let card = self.troop(cell.card);
+                    o[3] = 1.0;
+                    o[4 + card.element.index()] = 1.0;
+                    o[8] = f32::from(card.atk) / 10.0;
+                    o[9] = f32::from(card.def) / 10.0;
+                    for (i, on) in ability_flags(&card.abilities).into_iter().enumerate() {
+                        o[15 + i] = f32::from(u8::from(on));
+                    }
+                }
+            }
+            let o = &mut out[(2 * CELLS + k) * f..(2 * CELLS + k + 1) * f];
+            for (o, &live) in o.iter_mut().zip(&s.live) {
+                *o = f32::from(u8::from(live));
+            }
+            if choices_seen {
+                if (1..=3).contains(&s.leader_row) {
+                    o[3 + s.leader_row as usize - 1] = 1.0;
+                }
+                if let Some(e) = s.element {
+                    o[6 + e.index()] = 1.0;
+                }
+            }
+            o[10] = s.pile.len() as f32 / 12.0;
+            o[11] = s.grave.len() as f32 / 30.0;
+            o[12] = f32::from(s.changes) / 3.0;
+            let leader = self.leader(side);
+            if let Some(ab) = leader.activated() {
+                o[14] = 1.0;
+                o[13] = match ab.uses {
+                    Some(u) => f32::from(s.uses) / f32::from(u.max(1)),
+                    None => 0.0,
+                };
+            }
+            o[15] = f32::from(u8::from(
+                self.ability_used && self.turn_player as usize == side,
+            ));
+            o[16] = f32::from(u8::from(
+                self.step != Step::Over && self.actor as usize == side,
+            ));
+            o[17] = f32::from(u8::from(self.turn > 0 && self.turn_player as usize == side));
+            o[18 + self.step.index()] = 1.0;
+            for (i, on) in ability_flags(&leader.abilities).into_iter().enumerate() {
+                o[28 + i] = f32::from(u8::from(on));
+            }
+            o[38] = (f32::from(self.turn) / 100.0).min(1.0);
+            o[39] = f32::from(u8::from(
+                self.first.is_some_and(|x| x.player as usize == side),
+            ));
+        }
+    }
+
+    /// Expected ATK + DEF of a card `player` cannot see on `side`: the mean over that side's
+    /// unseen cards (the deck is public, SK-1.4, so this multiset is known).
+    fn unseen_mean(&self, side: usize) -> f64 {
+        let s = &self.sides[side];
+        let (mut sum, mut n) = (0.0, 0usize);
+        for c in s
+            .cells
+            .iter()
+            .filter(|c| c.occupied() && !c.revealed)
+            .map(|c| c.card)
+            .chain(s.pile.as_slice().iter().copied())
+        {
+            let t = self.troop(c);
+            sum += f64::from(t.atk + t.def);
+            n += 1;
+        }
+        if n == 0 {
+            7.0
+        } else {
+            sum / n as f64
+        }
+    }
+
+    /// A material count from `player`'s point of view, squashed to [-1, 1]; terminal
+    /// states give the true result.
+    pub(crate) fn heuristic(&self, player: usize) -> f64 {
+        let player = player.min(1);
+        match self.outcome {
+            Outcome::Win(w) => return if w as usize == player { 1.0 } else { -1.0 },
+            Outcome::Draw => return 0.0,
+            Outcome::Running => {}
+        }
+        let score = |side: usize| -> f64 {
+            let s = &self.sides[side];
+            let hidden = self.unseen_mean(side);
+            let mut v = 4.0 * s.live_rows() as f64 + 0.3 * s.pile.len() as f64;
+            for c in 0..CELLS {
+                let cell = s.cells[c];
+                if cell.is_empty() {
+                    continue;
+                }
+                v += if self.sees(Some(player), side, c) {
+                    let t = self.troop(cell.card);
+                    f64::from(t.atk + t.def) + 0.5 * f64::from(cell.atk + cell.def)
+                } else {
+                    hidden
+                };
+                // A lone troop holding half a row up is a liability.
+                if s.half_count(c / 9, row_of(c)) == 1 {
+                    v -= 1.0;
+                }
+            }
+            v
+        };
+        ((score(player) - score(1 - player)) / 25.0).tanh()
+    }
+
+    /// The text picture. Player 1's field is on top, player 0's below, laid out as the
+    /// rulebook's diagram: each attack column faces the opposing defence column.
+    pub(crate) fn render_text(&self, viewer: Option<usize>) -> String {
+        let viewer = viewer.map(|v| v.min(1));
+        let mut out = String::new();
+        let status = match self.outcome {
+            Outcome::Win(w) => format!("game over: player {w} wins"),
+            Outcome::Draw => "game over: draw".into(),
+            Outcome::Running if self.turn == 0 => {
+                format!("setup: player {} — {}", self.actor, self.step.name())
+            }
+            Outcome::Running => format!(
+                "turn {}: player {} — {}",
+                self.turn,
+                self.actor,
+                self.step.name()
+            ),
+        };
+        out += &format!("STRIFULL · {status}\n");
+        let choices_seen = |p: usize| viewer.is_none_or(|v| v == p) || self.turn > 0;
+        let header = |p: usize| -> String {
+            let s = &self.sides[p];
+            let l = self.leader(p);
+            let elem = match (choices_seen(p), s.element) {
+                (false, _) => "?",
+                (true, Some(e)) => e.name(),
+                (true, None) => "-",
+            };
+            let uses = match l.activated().and_then(|a| a.uses) {
+                Some(u) => format!(" · ability {}/{u}", s.uses),
+                None => String::new(),
+            };
+            format!(
+                "P{p} {} · {} [{elem}] · pile {} · graveyard {}{uses}\n",
+                self.shared.cards.factions[l.faction].name,
+                l.name,
+                s.pile.len(),
+                s.grave.len()
+            )
+        };
+        let cell_text = |p: usize, c: usize| -> String {
+            let s = &self.sides[p];
+            let cell = s.cells[c];
+            if !s.row_live(row_of(c)) {
+                return "  ~~~~  ".into();
+            }
+            if cell.is_empty() {
+                return "   .    ".into();
+            }
+            if !self.sees(viewer, p, c) {
+                return "  ??    ".into();
+            }
+            let t = self.troop(cell.card);
+            let grow = if cell.atk != 0 || cell.def != 0 {
+                "+"
+            } else {
+                ""
+            };
+            let body = format!(
+                "{}{}/{}{grow}",
+                t.element.tag(),
+                i16::from(t.atk) + i16::from(cell.atk),
+                i16::from(t.def) + i16::from(cell.def)
+            );
+            // Face up: plain; face down (seen by its owner only): in parentheses.
+            let body = if cell.revealed {
+                format!(" {body}")
+            } else {
+                format!("({body})")
+            };
+            format!("{body:<8}")
+        };
+        let leader_text = |p: usize, row: usize| -> String {
+            let s = &self.sides[p];
+            if choices_seen(p) && s.leader_row as usize == row {
+                match s.element {
+                    Some(e) => format!("[{}]", e.tag()),
+                    None => "[L]".into(),
+                }
+            } else if s.row_live(row) {
+                " |  ".into()
+            } else {
+                " ~  ".into()
+            }
+        };
+        let line = |p: usize, row: usize| -> String {
+            // Player 1's defence and player 0's attack are on the left, columns C B A.
+            let (left, right) = if p == 1 { (1, 0) } else { (0, 1) };
+            let mut l = format!("{row}  ");
+            for k in [2, 1, 0] {
+                l += &cell_text(p, cell_at(left, row, k));
+            }
+            l += &leader_text(p, row);
+            for k in [0, 1, 2] {
+                l += &cell_text(p, cell_at(right, row, k));
+            }
+            l.trim_end().to_string() + "\n"
+        };
+        let cols = "      C       B       A      L     A       B       C\n";
+        out += &header(1);
+        out += "   defence                         attack\n";
+        out += cols;
+        for row in [3, 2, 1] {
+            out += &line(1, row);
+        }
+        out += "   -----------------------------------------------------\n";
+        for row in [1, 2, 3] {
+            out += &line(0, row);
+        }
+        out += cols;
+        out += "   attack                          defence\n";
+        out += &header(0);
+        if let Some(l) = self.last_combat {
+            let t = l.totals();
+            let names = |i: usize| self.shared.cards.troops[l.cards[i] as usize].name.as_str();
+            out += &format!(
+                "last combat: P{} {} {} ({} {}) vs {} {} (DEF {}); dice {} and {}; totals {} vs {} -> {}{}\n",
+                l.player,
+                cell_name(l.cells[0] as usize),
+                names(0),
+                if l.uses_defence { "DEF" } else { "ATK" },
+                l.values[0],
+                cell_name(l.cells[1] as usize),
+                names(1),
+                l.values[1],
+                l.dice[0],
+                l.dice[1],
+                t[0],
+                t[1],
+                l.result.name(),
+                if l.tie_by_ability { " (tie by ability)" } else { "" }
+            );
+        }
+        out
+    }
+}
