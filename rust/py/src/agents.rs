@@ -196,7 +196,10 @@ pub struct PyIsmcts {
 #[pymethods]
 impl PyIsmcts {
     #[new]
-    #[pyo3(signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0)))]
+    #[pyo3(
+        signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0)),
+        text_signature = "(iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,

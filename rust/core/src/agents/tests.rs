@@ -333,13 +333,25 @@ fn strength_ordering_on_the_test_game() {
         ..IsmctsConfig::default()
     });
     let r = run(&[spec("greedy"), spec("random")], 200, 5, None);
-    assert!(r.score(0).unwrap() > 0.75, "greedy vs random: {}", r.table());
+    assert!(
+        r.score(0).unwrap() > 0.75,
+        "greedy vs random: {}",
+        r.table()
+    );
     let r = run(&[rollouts.clone(), spec("random")], 200, 6, None);
-    assert!(r.score(0).unwrap() >= 0.9, "ismcts vs random: {}", r.table());
+    assert!(
+        r.score(0).unwrap() >= 0.9,
+        "ismcts vs random: {}",
+        r.table()
+    );
     let r = run(&[rollouts, spec("greedy")], 200, 7, None);
     assert!(r.score(0).unwrap() > 0.7, "ismcts vs greedy: {}", r.table());
     let r = run(&[ismcts(1000), spec("random")], 200, 6, None);
-    assert!(r.score(0).unwrap() > 0.8, "default ismcts vs random: {}", r.table());
+    assert!(
+        r.score(0).unwrap() > 0.8,
+        "default ismcts vs random: {}",
+        r.table()
+    );
 }
 
 fn views(b: &Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
@@ -363,6 +375,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
         obs: &mut obs,
         mask: &mut mask,
         player: &mut player,
+        zeroed: false,
     })
     .unwrap();
     let na = b.num_actions();
@@ -382,6 +395,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                zeroed: false,
             },
             &mut rewards,
             &mut dones,
@@ -438,6 +452,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
         obs: &mut obs,
         mask: &mut mask,
         player: &mut player,
+        zeroed: false,
     })
     .unwrap();
     let before: Vec<_> = (0..4)
@@ -457,6 +472,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                zeroed: false,
             },
             &mut rewards,
             &mut dones,
@@ -470,7 +486,8 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
             Views {
                 obs: &mut obs,
                 mask: &mut mask,
-                player: &mut player
+                player: &mut player,
+                zeroed: false,
             },
             &mut rewards,
             &mut dones
