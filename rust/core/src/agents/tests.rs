@@ -52,7 +52,9 @@ fn every_agent_plays_legal_moves_to_the_end() {
         "greedy:samples=3",
         "ismcts:50",
         "ismcts:50,depth=2",
-        "ismcts:50,depth=0",
+        "ismcts:50,depth=none,widening=none,expand=0",
+        "ismcts:50,settle=1",
+        "ismcts:time=0.01",
     ] {
         let (record, returns) =
             arena::play_match::<Lanes>(&LanesOptions::default(), 5, &[spec(s), spec("random")])
