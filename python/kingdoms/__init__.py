@@ -12,6 +12,8 @@ fixed action space, text notation for every action, and records that replay exac
 
 from __future__ import annotations
 
+# The game and map modules, so `kingdoms.battleline.BattleLine` works after `import kingdoms`.
+from kingdoms import arte, battleline, hex, strifull
 from kingdoms._kingdoms import (
     Action,
     DataError,
@@ -44,10 +46,14 @@ __all__ = [
     "SimulationStats",
     "StateError",
     "__version__",
+    "arte",
+    "battleline",
     "from_dict",
     "from_json",
     "games",
+    "hex",
     "new_game",
     "replay",
     "simulate",
+    "strifull",
 ]
