@@ -12,12 +12,16 @@ fixed action space, text notation for every action, and records that replay exac
 
 from __future__ import annotations
 
-# The game and map modules, so `kingdoms.battleline.BattleLine` works after `import kingdoms`.
-from kingdoms import arte, battleline, hex, strifull
+# The game, map, agent and batch modules, so `kingdoms.battleline.BattleLine` and
+# `kingdoms.agents.ISMCTS()` work after `import kingdoms`.
+from kingdoms import agents, arte, batch, battleline, hex, strifull
 from kingdoms._kingdoms import (
+    WDL,
     Action,
     DataError,
+    EloRating,
     Game,
+    GameResult,
     IllegalActionError,
     KingdomsError,
     NotationError,
@@ -25,19 +29,25 @@ from kingdoms._kingdoms import (
     RulesOptionError,
     SimulationStats,
     StateError,
+    TournamentResult,
     __version__,
     from_dict,
     from_json,
     games,
     new_game,
+    play_match,
     replay,
     simulate,
+    tournament,
 )
 
 __all__ = [
+    "WDL",
     "Action",
     "DataError",
+    "EloRating",
     "Game",
+    "GameResult",
     "IllegalActionError",
     "KingdomsError",
     "NotationError",
@@ -45,15 +55,20 @@ __all__ = [
     "RulesOptionError",
     "SimulationStats",
     "StateError",
+    "TournamentResult",
     "__version__",
+    "agents",
     "arte",
+    "batch",
     "battleline",
     "from_dict",
     "from_json",
     "games",
     "hex",
     "new_game",
+    "play_match",
     "replay",
     "simulate",
     "strifull",
+    "tournament",
 ]

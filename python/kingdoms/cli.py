@@ -202,6 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
+
+    from kingdoms._cli_tournament import add_tournament_parser
+
+    add_tournament_parser(sub)
     return parser
 
 

@@ -1,6 +1,7 @@
 //! kingdoms-core: exact, fast rules engines for four tactical card and board games, behind
 //! one [`Game`] trait. Pure Rust; the Python bindings live in the `kingdoms-py` crate.
 
+pub mod agents;
 pub mod arte;
 pub mod battleline;
 pub mod error;

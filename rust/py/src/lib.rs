@@ -4,6 +4,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod agents;
+mod batch;
 mod arte;
 mod battleline;
 mod classes;
@@ -151,6 +153,8 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     classes::register(m)?;
+    agents::register(m)?;
+    batch::register(m)?;
     hex::register(m)?;
     Ok(())
 }

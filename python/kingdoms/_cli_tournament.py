@@ -1,0 +1,142 @@
+"""`kingdoms tournament`: agents against each other on all cores, with a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+import kingdoms
+from kingdoms.agents import parse
+
+AGENT_HELP = (
+    "agents: random, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
+    "ismcts:N,c=0.7,depth=D,seed=S, ismcts:time=SECONDS"
+)
+
+
+def add_tournament_parser(sub: Any) -> None:
+    """Register the `tournament` subcommand on the CLI's subparsers."""
+    from kingdoms.cli import parse_options  # the shared KEY=VALUE option parser
+
+    p = sub.add_parser(
+        "tournament",
+        help="play agents against each other (seats swapped fairly) and rate them",
+        description="Round robin (or gauntlet) between agents, seats swapped fairly and each "
+        "deal replayed in every seat order, on all cores; prints standings with Elo "
+        "ratings and 95%% intervals. " + AGENT_HELP,
+    )
+    p.add_argument("game", choices=kingdoms.games())
+    p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
+    p.add_argument("--games", type=int, default=100,
+                   help="games per pairing, a multiple of the number of players (default 100)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=None, help="default: all cores")
+    p.add_argument("--pairing", choices=["round-robin", "gauntlet"], default="round-robin",
+                   help="gauntlet: the first agent against each of the others")
+    p.add_argument("--bootstrap", type=int, default=1000,
+                   help="bootstrap samples for the Elo intervals")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rules option of the game")
+    p.add_argument("--records", metavar="FILE",
+                   help="write every game's record to FILE, one JSON object a line")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    def run(args: argparse.Namespace) -> int:
+        return cmd_tournament(args, parse_options(args.option))
+
+    p.set_defaults(func=run)
+
+
+def _elo(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:+.0f}"
+
+
+def results_table(r: kingdoms.TournamentResult) -> Table:
+    """The standings, best first."""
+    t = Table(title=f"{r.game}: {r.games} games, {r.games_per_pairing} per pairing, "
+                    f"seed {r.seed}")
+    for col, just in [("#", "right"), ("agent", "left"), ("games", "right"), ("wins", "right"),
+                      ("draws", "right"), ("losses", "right"), ("score", "right"),
+                      ("Elo", "right"), ("95% interval", "right")]:
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for i in r.ranking():
+        w, e = r.totals[i], r.elo[i]
+        t.add_row(str(i), r.names[i], str(w.games), str(w.wins), str(w.draws), str(w.losses),
+                  f"{w.score:.1%}", _elo(e.elo), f"[{_elo(e.lo)}, {_elo(e.hi)}]")
+    return t
+
+
+def pairings_table(r: kingdoms.TournamentResult) -> Table:
+    """Row against column: wins-draws-losses and score."""
+    t = Table(title="pairings (row against column: wins-draws-losses, score)")
+    t.add_column("agent")
+    n = len(r.names)
+    for j in range(n):
+        t.add_column(f"#{j}", justify="right")
+    for i in range(n):
+        cells = []
+        for j in range(n):
+            p = r.pairwise(i, j)
+            cells.append("—" if i == j or p.games == 0
+                         else f"{p.wins}-{p.draws}-{p.losses} ({p.score:.0%})")
+        t.add_row(f"#{i} {r.names[i]}", *cells)
+    return t
+
+
+def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    agents = [parse(a) for a in args.agents]
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=args.json or not err.is_terminal,
+    ) as bar:
+        task = bar.add_task(f"{args.game}: {' vs '.join(a.name for a in agents)}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = kingdoms.tournament(
+            args.game, agents, games=args.games, seed=args.seed, threads=args.threads,
+            pairing=args.pairing, records=bool(args.records), bootstrap=args.bootstrap,
+            progress=progress, **options,
+        )
+    if args.records:
+        with open(args.records, "w", encoding="utf-8") as f:
+            f.writelines(rec.to_json() + "\n" for rec in result.records or [])
+    if args.json:
+        data = result.to_dict()
+        for g in data["results"]:
+            g.pop("record", None)
+        json.dump(data, sys.stdout)
+        print()
+        return 0
+    out = Console()
+    out.print(results_table(result))
+    if len(result.names) > 2:
+        out.print(pairings_table(result))
+    seats = ", ".join(f"player {p} won {w / max(result.games, 1):.1%}"
+                      for p, w in enumerate(result.seat_wins))
+    out.print(f"seats: {seats}, drawn {result.draws / max(result.games, 1):.1%}; "
+              f"{result.plies / max(result.games, 1):.1f} plies a game; "
+              f"{result.seconds:.1f} s, {result.games_per_second:.1f} games/s")
+    return 0

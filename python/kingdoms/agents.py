@@ -1,0 +1,75 @@
+"""Agents that play any kingdoms game, and the protocol for your own.
+
+The built-in agents are written in Rust, generic over the common game protocol, and are
+plain frozen configuration objects: pass them to :func:`kingdoms.play_match` or
+:func:`kingdoms.tournament`, or call ``act(game)`` directly (the search runs in Rust with
+the GIL released).
+
+>>> import kingdoms
+>>> from kingdoms.agents import ISMCTS, Greedy, Random
+>>> result = kingdoms.tournament("battleline", [ISMCTS(iterations=200), Greedy()], games=4)
+>>> print(result.table())  # doctest: +SKIP
+
+- :class:`Random`: a uniformly random legal action.
+- :class:`Greedy`: one ply of look-ahead, each move scored by the game's ``evaluate`` in
+  positions where everything the mover cannot see is redrawn (``samples`` redraws).
+- :class:`ISMCTS`: single-observer information-set Monte Carlo tree search; each
+  iteration plays in a fresh determinization (``resample_hidden``), so the search never
+  sees hidden cards or future chance.
+
+Your own agent is any object with ``act(game) -> action`` (an :class:`~kingdoms.Action`,
+its notation string or its id); an optional ``name`` attribute labels it in tables. In
+matches it receives a copy of the game in which everything its player may not see has
+been redrawn, so it cannot peek by accident; it may mutate that copy freely.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeAlias, runtime_checkable
+
+from kingdoms._kingdoms import (
+    ISMCTS,
+    Action,
+    ActionStats,
+    Game,
+    Greedy,
+    Random,
+    Search,
+    parse_agent,
+)
+
+__all__ = [
+    "ISMCTS",
+    "ActionStats",
+    "Agent",
+    "AgentLike",
+    "Greedy",
+    "Random",
+    "RustAgent",
+    "Search",
+    "parse",
+]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that chooses a move: ``act(game)`` returns an action for the player to move."""
+
+    def act(self, game: Game) -> Action | str | int: ...
+
+
+RustAgent: TypeAlias = Random | Greedy | ISMCTS
+"""The built-in agents."""
+
+AgentLike: TypeAlias = RustAgent | Agent
+"""What matches and tournaments accept."""
+
+
+def parse(text: str) -> RustAgent:
+    """A built-in agent from its command-line form.
+
+    ``random``, ``greedy``, ``greedy:samples=4``, ``ismcts`` (1000 iterations),
+    ``ismcts:2000``, ``ismcts:500,c=0.5,depth=8,seed=3``, ``ismcts:time=0.25``.
+    """
+    agent: RustAgent = parse_agent(text)
+    return agent

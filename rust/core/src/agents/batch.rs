@@ -1,0 +1,466 @@
+//! Many games stepped together, for reinforcement learning: a vectorized environment.
+//!
+//! `Batch` holds `n` games. Each call takes one action id per game and writes, per game,
+//! the observation of the player to move, the mask of legal action ids, who is to move,
+//! the returns of a game that just ended and a done flag, into caller-owned flat buffers
+//! (numpy arrays, from Python). A game that ends is replaced at once by a new one
+//! (auto-reset), so the observation after `done` is the new game's first position.
+//!
+//! With an `opponent`, the learner plays one seat of every game (fixed, or alternating
+//! game by game) and the opponent's moves are played in Rust inside the same call.
+//!
+//! Game `i` draws the seeds of its successive games (and of its opponent) from
+//! `GameRng::stream(seed, i)`, so everything depends only on the seed and the actions,
+//! never on the thread count. Large batches are stepped on a rayon pool.
+
+use super::{Agent, AgentSpec};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::rng::GameRng;
+use crate::session::{DynGame, Session};
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+
+/// Batches smaller than this are stepped on the calling thread.
+pub const PARALLEL_MIN: usize = 128;
+
+/// The per-game outputs every call writes: flat, game-major.
+pub struct Views<'a> {
+    /// `n * obs_len` floats.
+    pub obs: &'a mut [f32],
+    /// `n * num_actions` flags.
+    pub mask: &'a mut [bool],
+    /// `n` players to move.
+    pub player: &'a mut [i64],
+}
+
+struct Env<G: Game> {
+    session: Session<G>,
+    rng: GameRng,
+    /// Games of this slot that reached their end (not those abandoned by `reset`).
+    finished: u64,
+    legal: Vec<G::Action>,
+    /// The learner's seat in this game (with an opponent).
+    learner: usize,
+    opponent: Option<Box<dyn Agent<G>>>,
+}
+
+/// One game's share of a call: its env and its slices of the outputs.
+type Slot<'a, G> = (
+    (
+        (((usize, &'a mut Env<G>), &'a mut [f32]), &'a mut [bool]),
+        &'a mut i64,
+    ),
+    (&'a mut [f32], &'a mut bool),
+);
+
+/// `n` games of one kind stepped together.
+pub struct Batch<G: Game> {
+    options: G::Options,
+    envs: Vec<Env<G>>,
+    opponent: Option<AgentSpec>,
+    learner_seat: Option<usize>,
+    obs_shape: Vec<usize>,
+    obs_len: usize,
+    num_actions: usize,
+    num_players: usize,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl<G: Game> Env<G> {
+    /// Start this env's next game and play the opponent up to the learner's turn.
+    fn start(
+        &mut self,
+        options: &G::Options,
+        opponent: Option<&AgentSpec>,
+        learner_seat: Option<usize>,
+        index: usize,
+    ) -> Result<()> {
+        let seed = self.rng.next_u64();
+        let salt = self.rng.next_u64();
+        self.session = Session::new(seed, options)?;
+        let n = self.session.game.num_players();
+        self.learner = learner_seat.unwrap_or((index + self.finished as usize) % n);
+        self.opponent = opponent.map(|s| s.build::<G>(salt));
+        self.play_opponent()
+    }
+
+    fn play_opponent(&mut self) -> Result<()> {
+        let Some(opp) = self.opponent.as_mut() else {
+            return Ok(());
+        };
+        while let Some(p) = self.session.game.current_player() {
+            if p == self.learner {
+                break;
+            }
+            let a = opp.act(&self.session.game)?;
+            self.session.apply(a)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, obs: &mut [f32], mask: &mut [bool], player: &mut i64) {
+        obs.fill(0.0);
+        mask.fill(false);
+        self.session.game.legal_actions(&mut self.legal);
+        match self.session.game.current_player() {
+            Some(p) => {
+                *player = p as i64;
+                self.session.game.observation(p, obs);
+                for &a in &self.legal {
+                    if let Some(m) = mask.get_mut(self.session.game.action_id(a)) {
+                        *m = true;
+                    }
+                }
+            }
+            None => *player = -1,
+        }
+    }
+}
+
+impl<G: Game> Batch<G> {
+    /// `n` games under `seed`; `threads` workers for large batches (`None`: one per core).
+    pub fn new(
+        options: G::Options,
+        n: usize,
+        seed: u64,
+        opponent: Option<AgentSpec>,
+        learner_seat: Option<usize>,
+        threads: Option<usize>,
+    ) -> Result<Self> {
+        if n == 0 {
+            return Err(Error::invalid("a batch needs at least one game"));
+        }
+        let probe = G::new(seed, &options)?;
+        let obs_shape = probe.observation_shape();
+        let obs_len: usize = obs_shape.iter().product();
+        let num_players = probe.num_players();
+        if let Some(s) = learner_seat {
+            if s >= num_players {
+                return Err(Error::invalid(format!(
+                    "seat {s} out of range: {} has {num_players} players",
+                    G::NAME
+                )));
+            }
+        }
+        if opponent.is_some() && num_players != 2 {
+            return Err(Error::invalid("an opponent agent needs a two-player game"));
+        }
+        if let Some(AgentSpec::Ismcts(c)) = &opponent {
+            c.validate()?;
+        }
+        let pool = match threads {
+            Some(1) => None,
+            t => Some(crate::simulate::pool(t)?),
+        };
+        let mut batch = Batch {
+            envs: Vec::with_capacity(n),
+            num_actions: probe.num_actions(),
+            options,
+            opponent,
+            learner_seat,
+            obs_shape,
+            obs_len,
+            num_players,
+            pool,
+        };
+        for i in 0..n {
+            let mut env = Env {
+                session: Session {
+                    game: probe.clone(),
+                    seed,
+                    history: None,
+                },
+                rng: GameRng::stream(seed, i as u64),
+                finished: 0,
+                legal: Vec::new(),
+                learner: 0,
+                opponent: None,
+            };
+            env.start(&batch.options, batch.opponent.as_ref(), learner_seat, i)?;
+            batch.envs.push(env);
+        }
+        Ok(batch)
+    }
+
+    pub fn len(&self) -> usize {
+        self.envs.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.envs.is_empty()
+    }
+    pub fn obs_shape(&self) -> &[usize] {
+        &self.obs_shape
+    }
+    pub fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    pub fn num_players(&self) -> usize {
+        self.num_players
+    }
+    /// Games that reached their end so far, over all slots (games abandoned by `reset`
+    /// do not count).
+    pub fn episodes_finished(&self) -> u64 {
+        self.envs.iter().map(|e| e.finished).sum()
+    }
+
+    fn check_views(&self, v: &Views<'_>) -> Result<()> {
+        let n = self.envs.len();
+        if v.obs.len() != n * self.obs_len
+            || v.mask.len() != n * self.num_actions
+            || v.player.len() != n
+        {
+            return Err(Error::invalid("batch: output buffers have the wrong sizes"));
+        }
+        Ok(())
+    }
+
+    /// Run `f` on every env with its slices of the outputs; in parallel when large.
+    fn each<F>(&mut self, v: Views<'_>, rewards: &mut [f32], dones: &mut [bool], f: F) -> Result<()>
+    where
+        F: Fn(
+                usize,
+                &mut Env<G>,
+                &mut [f32],
+                &mut [bool],
+                &mut i64,
+                &mut [f32],
+                &mut bool,
+            ) -> Result<()>
+            + Sync,
+    {
+        let (ol, na, np) = (self.obs_len, self.num_actions, self.num_players);
+        let n = self.envs.len();
+        let empty_r = rewards.is_empty();
+        // Placeholders when the caller wants no rewards/dones (observe, reset).
+        let mut r_store;
+        let mut d_store;
+        let (rewards, dones) = if empty_r {
+            r_store = vec![0.0f32; n * np];
+            d_store = vec![false; n];
+            (&mut r_store[..], &mut d_store[..])
+        } else {
+            (rewards, dones)
+        };
+        let work = |((((ie, obs), mask), player), (rw, done)): Slot<'_, G>| {
+            let (i, env) = ie;
+            f(i, env, obs, mask, player, rw, done)
+        };
+        match &self.pool {
+            Some(pool) if n >= PARALLEL_MIN => pool.install(|| {
+                self.envs
+                    .par_iter_mut()
+                    .enumerate()
+                    .zip(v.obs.par_chunks_mut(ol.max(1)))
+                    .zip(v.mask.par_chunks_mut(na.max(1)))
+                    .zip(v.player.par_iter_mut())
+                    .zip(rewards.par_chunks_mut(np.max(1)).zip(dones.par_iter_mut()))
+                    .with_min_len(32)
+                    .try_for_each(work)
+            }),
+            _ => self
+                .envs
+                .iter_mut()
+                .enumerate()
+                .zip(v.obs.chunks_mut(ol.max(1)))
+                .zip(v.mask.chunks_mut(na.max(1)))
+                .zip(v.player.iter_mut())
+                .zip(rewards.chunks_mut(np.max(1)).zip(dones.iter_mut()))
+                .try_for_each(work),
+        }
+    }
+
+    /// Write the current observations, masks and players.
+    pub fn observe(&mut self, v: Views<'_>) -> Result<()> {
+        self.check_views(&v)?;
+        self.each(v, &mut [], &mut [], |_, env, obs, mask, player, _, _| {
+            env.write(obs, mask, player);
+            Ok(())
+        })
+    }
+
+    /// Start a new game in every slot (continuing each slot's seed stream) and observe.
+    pub fn reset(&mut self, v: Views<'_>) -> Result<()> {
+        self.check_views(&v)?;
+        let (options, opp, seat) = (
+            self.options.clone(),
+            self.opponent.clone(),
+            self.learner_seat,
+        );
+        self.each(v, &mut [], &mut [], |i, env, obs, mask, player, _, _| {
+            env.start(&options, opp.as_ref(), seat, i)?;
+            env.write(obs, mask, player);
+            Ok(())
+        })
+    }
+
+    /// Play `actions[i]` (an action id) in game `i`, then the opponent's replies; games that
+    /// end write their returns to `rewards[i * players ..]`, set `dones[i]` and restart.
+    /// Every action is checked before any is played: on an illegal one nothing changes.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        v: Views<'_>,
+        rewards: &mut [f32],
+        dones: &mut [bool],
+    ) -> Result<()> {
+        self.check_views(&v)?;
+        let n = self.envs.len();
+        if actions.len() != n {
+            return Err(Error::invalid(format!(
+                "batch: expected {n} actions (one per game), got {}",
+                actions.len()
+            )));
+        }
+        if rewards.len() != n * self.num_players || dones.len() != n {
+            return Err(Error::invalid("batch: output buffers have the wrong sizes"));
+        }
+        for (i, (env, &id)) in self.envs.iter().zip(actions).enumerate() {
+            let g = &env.session.game;
+            let legal = usize::try_from(id)
+                .ok()
+                .and_then(|id| g.action_from_id(id))
+                .filter(|a| env.legal.contains(a));
+            if legal.is_none() {
+                let what = usize::try_from(id)
+                    .ok()
+                    .and_then(|id| g.action_from_id(id))
+                    .map(|a| format!(" ({})", g.action_notation(a)))
+                    .unwrap_or_default();
+                let ids: Vec<usize> = env.legal.iter().map(|&a| g.action_id(a)).collect();
+                return Err(Error::illegal(
+                    "legal_actions",
+                    format!(
+                        "batch game {i} ({}): action id {id}{what} is not legal; legal ids: {ids:?}",
+                        G::NAME
+                    ),
+                ));
+            }
+        }
+        let (options, opp, seat) = (
+            self.options.clone(),
+            self.opponent.clone(),
+            self.learner_seat,
+        );
+        self.each(v, rewards, dones, |i, env, obs, mask, player, rw, done| {
+            let a = env
+                .session
+                .game
+                .action_from_id(actions[i] as usize)
+                .ok_or_else(|| Error::invalid("batch: action vanished"))?;
+            env.session.apply(a)?;
+            env.play_opponent()?;
+            rw.fill(0.0);
+            *done = env.session.game.is_terminal();
+            if *done {
+                for (r, v) in rw.iter_mut().zip(env.session.game.returns()) {
+                    *r = v as f32;
+                }
+                env.finished += 1;
+                env.start(&options, opp.as_ref(), seat, i)?;
+            }
+            env.write(obs, mask, player);
+            Ok(())
+        })
+    }
+
+    /// A copy of game `i` as it stands (with its history).
+    pub fn session(&self, i: usize) -> Option<&Session<G>> {
+        self.envs.get(i).map(|e| &e.session)
+    }
+    /// The learner's seat in each game (meaningful with an opponent).
+    pub fn learners(&self) -> Vec<usize> {
+        self.envs.iter().map(|e| e.learner).collect()
+    }
+}
+
+/// A [`Batch`] of any game, for run-time dispatch (the Python bindings).
+pub trait DynBatch: Send {
+    fn name(&self) -> &'static str;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn obs_shape(&self) -> Vec<usize>;
+    fn num_actions(&self) -> usize;
+    fn num_players(&self) -> usize;
+    fn episodes_finished(&self) -> u64;
+    fn observe(&mut self, v: Views<'_>) -> Result<()>;
+    fn reset(&mut self, v: Views<'_>) -> Result<()>;
+    fn step(
+        &mut self,
+        actions: &[i64],
+        v: Views<'_>,
+        rewards: &mut [f32],
+        dones: &mut [bool],
+    ) -> Result<()>;
+    /// A copy of game `i`, as a game object.
+    fn game(&self, i: usize) -> Result<Box<dyn DynGame>>;
+    fn learners(&self) -> Vec<usize>;
+}
+
+impl<G: Game> DynBatch for Batch<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn len(&self) -> usize {
+        Batch::len(self)
+    }
+    fn obs_shape(&self) -> Vec<usize> {
+        self.obs_shape.clone()
+    }
+    fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    fn num_players(&self) -> usize {
+        self.num_players
+    }
+    fn episodes_finished(&self) -> u64 {
+        Batch::episodes_finished(self)
+    }
+    fn observe(&mut self, v: Views<'_>) -> Result<()> {
+        Batch::observe(self, v)
+    }
+    fn reset(&mut self, v: Views<'_>) -> Result<()> {
+        Batch::reset(self, v)
+    }
+    fn step(
+        &mut self,
+        actions: &[i64],
+        v: Views<'_>,
+        rewards: &mut [f32],
+        dones: &mut [bool],
+    ) -> Result<()> {
+        Batch::step(self, actions, v, rewards, dones)
+    }
+    fn game(&self, i: usize) -> Result<Box<dyn DynGame>> {
+        self.session(i)
+            .map(|s| Box::new(s.clone()) as Box<dyn DynGame>)
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "game {i} out of range: the batch has {}",
+                    self.len()
+                ))
+            })
+    }
+    fn learners(&self) -> Vec<usize> {
+        Batch::learners(self)
+    }
+}
+
+/// A batch of the game called `name` (options as JSON), for the bindings.
+pub fn new_dyn(
+    name: &str,
+    options: &Map<String, Value>,
+    n: usize,
+    seed: u64,
+    opponent: Option<AgentSpec>,
+    learner_seat: Option<usize>,
+    threads: Option<usize>,
+) -> Result<Box<dyn DynBatch>> {
+    crate::with_game!(name, G => {
+        let opts: <G as Game>::Options = serde_json::from_value(Value::Object(options.clone()))
+            .map_err(|e| Error::options(format!("{name}: {e}")))?;
+        Box::new(Batch::<G>::new(opts, n, seed, opponent, learner_seat, threads)?) as Box<dyn DynBatch>
+    })
+}

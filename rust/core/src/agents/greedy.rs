@@ -1,0 +1,108 @@
+//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`].
+
+use super::{no_moves, to_move, Agent};
+use crate::error::{Error, Result};
+use crate::game::{Game, Player};
+use crate::rng::GameRng;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GreedyConfig {
+    /// Determinizations each move is scored on (averaged). The agent never looks at the
+    /// true hidden state: it scores moves in states redrawn by `resample_hidden`, all moves
+    /// on the same draws (common random numbers). One is enough when the move itself reveals
+    /// nothing and `evaluate` uses only the mover's information.
+    pub samples: u32,
+    pub seed: u64,
+}
+
+impl Default for GreedyConfig {
+    fn default() -> Self {
+        GreedyConfig {
+            samples: 1,
+            seed: 0,
+        }
+    }
+}
+
+impl GreedyConfig {
+    pub fn validate(&self) -> Result<()> {
+        if self.samples == 0 {
+            return Err(Error::invalid("greedy: samples must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// Plays the action whose resulting position `evaluate`s best for the mover (a finished
+/// game counts its true result); exact ties are broken uniformly by the agent's RNG.
+pub struct GreedyAgent<G: Game> {
+    config: GreedyConfig,
+    rng: GameRng,
+    buf: Vec<G::Action>,
+    values: Vec<f64>,
+    best: Vec<usize>,
+}
+
+impl<G: Game> GreedyAgent<G> {
+    pub fn new(config: GreedyConfig) -> Self {
+        GreedyAgent {
+            rng: GameRng::seed(config.seed),
+            config,
+            buf: Vec::new(),
+            values: Vec::new(),
+            best: Vec::new(),
+        }
+    }
+
+    /// The value of the position after a move, for `player`.
+    fn score(after: &G, player: Player) -> f64 {
+        if after.is_terminal() {
+            after.returns().get(player).copied().unwrap_or(0.0)
+        } else {
+            after.evaluate(player)
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for GreedyAgent<G> {
+    fn act(&mut self, game: &G) -> Result<G::Action> {
+        let me = to_move(game)?;
+        game.legal_actions(&mut self.buf);
+        match self.buf.len() {
+            0 => return Err(no_moves::<G>()),
+            1 => return Ok(self.buf[0]),
+            _ => {}
+        }
+        self.values.clear();
+        self.values.resize(self.buf.len(), 0.0);
+        for _ in 0..self.config.samples.max(1) {
+            let det = game.resample_hidden(me, self.rng.next_u64());
+            for (v, &a) in self.values.iter_mut().zip(&self.buf) {
+                let mut after = det.clone();
+                after.apply(a).map_err(|e| {
+                    Error::invalid(format!(
+                        "{}: {} is legal but fails in a determinization ({e}); \
+                         resample_hidden must keep the mover's view",
+                        G::NAME,
+                        game.action_notation(a)
+                    ))
+                })?;
+                *v += Self::score(&after, me);
+            }
+        }
+        let top = self
+            .values
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        self.best.clear();
+        self.best
+            .extend((0..self.values.len()).filter(|&i| self.values[i] >= top - 1e-12));
+        if self.best.is_empty() {
+            // Every value NaN (a broken evaluate): fall back to a uniform choice.
+            self.best.extend(0..self.values.len());
+        }
+        let pick = self.best[self.rng.below(self.best.len())];
+        Ok(self.buf[pick])
+    }
+}

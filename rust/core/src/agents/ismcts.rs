@@ -1,0 +1,458 @@
+//! Single-observer information-set Monte Carlo tree search (SO-ISMCTS; Cowling, Powley and
+//! Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012).
+//!
+//! One tree over the searching player's information set; its edges are actions (of every
+//! player), chance is folded into the determinizations. Each iteration:
+//!
+//! 1. **Determinize**: `game.resample_hidden(me, seed)` redraws everything `me` cannot see,
+//!    including the game's RNG, so the chance events of this iteration come from the
+//!    determinization's own seeded RNG.
+//! 2. **Select**: from the root, while every action legal in the determinization already has
+//!    a child, every such child's *availability* count goes up by one and the child with the
+//!    best UCB value `mean + c * sqrt(ln(availability) / visits)` is followed (the mean is
+//!    the mover's reward, scaled to [0, 1]).
+//! 3. **Expand** one untried legal action, chosen uniformly.
+//! 4. **Roll out** uniformly at random to the end, or for `rollout_depth` plies and then
+//!    score the position with `Game::evaluate`.
+//! 5. **Back up** the result: each node on the path adds the reward of the player who made
+//!    its action.
+//!
+//! The move played is the root child with the most visits. Nodes live in one `Vec`
+//! (indices, sibling lists) reused from move to move, as are the action buffers, so a
+//! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
+
+use super::{no_moves, to_move, Agent};
+use crate::error::{Error, Result};
+use crate::game::{Game, Player};
+use crate::rng::GameRng;
+use crate::simulate::MAX_PLIES;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IsmctsConfig {
+    /// Iterations (determinized playouts) per move; `None`: bounded by `time_limit` only.
+    pub iterations: Option<u64>,
+    /// Seconds per move; `None`: bounded by `iterations` only. With both, whichever ends
+    /// first. A time budget makes play depend on the machine's speed.
+    pub time_limit: Option<f64>,
+    /// The UCB exploration constant `c` (rewards are in [0, 1]).
+    pub exploration: f64,
+    /// `None`: roll out to the end of the game. `Some(d)`: `d` random plies, then the
+    /// position's `Game::evaluate` (0: evaluate the new leaf at once).
+    pub rollout_depth: Option<u32>,
+    /// Expansion: `0`/`1` adds a uniformly chosen untried action; `m > 1` adds the best of
+    /// `m` untried actions drawn at random, judged by the mover's `Game::evaluate`.
+    pub expand_samples: u32,
+    /// Progressive widening: `Some(k)` keeps at most `ceil(k * sqrt(visits + 1))` children
+    /// of a node in play (the rest wait untried); `None` tries every action before any is
+    /// revisited.
+    pub widening: Option<f64>,
+    pub seed: u64,
+}
+
+impl Default for IsmctsConfig {
+    fn default() -> Self {
+        IsmctsConfig {
+            iterations: Some(1000),
+            time_limit: None,
+            exploration: 0.7,
+            rollout_depth: None,
+            expand_samples: 0,
+            widening: None,
+            seed: 0,
+        }
+    }
+}
+
+impl IsmctsConfig {
+    pub fn validate(&self) -> Result<()> {
+        let bad = |why: &str| Err(Error::invalid(format!("ismcts: {why}")));
+        match (self.iterations, self.time_limit) {
+            (None, None) => return bad("give iterations, time_limit or both"),
+            (Some(0), _) => return bad("iterations must be at least 1"),
+            (_, Some(t)) if !(t.is_finite() && t > 0.0) => {
+                return bad("time_limit must be a positive number of seconds")
+            }
+            _ => {}
+        }
+        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
+            return bad("exploration must be a number >= 0");
+        }
+        if self.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
+            return bad("widening must be a positive number");
+        }
+        Ok(())
+    }
+
+    /// The short name used in tables: `ismcts:1000`, `ismcts:time=0.5`,
+    /// `ismcts:1000,c=0.5,depth=8`.
+    pub fn name(&self) -> String {
+        let d = IsmctsConfig::default();
+        let mut parts = Vec::new();
+        if let Some(n) = self.iterations {
+            parts.push(n.to_string());
+        }
+        if let Some(t) = self.time_limit {
+            parts.push(format!("time={t}"));
+        }
+        if self.exploration != d.exploration {
+            parts.push(format!("c={}", self.exploration));
+        }
+        if let Some(depth) = self.rollout_depth {
+            parts.push(format!("depth={depth}"));
+        }
+        if self.expand_samples != d.expand_samples {
+            parts.push(format!("expand={}", self.expand_samples));
+        }
+        if let Some(k) = self.widening {
+            parts.push(format!("widening={k}"));
+        }
+        format!("ismcts:{}", parts.join(","))
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Node<A> {
+    /// The action leading here (`None` at the root) and its id.
+    action: Option<A>,
+    id: u32,
+    /// The player who made `action`; rewards here are theirs.
+    player: u32,
+    visits: u32,
+    avail: u32,
+    /// Sum of the mover's rewards, each in [0, 1].
+    reward: f64,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// One root action after a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootStat<A> {
+    pub action: A,
+    pub visits: u32,
+    /// How many iterations the action was legal in (its availability count).
+    pub available: u32,
+    /// The searcher's mean result after this action, in [-1, 1] (loss -1, win 1).
+    pub value: f64,
+}
+
+/// What a search did, and its verdict on each root action (most visited first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchStats<A> {
+    pub iterations: u64,
+    pub nodes: usize,
+    pub seconds: f64,
+    pub children: Vec<RootStat<A>>,
+}
+
+/// The ISMCTS agent: configuration, its RNG, and buffers reused across moves.
+pub struct Ismcts<G: Game> {
+    config: IsmctsConfig,
+    rng: GameRng,
+    nodes: Vec<Node<G::Action>>,
+    legal: Vec<G::Action>,
+    /// `marks[id] == gen`: legal in this step; `gen + 1`: legal and already a child.
+    marks: Vec<u32>,
+    gen: u32,
+    path: Vec<u32>,
+    values: Vec<f64>,
+    untried: Vec<G::Action>,
+    expanded_applied: bool,
+}
+
+impl<G: Game> Ismcts<G> {
+    /// An agent with this configuration (validate it first: [`IsmctsConfig::validate`]).
+    pub fn new(config: IsmctsConfig) -> Self {
+        Ismcts {
+            rng: GameRng::seed(config.seed),
+            config,
+            nodes: Vec::new(),
+            legal: Vec::new(),
+            marks: Vec::new(),
+            gen: 0,
+            path: Vec::new(),
+            values: Vec::new(),
+            untried: Vec::new(),
+            expanded_applied: false,
+        }
+    }
+
+    pub fn config(&self) -> &IsmctsConfig {
+        &self.config
+    }
+
+    /// Search from `game` for the player to move and report every root action.
+    pub fn search(&mut self, game: &G) -> Result<SearchStats<G::Action>> {
+        self.config.validate()?;
+        let me = to_move(game)?;
+        let start = Instant::now();
+        let deadline = self
+            .config
+            .time_limit
+            .map(|t| start + Duration::from_secs_f64(t));
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: None,
+            id: NONE,
+            player: NONE,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
+        if let Some(n) = self.config.iterations {
+            self.nodes.reserve(n.min(1 << 22) as usize);
+        }
+        self.marks.clear();
+        self.marks.resize(game.num_actions(), 0);
+        self.gen = 0;
+        self.values.resize(game.num_players(), 0.0);
+
+        let mut done = 0u64;
+        loop {
+            if self.config.iterations.is_some_and(|n| done >= n) {
+                break;
+            }
+            if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            self.iterate(game, me)?;
+            done += 1;
+        }
+
+        // Report the root actions legal in the real game, most visited first.
+        game.legal_actions(&mut self.legal);
+        let mut children = Vec::new();
+        let mut c = self.nodes[0].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if let Some(a) = n.action {
+                if self.legal.contains(&a) {
+                    children.push(RootStat {
+                        action: a,
+                        visits: n.visits,
+                        available: n.avail,
+                        value: if n.visits > 0 {
+                            2.0 * n.reward / f64::from(n.visits) - 1.0
+                        } else {
+                            0.0
+                        },
+                    });
+                }
+            }
+            c = n.next_sibling;
+        }
+        // Stable sort: equal visits keep expansion order (itself random), then value decides.
+        children.sort_by(|a, b| {
+            b.visits.cmp(&a.visits).then(
+                b.value
+                    .partial_cmp(&a.value)
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+        });
+        Ok(SearchStats {
+            iterations: done,
+            nodes: self.nodes.len(),
+            seconds: start.elapsed().as_secs_f64(),
+            children,
+        })
+    }
+
+    fn next_gen(&mut self) -> u32 {
+        if self.gen >= u32::MAX - 4 {
+            self.marks.fill(0);
+            self.gen = 0;
+        }
+        self.gen += 2;
+        self.gen
+    }
+
+    /// One determinize-select-expand-rollout-backup pass.
+    fn iterate(&mut self, root: &G, me: Player) -> Result<()> {
+        let mut det = root.resample_hidden(me, self.rng.next_u64());
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let c = self.config.exploration;
+        while let Some(mover) = det.current_player() {
+            det.legal_actions(&mut self.legal);
+            if self.legal.is_empty() {
+                return Err(no_moves::<G>());
+            }
+            let gen = self.next_gen();
+            for &a in &self.legal {
+                let id = det.action_id(a);
+                if let Some(m) = self.marks.get_mut(id) {
+                    *m = gen;
+                }
+            }
+            let mut untried = self.legal.len();
+            let mut tried = 0usize;
+            let mut ch = self.nodes[node as usize].first_child;
+            while ch != NONE {
+                let n = &self.nodes[ch as usize];
+                let m = &mut self.marks[n.id as usize];
+                if *m == gen {
+                    *m = gen + 1;
+                    untried -= 1;
+                    tried += 1;
+                }
+                ch = n.next_sibling;
+            }
+            // Progressive widening: at most ceil(k * sqrt(visits + 1)) children in play.
+            let allowed = match self.config.widening {
+                None => usize::MAX,
+                Some(k) => {
+                    let v = f64::from(self.nodes[node as usize].visits) + 1.0;
+                    ((k * v.sqrt()).ceil() as usize).max(1)
+                }
+            };
+            if untried > 0 && tried < allowed {
+                self.untried.clear();
+                for &a in &self.legal {
+                    if self.marks.get(det.action_id(a)) == Some(&gen) {
+                        self.untried.push(a);
+                    }
+                }
+                // At the root every candidate is judged: it is expanded a few dozen times
+                // per move, so the greedy choice is always among its first children.
+                let m = if node == 0 && self.config.expand_samples > 1 {
+                    self.untried.len()
+                } else {
+                    (self.config.expand_samples as usize).min(self.untried.len())
+                };
+                let a = if m <= 1 {
+                    self.untried[self.rng.below(self.untried.len())]
+                } else {
+                    // The best of m untried actions drawn at random, by the mover's evaluate.
+                    let mut best: Option<(f64, G::Action, G)> = None;
+                    for i in 0..m {
+                        let j = i + self.rng.below(self.untried.len() - i);
+                        self.untried.swap(i, j);
+                        let a = self.untried[i];
+                        let mut after = det.clone();
+                        after.apply(a)?;
+                        let v = if after.is_terminal() {
+                            after.returns().get(mover).copied().unwrap_or(0.0)
+                        } else {
+                            after.evaluate(mover)
+                        };
+                        if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
+                            best = Some((v, a, after));
+                        }
+                    }
+                    let (_, a, after) = best.ok_or_else(no_moves::<G>)?;
+                    det = after;
+                    self.expanded_applied = true;
+                    a
+                };
+                let id = det.action_id(a);
+                let child = self.nodes.len() as u32;
+                let parent = &mut self.nodes[node as usize];
+                let sibling = parent.first_child;
+                parent.first_child = child;
+                self.nodes.push(Node {
+                    action: Some(a),
+                    id: id as u32,
+                    player: mover as u32,
+                    visits: 0,
+                    avail: 1,
+                    reward: 0.0,
+                    first_child: NONE,
+                    next_sibling: sibling,
+                });
+                if !std::mem::take(&mut self.expanded_applied) {
+                    det.apply(a)?;
+                }
+                self.path.push(child);
+                break;
+            }
+            // Every legal action has a child: UCB over the available ones.
+            let mut best = NONE;
+            let mut best_score = f64::NEG_INFINITY;
+            let mut ch = self.nodes[node as usize].first_child;
+            while ch != NONE {
+                let n = &mut self.nodes[ch as usize];
+                if self.marks[n.id as usize] == gen + 1 {
+                    n.avail += 1;
+                    let visits = f64::from(n.visits.max(1));
+                    let score = n.reward / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = ch;
+                    }
+                }
+                ch = n.next_sibling;
+            }
+            if best == NONE {
+                return Err(no_moves::<G>());
+            }
+            let a = self.nodes[best as usize].action.ok_or_else(no_moves::<G>)?;
+            det.apply(a)?;
+            self.path.push(best);
+            node = best;
+        }
+        self.rollout(&mut det)?;
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            if let Some(v) = self.values.get(n.player as usize) {
+                n.reward += ((v + 1.0) * 0.5).clamp(0.0, 1.0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Play `det` out (or `rollout_depth` plies) and leave each player's result in
+    /// `self.values`, in [-1, 1].
+    fn rollout(&mut self, det: &mut G) -> Result<()> {
+        let mut plies = 0u32;
+        loop {
+            if det.is_terminal() {
+                let r = det.returns();
+                for (v, r) in self.values.iter_mut().zip(r) {
+                    *v = r;
+                }
+                return Ok(());
+            }
+            if self.config.rollout_depth.is_some_and(|d| plies >= d) {
+                for (p, v) in self.values.iter_mut().enumerate() {
+                    *v = det.evaluate(p).clamp(-1.0, 1.0);
+                }
+                return Ok(());
+            }
+            det.legal_actions(&mut self.legal);
+            let &a = self.rng.choose(&self.legal).ok_or_else(no_moves::<G>)?;
+            det.apply(a)?;
+            plies += 1;
+            if plies as usize > MAX_PLIES {
+                return Err(Error::invalid(format!(
+                    "{}: a rollout did not end in {MAX_PLIES} plies",
+                    G::NAME
+                )));
+            }
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for Ismcts<G> {
+    fn act(&mut self, game: &G) -> Result<G::Action> {
+        to_move(game)?;
+        game.legal_actions(&mut self.legal);
+        match self.legal.len() {
+            0 => return Err(no_moves::<G>()),
+            1 => return Ok(self.legal[0]),
+            _ => {}
+        }
+        let stats = self.search(game)?;
+        stats
+            .children
+            .first()
+            .map(|s| s.action)
+            .ok_or_else(no_moves::<G>)
+    }
+}

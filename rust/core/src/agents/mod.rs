@@ -1,0 +1,242 @@
+//! Agents and arenas, written once against the [`Game`] trait: every game (and any added
+//! later) gets them by implementing it.
+//!
+//! - [`Agent`]: chooses a move for the player to move. Agents see the true game but reach
+//!   hidden information only through [`Game::resample_hidden`], so they never cheat.
+//! - [`RandomAgent`], [`GreedyAgent`] (one ply, driven by [`Game::evaluate`]) and
+//!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
+//! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
+//!   built into a fresh agent for each game with a seed the arena derives.
+//! - [`arena`]: matches and multi-core tournaments; [`elo`]: ratings with confidence
+//!   intervals; [`batch`]: many games stepped together for reinforcement learning.
+
+pub mod arena;
+pub mod batch;
+pub mod elo;
+mod greedy;
+mod ismcts;
+mod random;
+#[cfg(test)]
+pub(crate) mod testgame;
+#[cfg(test)]
+mod tests;
+
+pub use greedy::{GreedyAgent, GreedyConfig};
+pub use ismcts::{Ismcts, IsmctsConfig, RootStat, SearchStats};
+pub use random::RandomAgent;
+
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::rng::mix64;
+
+/// Something that chooses moves.
+pub trait Agent<G: Game>: Send {
+    /// A legal action for the player to move in `game` (which must be running). An agent
+    /// uses only what that player may see: hidden information is reached solely through
+    /// `Game::resample_hidden`.
+    fn act(&mut self, game: &G) -> Result<G::Action>;
+}
+
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn act(&mut self, game: &G) -> Result<G::Action> {
+        (**self).act(game)
+    }
+}
+
+/// The error for a running game without legal actions (an engine bug, reported).
+pub(crate) fn no_moves<G: Game>() -> Error {
+    Error::invalid(format!("{}: no legal action in a running game", G::NAME))
+}
+
+/// The player to move, or an error for a finished game.
+pub(crate) fn to_move<G: Game>(game: &G) -> Result<usize> {
+    game.current_player()
+        .ok_or_else(|| Error::invalid(format!("{}: the game is over, no one to move", G::NAME)))
+}
+
+/// Combine an agent's own seed with the salt an arena gives it for one game and seat.
+pub fn agent_seed(seed: u64, salt: u64) -> u64 {
+    mix64(seed ^ mix64(salt ^ 0xA6E7_5EED))
+}
+
+/// A Rust agent as plain configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentSpec {
+    Random { seed: u64 },
+    Greedy(GreedyConfig),
+    Ismcts(IsmctsConfig),
+}
+
+impl AgentSpec {
+    /// A fresh agent for one game: its seed is the spec's own seed mixed with `salt` (the
+    /// arena derives the salt from the tournament seed, game index and seat).
+    pub fn build<G: Game>(&self, salt: u64) -> Box<dyn Agent<G>> {
+        match self {
+            AgentSpec::Random { seed } => Box::new(RandomAgent::<G>::new(agent_seed(*seed, salt))),
+            AgentSpec::Greedy(c) => Box::new(GreedyAgent::<G>::new(GreedyConfig {
+                seed: agent_seed(c.seed, salt),
+                ..c.clone()
+            })),
+            AgentSpec::Ismcts(c) => Box::new(Ismcts::<G>::new(IsmctsConfig {
+                seed: agent_seed(c.seed, salt),
+                ..c.clone()
+            })),
+        }
+    }
+
+    /// A short name for tables: `random`, `greedy`, `ismcts:1000`.
+    pub fn name(&self) -> String {
+        match self {
+            AgentSpec::Random { .. } => "random".into(),
+            AgentSpec::Greedy(c) if c.samples == GreedyConfig::default().samples => "greedy".into(),
+            AgentSpec::Greedy(c) => format!("greedy:samples={}", c.samples),
+            AgentSpec::Ismcts(c) => c.name(),
+        }
+    }
+
+    /// Parse the command-line form: `random`, `greedy`, `greedy:samples=4`, `ismcts`
+    /// (1000 iterations), `ismcts:1000`, `ismcts:1000,exploration=0.5,depth=10,time=0.2`
+    /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth),
+    /// `seed`; `samples` and `seed` for greedy; `seed` for random).
+    pub fn parse(text: &str) -> Result<AgentSpec> {
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for (i, part) in rest.split(',').filter(|p| !p.trim().is_empty()).enumerate() {
+            match part.split_once('=') {
+                Some((k, v)) => pairs.push((k.trim(), v.trim())),
+                None if i == 0 => pairs.push(("", part.trim())),
+                None => {
+                    return Err(spec_error(
+                        text,
+                        &format!("expected key=value, got {part:?}"),
+                    ))
+                }
+            }
+        }
+        let num = |k: &str, v: &str| -> Result<f64> {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| spec_error(text, &format!("{k}: {v:?} is not a number")))
+        };
+        let int = |k: &str, v: &str| -> Result<u64> {
+            v.parse::<u64>()
+                .map_err(|_| spec_error(text, &format!("{k}: {v:?} is not a whole number >= 0")))
+        };
+        match kind.trim().to_ascii_lowercase().as_str() {
+            "random" => {
+                let mut seed = 0;
+                for (k, v) in pairs {
+                    match k {
+                        "seed" => seed = int(k, v)?,
+                        _ => {
+                            return Err(spec_error(
+                                text,
+                                &format!("random takes only seed, not {k:?}"),
+                            ))
+                        }
+                    }
+                }
+                Ok(AgentSpec::Random { seed })
+            }
+            "greedy" => {
+                let mut c = GreedyConfig::default();
+                for (k, v) in pairs {
+                    match k {
+                        "seed" => c.seed = int(k, v)?,
+                        "" | "samples" => c.samples = int(k, v)?.try_into().unwrap_or(u32::MAX),
+                        _ => {
+                            return Err(spec_error(
+                                text,
+                                &format!("greedy takes samples and seed, not {k:?}"),
+                            ))
+                        }
+                    }
+                }
+                c.validate().map_err(|e| spec_error(text, &e.to_string()))?;
+                Ok(AgentSpec::Greedy(c))
+            }
+            "ismcts" | "mcts" => {
+                let mut c = IsmctsConfig::default();
+                let (mut iterations_given, mut time_given) = (false, false);
+                for (k, v) in pairs {
+                    match k {
+                        "" | "iterations" => {
+                            c.iterations = Some(int(k, v)?);
+                            iterations_given = true;
+                        }
+                        "time" | "time_limit" => {
+                            c.time_limit = Some(num(k, v)?);
+                            time_given = true;
+                        }
+                        "exploration" | "c" => c.exploration = num(k, v)?,
+                        "depth" | "rollout_depth" => {
+                            c.rollout_depth = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
+                        "seed" => c.seed = int(k, v)?,
+                        "expand" | "expand_samples" => {
+                            c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
+                        }
+                        "widening" | "pw" => c.widening = Some(num(k, v)?),
+                        _ => return Err(spec_error(
+                            text,
+                            &format!("ismcts takes iterations, time, exploration, depth and seed, not {k:?}"),
+                        )),
+                    }
+                }
+                // `ismcts:time=1` means a time budget alone; add iterations to cap both.
+                if time_given && !iterations_given {
+                    c.iterations = None;
+                }
+                c.validate().map_err(|e| spec_error(text, &e.to_string()))?;
+                Ok(AgentSpec::Ismcts(c))
+            }
+            other => Err(spec_error(
+                text,
+                &format!("unknown agent {other:?}; the agents are random, greedy, ismcts"),
+            )),
+        }
+    }
+}
+
+fn spec_error(text: &str, why: &str) -> Error {
+    Error::invalid(format!("bad agent {text:?}: {why}"))
+}
+
+#[cfg(test)]
+mod spec_tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_name() {
+        assert_eq!(
+            AgentSpec::parse("random").unwrap(),
+            AgentSpec::Random { seed: 0 }
+        );
+        assert_eq!(AgentSpec::parse("greedy").unwrap().name(), "greedy");
+        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:250,c=0.5,depth=8,seed=3").unwrap()
+        else {
+            panic!("not ismcts")
+        };
+        assert_eq!(c.iterations, Some(250));
+        assert_eq!(c.exploration, 0.5);
+        assert_eq!(c.rollout_depth, Some(8));
+        assert_eq!(c.seed, 3);
+        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:time=0.5").unwrap() else {
+            panic!("not ismcts")
+        };
+        assert_eq!((c.iterations, c.time_limit), (None, Some(0.5)));
+        assert_eq!(AgentSpec::parse("ismcts").unwrap().name(), "ismcts:1000");
+        for bad in [
+            "alphazero",
+            "ismcts:x",
+            "ismcts:1000,foo=1",
+            "greedy:samples=0",
+            "ismcts:c=-1",
+            "random:7",
+        ] {
+            let e = AgentSpec::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(bad), "{e}");
+        }
+    }
+}

@@ -1,0 +1,534 @@
+//! Agents, arenas and batches on the test game `Lanes` (hidden hands, chance draws).
+
+use super::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
+use super::batch::{Batch, Views};
+use super::testgame::{Lanes, LanesOptions, Play};
+use super::*;
+use crate::game::Game;
+use crate::session::Session;
+
+fn spec(text: &str) -> AgentSpec {
+    AgentSpec::parse(text).unwrap()
+}
+
+fn ismcts(iterations: u64) -> AgentSpec {
+    AgentSpec::Ismcts(IsmctsConfig {
+        iterations: Some(iterations),
+        ..IsmctsConfig::default()
+    })
+}
+
+fn run(
+    specs: &[AgentSpec],
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+) -> arena::TournamentResult {
+    let cfg = TournamentConfig {
+        games,
+        seed,
+        threads,
+        bootstrap: 200,
+        ..TournamentConfig::default()
+    };
+    arena::tournament::<Lanes>(&LanesOptions::default(), specs, &cfg, &Progress::default()).unwrap()
+}
+
+/// The tables, without the timing line.
+fn tables(r: &arena::TournamentResult) -> (String, Vec<arena::GameOutcome>) {
+    let t = r.table();
+    let t = t
+        .rsplit_once("Seats:")
+        .map(|(a, b)| format!("{a}{}", b.split(';').next().unwrap()))
+        .unwrap();
+    (t, r.outcomes.clone())
+}
+
+#[test]
+fn every_agent_plays_legal_moves_to_the_end() {
+    for s in [
+        "random",
+        "greedy",
+        "greedy:samples=3",
+        "ismcts:50",
+        "ismcts:50,depth=2",
+        "ismcts:50,depth=0",
+    ] {
+        let (record, returns) =
+            arena::play_match::<Lanes>(&LanesOptions::default(), 5, &[spec(s), spec("random")])
+                .unwrap();
+        assert_eq!(record.actions.len(), 18, "{s}");
+        let replayed = Session::<Lanes>::replay(&record).unwrap();
+        assert!(replayed.game.is_terminal());
+        assert_eq!(replayed.game.returns(), returns);
+    }
+}
+
+#[test]
+fn agents_are_deterministic_for_a_seed_and_differ_across_seeds() {
+    let game = Lanes::new(11, &LanesOptions::default()).unwrap();
+    for s in ["random", "greedy", "ismcts:200"] {
+        let picks = |salt: u64| -> Vec<Play> {
+            (0..8)
+                .map(|_| spec(s).build::<Lanes>(salt).act(&game).unwrap())
+                .collect()
+        };
+        assert_eq!(picks(1), picks(1), "{s}");
+        let many: std::collections::HashSet<Play> = (0..40)
+            .map(|salt| spec(s).build::<Lanes>(salt).act(&game).unwrap())
+            .collect();
+        if s == "random" {
+            assert!(many.len() > 3, "{many:?}");
+        }
+    }
+}
+
+#[test]
+fn agents_never_use_hidden_information() {
+    // Two states the mover cannot tell apart (the opponent's hand and the deck redrawn):
+    // every agent with the same seed must choose the same move in both.
+    let base = Lanes::new(21, &LanesOptions::default()).unwrap();
+    let mut buf = Vec::new();
+    let mut g = base.clone();
+    for _ in 0..4 {
+        g.legal_actions(&mut buf);
+        g.apply(buf[buf.len() / 2]).unwrap();
+    }
+    let me = g.current_player().unwrap();
+    let twins: Vec<Lanes> = (0..6).map(|s| g.resample_hidden(me, 1000 + s)).collect();
+    assert!(
+        twins.iter().any(|t| t.to_json() != g.to_json()),
+        "hidden state must differ"
+    );
+    for s in [
+        "random",
+        "greedy",
+        "greedy:samples=4",
+        "ismcts:300",
+        "ismcts:300,depth=3",
+    ] {
+        let first = spec(s).build::<Lanes>(7).act(&g).unwrap();
+        for t in &twins {
+            assert_eq!(t.view(me), g.view(me));
+            assert_eq!(
+                spec(s).build::<Lanes>(7).act(t).unwrap(),
+                first,
+                "{s} peeked"
+            );
+        }
+    }
+}
+
+#[test]
+fn ismcts_search_reports_root_statistics() {
+    let game = Lanes::new(3, &LanesOptions::default()).unwrap();
+    let mut a = Ismcts::<Lanes>::new(IsmctsConfig {
+        iterations: Some(500),
+        ..IsmctsConfig::default()
+    });
+    let stats = a.search(&game).unwrap();
+    assert_eq!(stats.iterations, 500);
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    assert_eq!(stats.children.len(), legal.len(), "every root action tried");
+    let visits: u32 = stats.children.iter().map(|c| c.visits).sum();
+    assert_eq!(visits, 500, "each iteration passes through one root child");
+    assert!(stats
+        .children
+        .windows(2)
+        .all(|w| w[0].visits >= w[1].visits));
+    assert!(stats
+        .children
+        .iter()
+        .all(|c| (-1.0..=1.0).contains(&c.value) && c.available >= c.visits));
+    // The move played is the most visited one.
+    let mut b = Ismcts::<Lanes>::new(IsmctsConfig {
+        iterations: Some(500),
+        ..IsmctsConfig::default()
+    });
+    assert_eq!(b.act(&game).unwrap(), stats.children[0].action);
+}
+
+#[test]
+fn ismcts_time_budget_stops_in_time() {
+    let game = Lanes::new(3, &LanesOptions::default()).unwrap();
+    let mut a = Ismcts::<Lanes>::new(IsmctsConfig {
+        iterations: None,
+        time_limit: Some(0.05),
+        ..IsmctsConfig::default()
+    });
+    let stats = a.search(&game).unwrap();
+    assert!(stats.iterations > 10, "{stats:?}");
+    assert!(stats.seconds < 0.5, "{stats:?}");
+    let bad = IsmctsConfig {
+        iterations: None,
+        time_limit: None,
+        ..IsmctsConfig::default()
+    };
+    assert!(Ismcts::<Lanes>::new(bad).search(&game).is_err());
+}
+
+#[test]
+fn schedule_swaps_seats_fairly_and_shares_deals() {
+    let f = fixtures(3, 2, Pairing::RoundRobin, 4).unwrap();
+    assert_eq!(f.len(), 12);
+    for pair in [(0, 1), (0, 2), (1, 2)] {
+        let games: Vec<_> = f
+            .iter()
+            .filter(|x| {
+                let mut s = x.seats.clone();
+                s.sort_unstable();
+                s == vec![pair.0, pair.1]
+            })
+            .collect();
+        assert_eq!(games.len(), 4);
+        let first_seat = games.iter().filter(|x| x.seats[0] == pair.0).count();
+        assert_eq!(first_seat, 2, "each agent starts half the games");
+        // Each deal is played once in each seat order.
+        for d in 0..2 {
+            let seats: Vec<_> = games
+                .iter()
+                .filter(|x| x.deal == d)
+                .map(|x| x.seats.clone())
+                .collect();
+            assert_eq!(seats, vec![vec![pair.0, pair.1], vec![pair.1, pair.0]]);
+        }
+    }
+    assert!(f.iter().enumerate().all(|(i, x)| x.index == i as u64));
+    let g = fixtures(4, 2, Pairing::Gauntlet, 2).unwrap();
+    assert_eq!(g.len(), 6);
+    assert!(g.iter().all(|x| x.seats.contains(&0)));
+    let three = fixtures(4, 3, Pairing::RoundRobin, 3).unwrap();
+    assert_eq!(three.len(), 12);
+    for a in 0..4 {
+        for seat in 0..3 {
+            assert_eq!(three.iter().filter(|x| x.seats[seat] == a).count(), 3);
+        }
+    }
+    assert!(fixtures(3, 2, Pairing::RoundRobin, 3)
+        .unwrap_err()
+        .to_string()
+        .contains("multiple of 2"));
+    assert!(fixtures(1, 2, Pairing::RoundRobin, 2).is_err());
+}
+
+#[test]
+fn tournament_tables_are_identical_for_any_thread_count() {
+    let specs = [spec("random"), spec("greedy"), spec("ismcts:30")];
+    let one = run(&specs, 10, 77, Some(1));
+    let two = run(&specs, 10, 77, Some(2));
+    let four = run(&specs, 10, 77, Some(4));
+    assert_eq!(tables(&one), tables(&two));
+    assert_eq!(tables(&one), tables(&four));
+    assert_eq!(one.elo, four.elo);
+    let other = run(&specs, 10, 78, Some(2));
+    assert_ne!(tables(&one).1, tables(&other).1, "the seed matters");
+}
+
+#[test]
+fn tournament_tables_add_up() {
+    let specs = [spec("random"), spec("greedy"), spec("random")];
+    let r = run(&specs, 20, 1, None);
+    assert_eq!(r.names, vec!["random #1", "greedy", "random #2"]);
+    assert_eq!(r.games(), 60);
+    for i in 0..3 {
+        assert_eq!(r.totals[i].games(), 40);
+        let against: u64 = (0..3).map(|j| r.pairwise[i][j].games()).sum();
+        assert_eq!(against, 40);
+        for j in 0..3 {
+            assert_eq!(r.pairwise[i][j], r.pairwise[j][i].flipped());
+        }
+    }
+    let wins: u64 = r.totals.iter().map(|t| t.wins).sum();
+    assert_eq!(wins + r.draws, 60);
+    assert_eq!(r.seat_wins.iter().sum::<u64>() + r.draws, 60);
+    let score = r.score(1).unwrap();
+    assert!((score - r.totals[1].points() / 40.0).abs() < 1e-12);
+    let t = r.table();
+    assert!(
+        t.contains("greedy") && t.contains("Elo") && t.contains("#2"),
+        "{t}"
+    );
+    // Records replay to the recorded results.
+    let cfg = TournamentConfig {
+        games: 4,
+        seed: 3,
+        records: true,
+        bootstrap: 0,
+        ..TournamentConfig::default()
+    };
+    let r = arena::tournament::<Lanes>(
+        &LanesOptions::default(),
+        &specs[..2],
+        &cfg,
+        &Progress::default(),
+    )
+    .unwrap();
+    for o in &r.outcomes {
+        let rec = o.record.as_ref().unwrap();
+        assert_eq!(rec.seed, o.seed);
+        assert_eq!(
+            Session::<Lanes>::replay(rec).unwrap().game.winner(),
+            o.winner
+        );
+    }
+}
+
+#[test]
+fn an_illegal_choice_names_agent_game_and_move() {
+    struct Cheat;
+    impl Agent<Lanes> for Cheat {
+        fn act(&mut self, g: &Lanes) -> crate::Result<Play> {
+            // A card from the opponent's hand, or any card not in ours.
+            let mut legal = Vec::new();
+            g.legal_actions(&mut legal);
+            Ok((0..18u8)
+                .map(|card| Play { card, lane: 0 })
+                .find(|a| !legal.contains(a))
+                .unwrap())
+        }
+    }
+    let mut s = Session::<Lanes>::new(4, &LanesOptions::default()).unwrap();
+    let mut agents: Vec<Box<dyn Agent<Lanes>>> =
+        vec![Box::new(RandomAgent::new(1)), Box::new(Cheat)];
+    let names = vec!["rnd".to_string(), "cheater".to_string()];
+    let e = arena::play_out(&mut s, &mut agents, &names, "game 9 (seed 4)", None).unwrap_err();
+    let crate::Error::IllegalAction { rule, message } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(rule, "L-3");
+    for part in ["\"cheater\"", "player 1", "lanes", "game 9", "@0", "ply 1"] {
+        assert!(message.contains(part), "{message} lacks {part}");
+    }
+}
+
+#[test]
+fn cancelling_stops_a_tournament() {
+    let p = Progress::default();
+    p.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    let cfg = TournamentConfig {
+        games: 10,
+        ..TournamentConfig::default()
+    };
+    let e = arena::tournament::<Lanes>(
+        &LanesOptions::default(),
+        &[spec("random"), spec("random")],
+        &cfg,
+        &p,
+    );
+    assert_eq!(e.unwrap_err().to_string(), "cancelled");
+}
+
+/// Strength on the test game: each fact measured over 200 games (seats swapped).
+#[test]
+fn strength_ordering_on_the_test_game() {
+    let r = run(&[spec("greedy"), spec("random")], 200, 5, None);
+    eprintln!("{}", r.table());
+    assert!(r.score(0).unwrap() > 0.6, "greedy vs random: {}", r.table());
+    let r = run(&[ismcts(1000), spec("random")], 200, 6, None);
+    eprintln!("{}", r.table());
+    assert!(
+        r.score(0).unwrap() >= 0.95,
+        "ismcts vs random: {}",
+        r.table()
+    );
+    let r = run(&[ismcts(1000), spec("greedy")], 200, 7, None);
+    eprintln!("{}", r.table());
+    assert!(r.score(0).unwrap() > 0.6, "ismcts vs greedy: {}", r.table());
+}
+
+fn views(b: &Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
+    let n = b.len();
+    (
+        vec![0.0; n * b.obs_shape().iter().product::<usize>()],
+        vec![false; n * b.num_actions()],
+        vec![0; n],
+    )
+}
+
+/// What one batch step wrote: observations, masks, players, rewards, dones.
+type Written = (Vec<f32>, Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>);
+
+/// Step a batch with the first legal id of every game, `steps` times; returns everything
+/// it wrote.
+fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
+    let n = b.len();
+    let (mut obs, mut mask, mut player) = views(b);
+    b.observe(Views {
+        obs: &mut obs,
+        mask: &mut mask,
+        player: &mut player,
+    })
+    .unwrap();
+    let na = b.num_actions();
+    let mut out = Vec::new();
+    for step in 0..steps {
+        let actions: Vec<i64> = (0..n)
+            .map(|i| {
+                let legal: Vec<usize> = (0..na).filter(|&a| mask[i * na + a]).collect();
+                legal[(i + step) % legal.len()] as i64
+            })
+            .collect();
+        let mut rewards = vec![0.0; n * b.num_players()];
+        let mut dones = vec![false; n];
+        b.step(
+            &actions,
+            Views {
+                obs: &mut obs,
+                mask: &mut mask,
+                player: &mut player,
+            },
+            &mut rewards,
+            &mut dones,
+        )
+        .unwrap();
+        out.push((obs.clone(), mask.clone(), player.clone(), rewards, dones));
+    }
+    out
+}
+
+#[test]
+fn batch_auto_resets_and_is_deterministic_for_any_thread_count() {
+    let mk = |threads| {
+        Batch::<Lanes>::new(LanesOptions::default(), 300, 9, None, None, threads).unwrap()
+    };
+    let mut one = mk(Some(1));
+    let mut two = mk(Some(2));
+    let a = drive(&mut one, 40);
+    let b = drive(&mut two, 40);
+    assert!(a == b, "thread count changed the batch");
+    // Lanes lasts exactly 18 plies: every game ends on steps 18 and 36.
+    for (k, (_, mask, player, rewards, dones)) in a.iter().enumerate() {
+        let ended = (k + 1) % 18 == 0;
+        assert!(dones.iter().all(|&d| d == ended), "step {k}");
+        for i in 0..300 {
+            let r = &rewards[2 * i..2 * i + 2];
+            if ended {
+                assert_eq!(r[0], -r[1]);
+            } else {
+                assert_eq!(r, [0.0, 0.0]);
+            }
+            // A fresh game after a reset: player 0 to move with 12 legal moves.
+            if ended {
+                assert_eq!(player[i], 0);
+                assert_eq!(
+                    mask[i * 72..(i + 1) * 72].iter().filter(|&&m| m).count(),
+                    12
+                );
+            }
+        }
+    }
+    assert_eq!(one.episodes_finished(), 600);
+    // Each slot's next game comes from its own stream: slots differ, runs repeat.
+    let g0 = one.session(0).unwrap().game.to_json();
+    let g1 = one.session(1).unwrap().game.to_json();
+    assert_ne!(g0, g1);
+}
+
+#[test]
+fn batch_rejects_an_illegal_action_and_changes_nothing() {
+    let mut b = Batch::<Lanes>::new(LanesOptions::default(), 4, 2, None, None, Some(1)).unwrap();
+    let (mut obs, mut mask, mut player) = views(&b);
+    b.observe(Views {
+        obs: &mut obs,
+        mask: &mut mask,
+        player: &mut player,
+    })
+    .unwrap();
+    let before: Vec<_> = (0..4)
+        .map(|i| b.session(i).unwrap().game.to_json())
+        .collect();
+    let mut actions: Vec<i64> = (0..4)
+        .map(|i| mask[i * 72..].iter().position(|&m| m).unwrap() as i64)
+        .collect();
+    let bad = (0..72).find(|&a| !mask[2 * 72 + a]).unwrap();
+    actions[2] = bad as i64;
+    let mut rewards = vec![0.0; 8];
+    let mut dones = vec![false; 4];
+    let e = b
+        .step(
+            &actions,
+            Views {
+                obs: &mut obs,
+                mask: &mut mask,
+                player: &mut player,
+            },
+            &mut rewards,
+            &mut dones,
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("batch game 2"), "{e}");
+    actions[2] = -1;
+    assert!(b
+        .step(
+            &actions,
+            Views {
+                obs: &mut obs,
+                mask: &mut mask,
+                player: &mut player
+            },
+            &mut rewards,
+            &mut dones
+        )
+        .is_err());
+    let after: Vec<_> = (0..4)
+        .map(|i| b.session(i).unwrap().game.to_json())
+        .collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn batch_with_an_opponent_hands_the_learner_its_seat() {
+    let mut b = Batch::<Lanes>::new(
+        LanesOptions::default(),
+        6,
+        3,
+        Some(spec("greedy")),
+        None,
+        Some(1),
+    )
+    .unwrap();
+    let seats = b.learners();
+    assert_eq!(seats, vec![0, 1, 0, 1, 0, 1], "learner seats alternate");
+    let steps = drive(&mut b, 20);
+    for (k, (_, _, player, _, dones)) in steps.iter().enumerate() {
+        // Every game ends on the learner's 9th move; then the seats swap.
+        let finished = (k + 1) / 9;
+        assert!(dones.iter().all(|&d| d == ((k + 1) % 9 == 0)), "step {k}");
+        for i in 0..6 {
+            let seat = if finished % 2 == 0 {
+                seats[i]
+            } else {
+                1 - seats[i]
+            };
+            assert_eq!(player[i] as usize, seat, "step {k} game {i}");
+        }
+    }
+    assert_eq!(b.learners(), vec![0, 1, 0, 1, 0, 1]);
+}
+
+/// A measuring tool, not a test: `KINGDOMS_MEASURE="game;agent;agent;games;seed"` plays a
+/// tournament of a registered game and prints its table
+/// (`cargo test -p kingdoms-core measure -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn measure() {
+    let Ok(spec_text) = std::env::var("KINGDOMS_MEASURE") else {
+        return;
+    };
+    for job in spec_text.split('|') {
+        let parts: Vec<&str> = job.split(';').collect();
+        let (game, games, seed) = (parts[0], parts[parts.len() - 2], parts[parts.len() - 1]);
+        let specs: Vec<AgentSpec> = parts[1..parts.len() - 2].iter().map(|s| spec(s)).collect();
+        let cfg = TournamentConfig {
+            games: games.parse().unwrap(),
+            seed: seed.parse().unwrap(),
+            ..TournamentConfig::default()
+        };
+        let r = crate::with_game!(game, G => {
+            arena::tournament::<G>(&Default::default(), &specs, &cfg, &Progress::default()).unwrap()
+        })
+        .unwrap();
+        println!("{}", r.table());
+    }
+}

@@ -1,0 +1,1239 @@
+//! `kingdoms.agents` and the arenas: the Rust agents as frozen configuration classes, Python
+//! agents bridged into Rust matches, `play_match` and `tournament`.
+//!
+//! A match or tournament dispatches once on the game's name (`with_game!`) and then runs in
+//! Rust with the GIL released. Games among Rust agents run on a rayon pool; a game with a
+//! Python agent runs on the calling thread, which takes the GIL only for the Python agent's
+//! `act` calls and for progress reports.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kingdoms_core::agents::arena::{self, GameOutcome, Pairing, Progress, TournamentResult, Wdl};
+use kingdoms_core::agents::elo::Rating;
+use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
+use kingdoms_core::rng::mix64;
+use kingdoms_core::simulate::game_seed;
+use kingdoms_core::{with_game, DynGame, Error, Game, Session};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::errors::IntoPy;
+use crate::game::{PyAction, PyGame, PyRecord};
+use crate::{classes, json};
+
+// ---- the Rust agents -----------------------------------------------------------------
+
+/// The agent of a game object: the `Session<G>` behind it.
+fn session_of<G: Game>(game: &dyn DynGame) -> kingdoms_core::Result<&Session<G>> {
+    game.as_any()
+        .downcast_ref::<Session<G>>()
+        .ok_or_else(|| Error::invalid(format!("not a {} game", G::NAME)))
+}
+
+/// One move of a freshly built Rust agent (seeded from `salt`) in `game`.
+fn act_dyn(spec: &AgentSpec, salt: u64, game: &dyn DynGame) -> kingdoms_core::Result<usize> {
+    with_game!(game.name(), G => {
+        let s = session_of::<G>(game)?;
+        let a = spec.build::<G>(salt).act(&s.game)?;
+        s.game.action_id(a)
+    })
+}
+
+/// `act(game)` of a Rust agent class: search with the GIL released, return the action.
+fn act_py(spec: &AgentSpec, calls: &AtomicU64, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+    let py = game.py();
+    let g = game.cast::<PyGame>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "act() takes a kingdoms game, not {}",
+            game.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let g = g.borrow();
+    let inner: &dyn DynGame = &*g.inner;
+    let salt = calls.fetch_add(1, Ordering::Relaxed);
+    let id = py.detach(|| act_dyn(spec, salt, inner)).py()?;
+    Ok(PyAction {
+        game: inner.name(),
+        id,
+        text: inner.action_notation(id).py()?,
+    })
+}
+
+/// The uniformly random agent. `act` draws from a stream seeded by `seed`: the same agent
+/// gives the same sequence of choices.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Random")]
+pub struct PyRandom {
+    seed: u64,
+    calls: AtomicU64,
+}
+
+#[pymethods]
+impl PyRandom {
+    #[new]
+    #[pyo3(signature = (seed=0))]
+    fn new(seed: u64) -> Self {
+        PyRandom {
+            seed,
+            calls: AtomicU64::new(0),
+        }
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The name tables show.
+    #[getter]
+    fn name(&self) -> String {
+        self.spec().name()
+    }
+    /// A uniformly random legal action for the player to move.
+    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        act_py(&self.spec(), &self.calls, game)
+    }
+    fn __repr__(&self) -> String {
+        format!("Random(seed={})", self.seed)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        spec_of(other).is_some_and(|s| s == self.spec())
+    }
+    fn __hash__(&self) -> u64 {
+        mix64(self.seed)
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (py.get_type::<PyRandom>(), (self.seed,)).into_pyobject(py)
+    }
+}
+
+impl PyRandom {
+    fn spec(&self) -> AgentSpec {
+        AgentSpec::Random { seed: self.seed }
+    }
+}
+
+/// The greedy agent: one ply of look-ahead scored by the game's `evaluate`, on
+/// `samples` redraws of what the mover cannot see; ties broken by its seeded RNG.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Greedy")]
+pub struct PyGreedy {
+    config: GreedyConfig,
+    calls: AtomicU64,
+}
+
+#[pymethods]
+impl PyGreedy {
+    #[new]
+    #[pyo3(signature = (samples=1, seed=0))]
+    fn new(samples: u32, seed: u64) -> PyResult<Self> {
+        let config = GreedyConfig { samples, seed };
+        config.validate().py()?;
+        Ok(PyGreedy {
+            config,
+            calls: AtomicU64::new(0),
+        })
+    }
+    #[getter]
+    fn samples(&self) -> u32 {
+        self.config.samples
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.config.seed
+    }
+    #[getter]
+    fn name(&self) -> String {
+        self.spec().name()
+    }
+    /// The legal action whose result the game's `evaluate` likes best for the mover.
+    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        act_py(&self.spec(), &self.calls, game)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Greedy(samples={}, seed={})",
+            self.config.samples, self.config.seed
+        )
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        spec_of(other).is_some_and(|s| s == self.spec())
+    }
+    fn __hash__(&self) -> u64 {
+        mix64(self.config.seed ^ u64::from(self.config.samples) << 40)
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (
+            py.get_type::<PyGreedy>(),
+            (self.config.samples, self.config.seed),
+        )
+            .into_pyobject(py)
+    }
+}
+
+impl PyGreedy {
+    fn spec(&self) -> AgentSpec {
+        AgentSpec::Greedy(self.config.clone())
+    }
+}
+
+/// Information-set Monte Carlo tree search (single observer). Budget: `iterations` per
+/// move (1000 when neither budget is given), `time_limit` seconds per move, or both
+/// (whichever ends first). `exploration` is the UCB constant on rewards in [0, 1];
+/// `rollout_depth` None rolls out to the end, d plays d random plies and then scores the
+/// position with the game's `evaluate`.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
+pub struct PyIsmcts {
+    config: IsmctsConfig,
+    calls: AtomicU64,
+}
+
+#[pymethods]
+impl PyIsmcts {
+    #[new]
+    #[pyo3(signature = (iterations=None, seed=0, exploration=0.7, time_limit=None, rollout_depth=None, expand_samples=0, widening=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        iterations: Option<u64>,
+        seed: u64,
+        exploration: f64,
+        time_limit: Option<f64>,
+        rollout_depth: Option<u32>,
+        expand_samples: u32,
+        widening: Option<f64>,
+    ) -> PyResult<Self> {
+        let config = IsmctsConfig {
+            iterations: match (iterations, time_limit) {
+                (None, None) => IsmctsConfig::default().iterations,
+                (i, _) => i,
+            },
+            time_limit,
+            exploration,
+            rollout_depth,
+            expand_samples,
+            widening,
+            seed,
+        };
+        config.validate().py()?;
+        Ok(PyIsmcts {
+            config,
+            calls: AtomicU64::new(0),
+        })
+    }
+    #[getter]
+    fn iterations(&self) -> Option<u64> {
+        self.config.iterations
+    }
+    #[getter]
+    fn time_limit(&self) -> Option<f64> {
+        self.config.time_limit
+    }
+    #[getter]
+    fn exploration(&self) -> f64 {
+        self.config.exploration
+    }
+    #[getter]
+    fn rollout_depth(&self) -> Option<u32> {
+        self.config.rollout_depth
+    }
+    #[getter]
+    fn expand_samples(&self) -> u32 {
+        self.config.expand_samples
+    }
+    #[getter]
+    fn widening(&self) -> Option<f64> {
+        self.config.widening
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.config.seed
+    }
+    #[getter]
+    fn name(&self) -> String {
+        self.config.name()
+    }
+    /// Search and play the most visited root action.
+    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        act_py(&self.spec(), &self.calls, game)
+    }
+    /// Search (GIL released) and report every root action, most visited first.
+    fn analyze(&self, game: &Bound<'_, PyAny>) -> PyResult<PySearch> {
+        let py = game.py();
+        let g = game.cast::<PyGame>()?.borrow();
+        let inner: &dyn DynGame = &*g.inner;
+        let salt = self.calls.fetch_add(1, Ordering::Relaxed);
+        let config = IsmctsConfig {
+            seed: kingdoms_core::agents::agent_seed(self.config.seed, salt),
+            ..self.config.clone()
+        };
+        let (iterations, nodes, seconds, rows) = py
+            .detach(|| -> kingdoms_core::Result<_> {
+                with_game!(inner.name(), G => {
+                    let s = session_of::<G>(inner)?;
+                    let st = Ismcts::<G>::new(config).search(&s.game)?;
+                    let rows: Vec<(usize, u32, u32, f64)> = st
+                        .children
+                        .iter()
+                        .map(|c| (s.game.action_id(c.action), c.visits, c.available, c.value))
+                        .collect();
+                    (st.iterations, st.nodes, st.seconds, rows)
+                })
+            })
+            .py()?;
+        let mut actions = Vec::with_capacity(rows.len());
+        for (id, visits, available, value) in rows {
+            actions.push(PyActionStats {
+                action: Py::new(
+                    py,
+                    PyAction {
+                        game: inner.name(),
+                        id,
+                        text: inner.action_notation(id).py()?,
+                    },
+                )?,
+                visits,
+                available,
+                value,
+            });
+        }
+        Ok(PySearch {
+            iterations,
+            nodes,
+            seconds,
+            actions: actions
+                .into_iter()
+                .map(|a| Py::new(py, a))
+                .collect::<PyResult<_>>()?,
+        })
+    }
+    fn __repr__(&self) -> String {
+        let c = &self.config;
+        let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
+        format!(
+            "ISMCTS(iterations={}, seed={}, exploration={:?}, time_limit={}, rollout_depth={}, \
+             expand_samples={}, widening={})",
+            opt(c.iterations.map(|x| x.to_string())),
+            c.seed,
+            c.exploration,
+            opt(c.time_limit.map(|x| format!("{x:?}"))),
+            opt(c.rollout_depth.map(|x| x.to_string())),
+            c.expand_samples,
+            opt(c.widening.map(|x| format!("{x:?}")))
+        )
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        spec_of(other).is_some_and(|s| s == self.spec())
+    }
+    fn __hash__(&self) -> u64 {
+        mix64(self.config.seed ^ self.config.iterations.unwrap_or(0) << 20)
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let c = &self.config;
+        (
+            py.get_type::<PyIsmcts>(),
+            (
+                c.iterations,
+                c.seed,
+                c.exploration,
+                c.time_limit,
+                c.rollout_depth,
+                c.expand_samples,
+                c.widening,
+            ),
+        )
+            .into_pyobject(py)
+    }
+}
+
+impl PyIsmcts {
+    fn spec(&self) -> AgentSpec {
+        AgentSpec::Ismcts(self.config.clone())
+    }
+}
+
+/// One root action after an ISMCTS search.
+#[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "ActionStats")]
+pub struct PyActionStats {
+    action: Py<PyAction>,
+    visits: u32,
+    /// Iterations in which the action was legal (its availability count).
+    available: u32,
+    /// The searcher's mean result after this action, in [-1, 1].
+    value: f64,
+}
+
+#[pymethods]
+impl PyActionStats {
+    fn __repr__(&self) -> String {
+        format!(
+            "ActionStats({}, visits={}, value={:+.3})",
+            self.action.get().text,
+            self.visits,
+            self.value
+        )
+    }
+}
+
+/// What an ISMCTS search did and what it thinks of each root action.
+#[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "Search")]
+pub struct PySearch {
+    iterations: u64,
+    nodes: usize,
+    seconds: f64,
+    /// Root actions, most visited first.
+    actions: Vec<Py<PyActionStats>>,
+}
+
+#[pymethods]
+impl PySearch {
+    fn __repr__(&self) -> String {
+        format!(
+            "Search(iterations={}, nodes={}, seconds={:.3}, {} actions)",
+            self.iterations,
+            self.nodes,
+            self.seconds,
+            self.actions.len()
+        )
+    }
+}
+
+/// Parse an agent from its command-line form: `random`, `greedy`, `ismcts:1000`,
+/// `ismcts:500,c=0.5,depth=8`, `ismcts:time=0.2`.
+#[pyfunction]
+pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    match AgentSpec::parse(text).py()? {
+        AgentSpec::Random { seed } => Ok(Py::new(py, PyRandom::new(seed))?.into_any()),
+        AgentSpec::Greedy(config) => Ok(Py::new(
+            py,
+            PyGreedy {
+                config,
+                calls: AtomicU64::new(0),
+            },
+        )?
+        .into_any()),
+        AgentSpec::Ismcts(config) => Ok(Py::new(
+            py,
+            PyIsmcts {
+                config,
+                calls: AtomicU64::new(0),
+            },
+        )?
+        .into_any()),
+    }
+}
+
+/// The spec of a Rust agent object, or None for anything else.
+pub(crate) fn spec_of(obj: &Bound<'_, PyAny>) -> Option<AgentSpec> {
+    if let Ok(a) = obj.cast::<PyRandom>() {
+        Some(a.get().spec())
+    } else if let Ok(a) = obj.cast::<PyGreedy>() {
+        Some(a.get().spec())
+    } else if let Ok(a) = obj.cast::<PyIsmcts>() {
+        Some(a.get().spec())
+    } else {
+        None
+    }
+}
+
+// ---- Python agents in Rust matches --------------------------------------------------------
+
+/// What an agent slot holds: a Rust agent's configuration or a Python object with `act`.
+enum Entrant {
+    Rust(AgentSpec),
+    Python(Py<PyAny>),
+}
+
+fn entrants(agents: &[Bound<'_, PyAny>]) -> PyResult<(Vec<Entrant>, Vec<String>)> {
+    let mut out = Vec::with_capacity(agents.len());
+    let mut names = Vec::with_capacity(agents.len());
+    for (i, a) in agents.iter().enumerate() {
+        if let Some(spec) = spec_of(a) {
+            names.push(spec.name());
+            out.push(Entrant::Rust(spec));
+            continue;
+        }
+        let name = match a.getattr_opt("name")? {
+            Some(n) if n.extract::<String>().is_ok() => n.extract::<String>()?,
+            _ => a.get_type().name()?.to_string(),
+        };
+        let act = a.getattr_opt("act")?;
+        if !act.is_some_and(|f| f.is_callable()) {
+            return Err(PyTypeError::new_err(format!(
+                "agent {i} ({name}) has no act(game) method: an agent is kingdoms.agents.Random(), \
+                 Greedy(), ISMCTS(...) or any object with act(game) -> action"
+            )));
+        }
+        names.push(name);
+        out.push(Entrant::Python(a.clone().unbind()));
+    }
+    Ok((out, names))
+}
+
+/// Marker message of the core error that stands for a Python exception kept aside.
+const PY_RAISED: &str = "a Python agent raised an exception";
+
+/// A Python object playing in a Rust match. It is handed a copy of the game in which
+/// everything its player may not see has been redrawn (`resample_hidden`), so it cannot
+/// peek; an exception it raises is kept in `error` and re-raised by the caller.
+struct PyAgent {
+    obj: Py<PyAny>,
+    name: String,
+    salt: u64,
+    calls: u64,
+    error: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl<G: Game> Agent<G> for PyAgent {
+    fn act(&mut self, game: &G) -> kingdoms_core::Result<G::Action> {
+        let p = game
+            .current_player()
+            .ok_or_else(|| Error::invalid("the game is over"))?;
+        let seed = mix64(self.salt ^ mix64(self.calls));
+        self.calls += 1;
+        let copy: Box<dyn DynGame> = Box::new(Session::<G> {
+            game: game.resample_hidden(p, seed),
+            seed,
+            history: None,
+        });
+        Python::attach(|py| {
+            let called =
+                classes::wrap(py, copy).and_then(|g| self.obj.call_method1(py, "act", (g,)));
+            match called {
+                Err(e) => {
+                    if let Ok(mut slot) = self.error.lock() {
+                        slot.get_or_insert(e);
+                    }
+                    Err(Error::invalid(PY_RAISED))
+                }
+                Ok(r) => resolve::<G>(game, r.bind(py), &self.name, p),
+            }
+        })
+    }
+}
+
+/// The action a Python agent returned (an `Action`, its notation or its id).
+fn resolve<G: Game>(
+    game: &G,
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    player: usize,
+) -> kingdoms_core::Result<G::Action> {
+    let bad = |what: String| {
+        Error::illegal(
+            "legal_actions",
+            format!("agent {name:?} (player {player}) returned {what}"),
+        )
+    };
+    if let Ok(a) = obj.cast::<PyAction>() {
+        let a = a.get();
+        if a.game != G::NAME {
+            return Err(bad(format!(
+                "a {} action {:?} in a {} game",
+                a.game,
+                a.text,
+                G::NAME
+            )));
+        }
+        return game
+            .action_from_id(a.id)
+            .ok_or_else(|| bad(format!("action id {}, out of range", a.id)));
+    }
+    if let Ok(text) = obj.extract::<String>() {
+        return game
+            .parse_action(&text)
+            .map_err(|e| bad(format!("{text:?}, not a {} action: {e}", G::NAME)));
+    }
+    if !obj.is_instance_of::<pyo3::types::PyBool>() {
+        if let Ok(id) = obj.extract::<usize>() {
+            return game.action_from_id(id).ok_or_else(|| {
+                bad(format!(
+                    "action id {id}, out of range 0..{}",
+                    game.num_actions()
+                ))
+            });
+        }
+    }
+    let repr = obj
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    Err(bad(format!(
+        "{repr}, not an action (expected an Action, its notation or its id)"
+    )))
+}
+
+impl Entrant {
+    fn build<G: Game>(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        salt: u64,
+        error: &Arc<Mutex<Option<PyErr>>>,
+    ) -> Box<dyn Agent<G>> {
+        match self {
+            Entrant::Rust(spec) => spec.build::<G>(salt),
+            Entrant::Python(obj) => Box::new(PyAgent {
+                obj: obj.clone_ref(py),
+                name: name.to_string(),
+                salt,
+                calls: 0,
+                error: error.clone(),
+            }),
+        }
+    }
+}
+
+/// The Python exception kept aside, if any, else the core error.
+fn raise(err: Error, kept: &Arc<Mutex<Option<PyErr>>>) -> PyErr {
+    if let Some(e) = kept.lock().ok().and_then(|mut s| s.take()) {
+        return e;
+    }
+    crate::errors::to_py(err)
+}
+
+// ---- play_match -------------------------------------------------------------------------
+
+/// Play one match to the end and return its record. `game` is a game name (a new game
+/// from `seed` with `**options`) or a game object (played on from its position, which
+/// must have a history; `seed` then seeds only the agents). `agents[p]` plays player `p`:
+/// Rust agents or any objects with `act(game) -> action`.
+#[pyfunction]
+#[pyo3(signature = (game, agents, seed=None, **options))]
+pub fn play_match(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    agents: Vec<Bound<'_, PyAny>>,
+    seed: Option<u64>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyRecord> {
+    let seed = seed.unwrap_or_else(classes::fresh_seed);
+    let start: Box<dyn DynGame> = if let Ok(name) = game.extract::<String>() {
+        kingdoms_core::registry::new_game(&name, seed, &json::kwargs_map(options)?).py()?
+    } else if let Ok(g) = game.cast::<PyGame>() {
+        if options.is_some_and(|o| !o.is_empty()) {
+            return Err(PyTypeError::new_err(
+                "rules options go with a game name, not a game object",
+            ));
+        }
+        let inner = g.borrow().inner.clone_box();
+        if inner.history_len().is_none() {
+            return Err(crate::errors::StateError::new_err(
+                "this game was loaded without a history, so a match from it would have no record",
+            ));
+        }
+        inner
+    } else {
+        return Err(PyTypeError::new_err(
+            "game must be a game name or a kingdoms game object",
+        ));
+    };
+    let (entrants, names) = entrants(&agents)?;
+    let names = arena::unique_names(names);
+    let kept = Arc::new(Mutex::new(None));
+    let result =
+        with_game!(start.name(), G => match_from::<G>(py, &*start, &entrants, &names, seed, &kept))
+            .and_then(|r| r);
+    result
+        .map(|inner| PyRecord { inner })
+        .map_err(|e| raise(e, &kept))
+}
+
+fn match_from<G: Game>(
+    py: Python<'_>,
+    start: &dyn DynGame,
+    entrants: &[Entrant],
+    names: &[String],
+    seed: u64,
+    kept: &Arc<Mutex<Option<PyErr>>>,
+) -> kingdoms_core::Result<kingdoms_core::Record> {
+    let mut session = session_of::<G>(start)?.clone();
+    let mut built: Vec<Box<dyn Agent<G>>> = entrants
+        .iter()
+        .enumerate()
+        .map(|(seat, e)| e.build::<G>(py, &names[seat], arena::agent_salt(seed, 0, seat), kept))
+        .collect();
+    let context = format!("match (seed {seed})");
+    py.detach(|| {
+        arena::play_out(&mut session, &mut built, names, &context, None)?;
+        session.record()
+    })
+}
+
+// ---- tournament -------------------------------------------------------------------------
+
+/// Wins, draws and losses.
+#[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "WDL")]
+#[derive(Clone)]
+pub struct PyWdl {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+}
+
+impl From<Wdl> for PyWdl {
+    fn from(w: Wdl) -> Self {
+        PyWdl {
+            wins: w.wins,
+            draws: w.draws,
+            losses: w.losses,
+        }
+    }
+}
+
+impl PyWdl {
+    fn wdl(&self) -> Wdl {
+        Wdl {
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+        }
+    }
+}
+
+#[pymethods]
+impl PyWdl {
+    #[getter]
+    fn games(&self) -> u64 {
+        self.wdl().games()
+    }
+    /// Win 1, draw 1/2, loss 0.
+    #[getter]
+    fn points(&self) -> f64 {
+        self.wdl().points()
+    }
+    /// Share of the points (nan without games).
+    #[getter]
+    fn score(&self) -> f64 {
+        self.wdl().score()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "WDL(wins={}, draws={}, losses={})",
+            self.wins, self.draws, self.losses
+        )
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyWdl>()
+            .is_ok_and(|o| o.get().wdl() == self.wdl())
+    }
+}
+
+/// An Elo rating with its 95% bootstrap interval, relative to the pool average.
+#[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "EloRating")]
+#[derive(Clone)]
+pub struct PyRating {
+    elo: f64,
+    lo: f64,
+    hi: f64,
+}
+
+#[pymethods]
+impl PyRating {
+    fn __repr__(&self) -> String {
+        format!(
+            "EloRating({:+.1}, 95% [{:+.1}, {:+.1}])",
+            self.elo, self.lo, self.hi
+        )
+    }
+}
+
+impl From<Rating> for PyRating {
+    fn from(r: Rating) -> Self {
+        PyRating {
+            elo: r.elo,
+            lo: r.lo,
+            hi: r.hi,
+        }
+    }
+}
+
+/// How one tournament game went.
+#[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "GameResult")]
+pub struct PyGameResult {
+    index: u64,
+    /// The seed the game was set up from.
+    seed: u64,
+    /// `seats[p]`: the index of the agent that played player `p`.
+    seats: Vec<usize>,
+    /// The winning player (None: drawn).
+    winner: Option<usize>,
+    /// The index of the winning agent (None: drawn).
+    winning_agent: Option<usize>,
+    plies: u64,
+}
+
+#[pymethods]
+impl PyGameResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "GameResult(index={}, seed={}, seats={:?}, winner={:?}, plies={})",
+            self.index, self.seed, self.seats, self.winner, self.plies
+        )
+    }
+}
+
+impl From<&GameOutcome> for PyGameResult {
+    fn from(o: &GameOutcome) -> Self {
+        PyGameResult {
+            index: o.index,
+            seed: o.seed,
+            seats: o.seats.clone(),
+            winner: o.winner,
+            winning_agent: o.winning_agent(),
+            plies: o.plies,
+        }
+    }
+}
+
+/// The results of a tournament: standings, pairings, Elo with intervals, every game.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "TournamentResult")]
+pub struct PyTournament {
+    inner: TournamentResult,
+}
+
+impl PyTournament {
+    fn check(&self, i: usize) -> PyResult<()> {
+        if i < self.inner.names.len() {
+            Ok(())
+        } else {
+            Err(PyIndexError::new_err(format!(
+                "agent {i} out of range: {} agents",
+                self.inner.names.len()
+            )))
+        }
+    }
+}
+
+#[pymethods]
+impl PyTournament {
+    /// Agent `i`'s share of the points over its games (win 1, draw 1/2, loss 0).
+    fn score(&self, i: usize) -> PyResult<f64> {
+        self.check(i)?;
+        Ok(self.inner.totals[i].score())
+    }
+    /// The results as a printable text table.
+    fn table(&self) -> String {
+        self.inner.table()
+    }
+    fn __str__(&self) -> String {
+        self.inner.table()
+    }
+    fn __repr__(&self) -> String {
+        let scores: Vec<String> = (0..self.inner.names.len())
+            .map(|i| {
+                format!(
+                    "{} {:.1}%",
+                    self.inner.names[i],
+                    100.0 * self.inner.totals[i].score()
+                )
+            })
+            .collect();
+        format!(
+            "<TournamentResult {} {} games: {}>",
+            self.inner.game,
+            self.inner.games(),
+            scores.join(", ")
+        )
+    }
+    #[getter]
+    fn game(&self) -> &str {
+        &self.inner.game
+    }
+    /// The agents' names, as the tables show them.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.inner.names.clone()
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players
+    }
+    #[getter]
+    fn pairing(&self) -> &'static str {
+        self.inner.pairing.name()
+    }
+    #[getter]
+    fn games_per_pairing(&self) -> u64 {
+        self.inner.games_per_pairing
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+    /// Games played in all.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.inner.games()
+    }
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.inner.seconds
+    }
+    #[getter]
+    fn games_per_second(&self) -> f64 {
+        self.inner.games_per_second()
+    }
+    #[getter]
+    fn plies(&self) -> u64 {
+        self.inner.plies
+    }
+    /// Wins by seat (player 0, 1, ...) over all games.
+    #[getter]
+    fn seat_wins(&self) -> Vec<u64> {
+        self.inner.seat_wins.clone()
+    }
+    /// Drawn games.
+    #[getter]
+    fn draws(&self) -> u64 {
+        self.inner.draws
+    }
+    /// Each agent's wins, draws and losses over all its games.
+    #[getter]
+    fn totals(&self) -> Vec<PyWdl> {
+        self.inner.totals.iter().map(|&w| w.into()).collect()
+    }
+    /// Agent `i`'s results against agent `j`.
+    fn pairwise(&self, i: usize, j: usize) -> PyResult<PyWdl> {
+        self.check(i)?;
+        self.check(j)?;
+        Ok(self.inner.pairwise[i][j].into())
+    }
+    /// Elo ratings (Bradley-Terry maximum likelihood, pool average 0) with 95% bootstrap
+    /// intervals, one per agent.
+    #[getter]
+    fn elo(&self) -> Vec<PyRating> {
+        self.inner.elo.iter().map(|&r| r.into()).collect()
+    }
+    /// Agent indices, best Elo first.
+    fn ranking(&self) -> Vec<usize> {
+        self.inner.ranking()
+    }
+    /// Every game, in schedule order.
+    #[getter]
+    fn results(&self) -> Vec<PyGameResult> {
+        self.inner.outcomes.iter().map(PyGameResult::from).collect()
+    }
+    /// The record of every game in schedule order (None unless `records=True`).
+    #[getter]
+    fn records(&self) -> Option<Vec<PyRecord>> {
+        self.inner
+            .outcomes
+            .iter()
+            .map(|o| o.record.clone().map(|inner| PyRecord { inner }))
+            .collect()
+    }
+    /// Everything above as JSON-safe data.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let r = &self.inner;
+        let wdl =
+            |w: &Wdl| serde_json::json!({"wins": w.wins, "draws": w.draws, "losses": w.losses});
+        let v = serde_json::json!({
+            "game": r.game,
+            "names": r.names,
+            "num_players": r.num_players,
+            "pairing": r.pairing.name(),
+            "games_per_pairing": r.games_per_pairing,
+            "seed": r.seed,
+            "games": r.games(),
+            "seconds": r.seconds,
+            "scores": r.totals.iter().map(Wdl::score).collect::<Vec<_>>(),
+            "totals": r.totals.iter().map(wdl).collect::<Vec<_>>(),
+            "pairwise": r.pairwise.iter().map(|row| row.iter().map(wdl).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "elo": r.elo.iter().map(|e| serde_json::json!({"elo": e.elo, "lo": e.lo, "hi": e.hi})).collect::<Vec<_>>(),
+            "seat_wins": r.seat_wins,
+            "draws": r.draws,
+            "results": r.outcomes.iter().map(|o| serde_json::json!({
+                "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner, "plies": o.plies,
+                "record": o.record,
+            })).collect::<Vec<_>>(),
+        });
+        json::to_py(py, &v)
+    }
+}
+
+/// Calls the progress callback and checks for Ctrl-C, from a thread without the GIL.
+struct Reporter<'a> {
+    progress: &'a Progress,
+    total: u64,
+    callback: Option<Py<PyAny>>,
+    kept: &'a Arc<Mutex<Option<PyErr>>>,
+    last: Option<(u64, Instant)>,
+}
+
+impl Reporter<'_> {
+    fn report(&mut self, force: bool) {
+        let done = self.progress.done.load(Ordering::Relaxed);
+        let due = match self.last {
+            None => true,
+            Some((d, t)) => force || (d != done && t.elapsed() >= Duration::from_millis(50)),
+        };
+        Python::attach(|py| {
+            let mut failed = py.check_signals().err();
+            if failed.is_none() && due {
+                if let Some(cb) = &self.callback {
+                    failed = cb.call1(py, (done, self.total)).err();
+                }
+            }
+            if let Some(e) = failed {
+                self.progress.cancel.store(true, Ordering::Relaxed);
+                if let Ok(mut slot) = self.kept.lock() {
+                    slot.get_or_insert(e);
+                }
+            }
+        });
+        if due {
+            self.last = Some((done, Instant::now()));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_tournament<G: Game>(
+    py: Python<'_>,
+    options: &serde_json::Map<String, serde_json::Value>,
+    entrants: &[Entrant],
+    names: Vec<String>,
+    config: &arena::TournamentConfig,
+    callback: Option<Py<PyAny>>,
+) -> PyResult<TournamentResult> {
+    let opts: G::Options = serde_json::from_value(serde_json::Value::Object(options.clone()))
+        .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
+        .py()?;
+    for e in entrants {
+        if let Entrant::Rust(AgentSpec::Ismcts(c)) = e {
+            c.validate().py()?;
+        }
+    }
+    let start = Instant::now();
+    let players = G::new(game_seed(config.seed, 0), &opts).py()?.num_players();
+    let schedule = arena::fixtures(entrants.len(), players, config.pairing, config.games).py()?;
+    let is_py = |a: usize| matches!(entrants[a], Entrant::Python(_));
+    let (py_games, rust_games): (Vec<_>, Vec<_>) = schedule
+        .iter()
+        .cloned()
+        .partition(|f| f.seats.iter().any(|&a| is_py(a)));
+    let kept: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
+    let progress = Progress::default();
+    let total = schedule.len() as u64;
+    let seed = config.seed;
+
+    let outcomes = py.detach(|| -> kingdoms_core::Result<Vec<GameOutcome>> {
+        let mut reporter = Reporter {
+            progress: &progress,
+            total,
+            callback,
+            kept: &kept,
+            last: None,
+        };
+        reporter.report(true);
+        std::thread::scope(|scope| {
+            let pool_part = (!rust_games.is_empty()).then(|| {
+                scope.spawn(|| {
+                    arena::run_fixtures::<G, _>(
+                        &opts,
+                        seed,
+                        &rust_games,
+                        &names,
+                        config.records,
+                        config.threads,
+                        &progress,
+                        |a, salt| match &entrants[a] {
+                            Entrant::Rust(s) => Ok(s.build::<G>(salt)),
+                            Entrant::Python(_) => {
+                                Err(Error::invalid("a Python agent in a pool game"))
+                            }
+                        },
+                    )
+                })
+            });
+            // Games with a Python agent: here, one after another.
+            let mut here = Vec::with_capacity(py_games.len());
+            let mut failure = None;
+            for f in &py_games {
+                if progress.cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut agents: Vec<Box<dyn Agent<G>>> = f
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &a)| {
+                        let salt = arena::agent_salt(seed, f.index, seat);
+                        match &entrants[a] {
+                            Entrant::Rust(s) => s.build::<G>(salt),
+                            Entrant::Python(obj) => Box::new(PyAgent {
+                                obj: Python::attach(|py| obj.clone_ref(py)),
+                                name: names[a].clone(),
+                                salt,
+                                calls: 0,
+                                error: kept.clone(),
+                            })
+                                as Box<dyn Agent<G>>,
+                        }
+                    })
+                    .collect();
+                match arena::play_fixture(
+                    &opts,
+                    seed,
+                    f,
+                    &mut agents,
+                    &names,
+                    config.records,
+                    Some(&progress.cancel),
+                ) {
+                    Ok(o) => {
+                        here.push(o);
+                        progress.done.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(e) => {
+                        progress.cancel.store(true, Ordering::Relaxed);
+                        failure = Some(e);
+                        break;
+                    }
+                }
+                reporter.report(false);
+            }
+            let pooled = match pool_part {
+                None => Ok(Vec::new()),
+                Some(h) => {
+                    while !h.is_finished() {
+                        std::thread::sleep(Duration::from_millis(20));
+                        reporter.report(false);
+                    }
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::invalid("a tournament worker panicked")))
+                }
+            };
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            let pooled = pooled?;
+            reporter.report(true);
+            if progress.cancel.load(Ordering::Relaxed) {
+                return Err(arena_cancelled());
+            }
+            // Back into schedule order.
+            let mut all: Vec<Option<GameOutcome>> = vec![None; schedule.len()];
+            for o in pooled.into_iter().chain(here) {
+                let i = o.index as usize;
+                all[i] = Some(o);
+            }
+            all.into_iter()
+                .map(|o| o.ok_or_else(|| Error::invalid("a tournament game went missing")))
+                .collect()
+        })
+    });
+    let outcomes = outcomes.map_err(|e| raise(e, &kept))?;
+    if let Some(e) = kept.lock().ok().and_then(|mut s| s.take()) {
+        return Err(e);
+    }
+    let names_out = names;
+    Ok(py.detach(|| {
+        TournamentResult::from_outcomes(
+            G::NAME,
+            names_out,
+            players,
+            config.pairing,
+            config.games,
+            config.seed,
+            outcomes,
+            config.bootstrap,
+            start.elapsed().as_secs_f64(),
+        )
+    }))
+}
+
+fn arena_cancelled() -> Error {
+    Error::invalid("cancelled")
+}
+
+/// Play a tournament of `game` (a name, or a game object whose name and rules options
+/// are used) between `agents`: every pairing (round robin) or agent 0 against each other
+/// (`pairing="gauntlet"`), `games` games per pairing with the seats swapped fairly and
+/// each deal replayed in every seat order. Rust-only games run on `threads` cores (None:
+/// all) with the GIL released; games with a Python agent run on this thread. The tables
+/// depend only on the agents, `games`, `seed` and options, never on `threads`.
+/// `progress(done, total)` is called as games finish.
+#[pyfunction]
+#[pyo3(signature = (game, agents, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, bootstrap=1000, progress=None, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn tournament(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    agents: Vec<Bound<'_, PyAny>>,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    pairing: &str,
+    records: bool,
+    bootstrap: u32,
+    progress: Option<Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyTournament> {
+    let (name, options) = if let Ok(name) = game.extract::<String>() {
+        (name, json::kwargs_map(options)?)
+    } else if let Ok(g) = game.cast::<PyGame>() {
+        if options.is_some_and(|o| !o.is_empty()) {
+            return Err(PyTypeError::new_err(
+                "rules options go with a game name; a game object brings its own",
+            ));
+        }
+        let g = g.borrow();
+        (g.inner.name().to_string(), g.inner.options_json())
+    } else {
+        return Err(PyTypeError::new_err(
+            "game must be a game name or a kingdoms game object",
+        ));
+    };
+    if threads == Some(0) {
+        return Err(crate::errors::to_py(Error::invalid(
+            "threads must be at least 1",
+        )));
+    }
+    let config = arena::TournamentConfig {
+        games,
+        seed,
+        threads,
+        pairing: Pairing::parse(pairing).py()?,
+        records,
+        bootstrap,
+    };
+    let (entrants, names) = entrants(&agents)?;
+    let names = arena::unique_names(names);
+    let callback = match progress {
+        Some(cb) if !cb.is_none() => {
+            if !cb.is_callable() {
+                return Err(PyTypeError::new_err(
+                    "progress must be callable(done, total)",
+                ));
+            }
+            Some(cb.unbind())
+        }
+        _ => None,
+    };
+    let inner = with_game!(name.as_str(), G => {
+        run_tournament::<G>(py, &options, &entrants, names, &config, callback)?
+    })
+    .py()?;
+    Ok(PyTournament { inner })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRandom>()?;
+    m.add_class::<PyGreedy>()?;
+    m.add_class::<PyIsmcts>()?;
+    m.add_class::<PyActionStats>()?;
+    m.add_class::<PySearch>()?;
+    m.add_class::<PyWdl>()?;
+    m.add_class::<PyRating>()?;
+    m.add_class::<PyGameResult>()?;
+    m.add_class::<PyTournament>()?;
+    m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    Ok(())
+}

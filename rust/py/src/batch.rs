@@ -1,0 +1,265 @@
+//! `kingdoms.batch`: many games stepped together, numpy in and out. The stepping and the
+//! filling of the arrays happen in Rust with the GIL released (on all cores for large
+//! batches); the arrays are handed to numpy without a copy.
+
+use std::sync::Mutex;
+
+use kingdoms_core::agents::batch::{new_dyn, DynBatch, Views};
+use kingdoms_core::Error;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::agents::spec_of;
+use crate::errors::IntoPy;
+use crate::{classes, json};
+
+type Observed<'py> = (
+    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyArrayDyn<bool>>,
+    Bound<'py, PyArray1<i64>>,
+);
+type Stepped<'py> = (
+    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyArrayDyn<bool>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// `num_games` games of one kind, stepped together (the engine of `kingdoms.batch.Batch`).
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Batch")]
+pub struct PyBatch {
+    inner: Mutex<Box<dyn DynBatch>>,
+    name: &'static str,
+    n: usize,
+    obs_shape: Vec<usize>,
+    num_actions: usize,
+    num_players: usize,
+    seed: u64,
+}
+
+struct Buffers {
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    player: Vec<i64>,
+}
+
+impl PyBatch {
+    fn buffers(&self) -> Buffers {
+        let obs_len: usize = self.obs_shape.iter().product();
+        Buffers {
+            obs: vec![0.0; self.n * obs_len],
+            mask: vec![false; self.n * self.num_actions],
+            player: vec![0; self.n],
+        }
+    }
+
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut dyn DynBatch) -> kingdoms_core::Result<T>,
+    ) -> kingdoms_core::Result<T> {
+        let mut guard = self
+            .inner
+            .lock()
+            .map_err(|_| Error::invalid("the batch was poisoned by an earlier failure"))?;
+        f(&mut **guard)
+    }
+
+    fn arrays<'py>(&self, py: Python<'py>, b: Buffers) -> PyResult<Observed<'py>> {
+        let mut shape = vec![self.n];
+        shape.extend(&self.obs_shape);
+        Ok((
+            PyArray1::from_vec(py, b.obs).reshape(shape)?,
+            PyArray1::from_vec(py, b.mask).reshape(vec![self.n, self.num_actions])?,
+            PyArray1::from_vec(py, b.player),
+        ))
+    }
+}
+
+#[pymethods]
+impl PyBatch {
+    #[new]
+    #[pyo3(signature = (game, num_games, seed=0, *, opponent=None, seat=None, threads=None, **options))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        num_games: usize,
+        seed: u64,
+        opponent: Option<&Bound<'_, PyAny>>,
+        seat: Option<usize>,
+        threads: Option<usize>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let options = json::kwargs_map(options)?;
+        let opponent = match opponent {
+            None => None,
+            Some(o) if o.is_none() => None,
+            Some(o) => Some(spec_of(o).ok_or_else(|| {
+                PyTypeError::new_err(
+                    "opponent must be a Rust agent (kingdoms.agents.Random(), Greedy() or \
+                     ISMCTS(...)): it plays inside the batch, without Python",
+                )
+            })?),
+        };
+        if seat.is_some() && opponent.is_none() {
+            return Err(PyTypeError::new_err(
+                "seat is the learner's seat against an opponent: give opponent= too",
+            ));
+        }
+        let inner = py
+            .detach(|| new_dyn(game, &options, num_games, seed, opponent, seat, threads))
+            .py()?;
+        Ok(PyBatch {
+            name: inner.name(),
+            n: inner.len(),
+            obs_shape: inner.obs_shape(),
+            num_actions: inner.num_actions(),
+            num_players: inner.num_players(),
+            seed,
+            inner: Mutex::new(inner),
+        })
+    }
+
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    #[getter]
+    fn num_games(&self) -> usize {
+        self.n
+    }
+    fn __len__(&self) -> usize {
+        self.n
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// Shape of one game's observation.
+    #[getter]
+    fn observation_shape(&self) -> Vec<usize> {
+        self.obs_shape.clone()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.num_players
+    }
+    /// Games finished so far (each slot restarts when its game ends).
+    #[getter]
+    fn episodes(&self) -> PyResult<u64> {
+        self.with(|b| Ok(b.episodes_finished())).py()
+    }
+    /// The learner's seat in each slot's current game (with an opponent).
+    fn learner_seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let seats = self.with(|b| Ok(b.learners())).py()?;
+        Ok(PyArray1::from_vec(
+            py,
+            seats.into_iter().map(|s| s as i64).collect(),
+        ))
+    }
+
+    /// (observations, masks, players) of the current positions.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Observed<'py>> {
+        let mut b = self.buffers();
+        py.detach(|| {
+            self.with(|batch| {
+                batch.observe(Views {
+                    obs: &mut b.obs,
+                    mask: &mut b.mask,
+                    player: &mut b.player,
+                })
+            })
+        })
+        .py()?;
+        self.arrays(py, b)
+    }
+
+    /// Start a new game in every slot; (observations, masks, players).
+    fn reset<'py>(&self, py: Python<'py>) -> PyResult<Observed<'py>> {
+        let mut b = self.buffers();
+        py.detach(|| {
+            self.with(|batch| {
+                batch.reset(Views {
+                    obs: &mut b.obs,
+                    mask: &mut b.mask,
+                    player: &mut b.player,
+                })
+            })
+        })
+        .py()?;
+        self.arrays(py, b)
+    }
+
+    /// Play one action id per game; (observations, masks, players, rewards, dones).
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Stepped<'py>> {
+        if actions.len() != self.n {
+            return Err(crate::errors::to_py(Error::invalid(format!(
+                "expected {} actions (one per game), got {}",
+                self.n,
+                actions.len()
+            ))));
+        }
+        let owned: Vec<i64>;
+        let acts: &[i64] = match actions.as_slice() {
+            Ok(s) => s,
+            Err(_) => {
+                owned = actions.as_array().iter().copied().collect();
+                &owned
+            }
+        };
+        let mut b = self.buffers();
+        let mut rewards = vec![0.0f32; self.n * self.num_players];
+        let mut dones = vec![false; self.n];
+        py.detach(|| {
+            self.with(|batch| {
+                batch.step(
+                    acts,
+                    Views {
+                        obs: &mut b.obs,
+                        mask: &mut b.mask,
+                        player: &mut b.player,
+                    },
+                    &mut rewards,
+                    &mut dones,
+                )
+            })
+        })
+        .py()?;
+        let (obs, mask, player) = self.arrays(py, b)?;
+        Ok((
+            obs,
+            mask,
+            player,
+            PyArray1::from_vec(py, rewards).reshape(vec![self.n, self.num_players])?,
+            PyArray1::from_vec(py, dones),
+        ))
+    }
+
+    /// A copy of slot `i`'s current game (with its history, so `record()` works).
+    fn game(&self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
+        let g = self.with(|b| b.game(i)).py()?;
+        classes::wrap(py, g)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Batch {} x{} seed={} obs={:?} actions={}>",
+            self.name, self.n, self.seed, self.obs_shape, self.num_actions
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBatch>()
+}
