@@ -5,8 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod agents;
-mod batch;
 mod arte;
+mod batch;
 mod battleline;
 mod classes;
 mod errors;
