@@ -6,9 +6,8 @@ import io
 import json
 from pathlib import Path
 
-import pytest
-
 import kingdoms
+import pytest
 from kingdoms.cli import main
 
 
