@@ -355,6 +355,7 @@ def test_elo_follows_the_scores() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_greedy_beats_random(name: str) -> None:
     r = kingdoms.tournament(name, [Greedy(), Random()], games=200, seed=101)
+    print(r.table())
     assert r.score(0) >= 0.65, r.table()
 
 
@@ -362,6 +363,7 @@ def test_greedy_beats_random(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_ismcts_beats_random(name: str) -> None:
     r = kingdoms.tournament(name, [ISMCTS(iterations=1000), Random()], games=200, seed=102)
+    print(r.table())
     assert r.score(0) >= 0.95, r.table()
 
 
@@ -369,6 +371,7 @@ def test_ismcts_beats_random(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_ismcts_beats_greedy(name: str) -> None:
     r = kingdoms.tournament(name, [ISMCTS(iterations=1000), Greedy()], games=200, seed=103)
+    print(r.table())
     # Clearly more than half: above 55%, and its 95% Elo interval above the pool average.
     assert r.score(0) > 0.55 and r.elo[0].lo > 0, r.table()
 

