@@ -333,13 +333,25 @@ fn strength_ordering_on_the_test_game() {
         ..IsmctsConfig::default()
     });
     let r = run(&[spec("greedy"), spec("random")], 200, 5, None);
-    assert!(r.score(0).unwrap() > 0.75, "greedy vs random: {}", r.table());
+    assert!(
+        r.score(0).unwrap() > 0.75,
+        "greedy vs random: {}",
+        r.table()
+    );
     let r = run(&[rollouts.clone(), spec("random")], 200, 6, None);
-    assert!(r.score(0).unwrap() >= 0.9, "ismcts vs random: {}", r.table());
+    assert!(
+        r.score(0).unwrap() >= 0.9,
+        "ismcts vs random: {}",
+        r.table()
+    );
     let r = run(&[rollouts, spec("greedy")], 200, 7, None);
     assert!(r.score(0).unwrap() > 0.7, "ismcts vs greedy: {}", r.table());
     let r = run(&[ismcts(1000), spec("random")], 200, 6, None);
-    assert!(r.score(0).unwrap() > 0.8, "default ismcts vs random: {}", r.table());
+    assert!(
+        r.score(0).unwrap() > 0.8,
+        "default ismcts vs random: {}",
+        r.table()
+    );
 }
 
 fn views(b: &Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
