@@ -442,9 +442,9 @@ class ISMCTS:
         seed: int = 0,
         exploration: float = 0.1,
         time_limit: float | None = None,
-        rollout_depth: int | None = 0,
+        rollout_depth: int | None = ...,
         expand_samples: int = 8,
-        widening: float | None = 1.0,
+        widening: float | None = ...,
     ) -> ISMCTS: ...
     @property
     def iterations(self) -> int | None: ...
