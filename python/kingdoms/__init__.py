@@ -12,7 +12,9 @@ fixed action space, text notation for every action, and records that replay exac
 
 from __future__ import annotations
 
-from kingdoms import agents, batch  # kingdoms.agents.ISMCTS(), kingdoms.batch.Batch(...)
+# The game, map, agent and batch modules, so `kingdoms.battleline.BattleLine` and
+# `kingdoms.agents.ISMCTS()` work after `import kingdoms`.
+from kingdoms import agents, arte, batch, battleline, hex, strifull
 from kingdoms._kingdoms import (
     WDL,
     Action,
@@ -56,13 +58,17 @@ __all__ = [
     "TournamentResult",
     "__version__",
     "agents",
+    "arte",
     "batch",
+    "battleline",
     "from_dict",
     "from_json",
     "games",
+    "hex",
     "new_game",
     "play_match",
     "replay",
     "simulate",
+    "strifull",
     "tournament",
 ]

@@ -203,9 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
 
+    from kingdoms._cli_play import add_play_parser
     from kingdoms._cli_tournament import add_tournament_parser
 
     add_tournament_parser(sub)
+    add_play_parser(sub)
     return parser
 
 

@@ -460,7 +460,11 @@ impl Arte {
                     match (self.sides[att].pick, self.sides[1 - att].pick) {
                         (Some(x), Some(y)) => {
                             let (at, de) = sudden_death_scores(&self.set, &self.sides, att, x, y);
-                            Some(if at > de { att } else { 1 - att })
+                            Some(if super::combat::attack_wins(at, de) {
+                                att
+                            } else {
+                                1 - att
+                            })
                         }
                         _ => {
                             return bad(

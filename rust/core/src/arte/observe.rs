@@ -71,7 +71,6 @@ impl Arte {
         }
         let q = 1 - p;
         let (me, opp) = (&self.sides[p], &self.sides[q]);
-        let g = |i: usize| i;
         let idx = |c: Card, f: usize| (1 + c as usize) * FEATURES + f;
 
         // Global row.
@@ -83,7 +82,7 @@ impl Arte {
             Phase::SuddenDeath => 4,
             Phase::Over => 5,
         };
-        out[g(G_PHASE + phase)] = 1.0;
+        out[G_PHASE + phase] = 1.0;
         if let Some(d) = &self.draft {
             let st = match d.stage() {
                 Stage::Hide => 0,
