@@ -442,9 +442,10 @@ class ISMCTS:
         seed: int = 0,
         exploration: float = 0.1,
         time_limit: float | None = None,
-        rollout_depth: int | None = ...,
+        rollout_depth: int | None = 0,
         expand_samples: int = 8,
-        widening: float | None = ...,
+        widening: float | None = 1.0,
+        settle: bool = False,
     ) -> ISMCTS: ...
     @property
     def iterations(self) -> int | None: ...
@@ -458,6 +459,8 @@ class ISMCTS:
     def expand_samples(self) -> int: ...
     @property
     def widening(self) -> float | None: ...
+    @property
+    def settle(self) -> bool: ...
 
     @property
     def seed(self) -> int: ...

@@ -185,8 +185,9 @@ impl PyGreedy {
 /// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
 /// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
 /// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
-/// in play (None: every action is tried before any is revisited). docs/agents.md says how
-/// the defaults were measured.
+/// in play (None: every action is tried before any is revisited); `settle` lets the player
+/// who just moved finish their turn greedily before a leaf is scored. docs/agents.md says
+/// how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
     config: IsmctsConfig,
@@ -196,7 +197,10 @@ pub struct PyIsmcts {
 #[pymethods]
 impl PyIsmcts {
     #[new]
-    #[pyo3(signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0)))]
+    #[pyo3(
+        signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0), settle=false),
+        text_signature = "(iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<u64>,
@@ -206,6 +210,7 @@ impl PyIsmcts {
         rollout_depth: Option<u32>,
         expand_samples: u32,
         widening: Option<f64>,
+        settle: bool,
     ) -> PyResult<Self> {
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
@@ -217,6 +222,7 @@ impl PyIsmcts {
             rollout_depth,
             expand_samples,
             widening,
+            settle,
             seed,
         };
         config.validate().py()?;
@@ -248,6 +254,10 @@ impl PyIsmcts {
     #[getter]
     fn widening(&self) -> Option<f64> {
         self.config.widening
+    }
+    #[getter]
+    fn settle(&self) -> bool {
+        self.config.settle
     }
 
     #[getter]
@@ -317,14 +327,15 @@ impl PyIsmcts {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={:?}, time_limit={}, rollout_depth={}, \
-             expand_samples={}, widening={})",
+             expand_samples={}, widening={}, settle={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             c.exploration,
             opt(c.time_limit.map(|x| format!("{x:?}"))),
             opt(c.rollout_depth.map(|x| x.to_string())),
             c.expand_samples,
-            opt(c.widening.map(|x| format!("{x:?}")))
+            opt(c.widening.map(|x| format!("{x:?}"))),
+            if c.settle { "True" } else { "False" }
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -345,6 +356,7 @@ impl PyIsmcts {
                 c.rollout_depth,
                 c.expand_samples,
                 c.widening,
+                c.settle,
             ),
         )
             .into_pyobject(py)

@@ -174,6 +174,7 @@ impl PyBatch {
                     obs: &mut b.obs,
                     mask: &mut b.mask,
                     player: &mut b.player,
+                    zeroed: true,
                 })
             })
         })
@@ -190,6 +191,7 @@ impl PyBatch {
                     obs: &mut b.obs,
                     mask: &mut b.mask,
                     player: &mut b.player,
+                    zeroed: true,
                 })
             })
         })
@@ -229,6 +231,7 @@ impl PyBatch {
                         obs: &mut b.obs,
                         mask: &mut b.mask,
                         player: &mut b.player,
+                        zeroed: true,
                     },
                     &mut rewards,
                     &mut dones,

@@ -32,6 +32,9 @@ pub struct Views<'a> {
     pub mask: &'a mut [bool],
     /// `n` players to move.
     pub player: &'a mut [i64],
+    /// The caller guarantees `obs` and `mask` are all zeros / false (fresh buffers), so
+    /// they need not be cleared first.
+    pub zeroed: bool,
 }
 
 struct Env<G: Game> {
@@ -99,9 +102,11 @@ impl<G: Game> Env<G> {
         Ok(())
     }
 
-    fn write(&mut self, obs: &mut [f32], mask: &mut [bool], player: &mut i64) {
-        obs.fill(0.0);
-        mask.fill(false);
+    fn write(&mut self, obs: &mut [f32], mask: &mut [bool], player: &mut i64, zeroed: bool) {
+        if !zeroed {
+            obs.fill(0.0);
+            mask.fill(false);
+        }
         self.session.game.legal_actions(&mut self.legal);
         match self.session.game.current_player() {
             Some(p) => {
@@ -273,8 +278,9 @@ impl<G: Game> Batch<G> {
     /// Write the current observations, masks and players.
     pub fn observe(&mut self, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
+        let zeroed = v.zeroed;
         self.each(v, &mut [], &mut [], |_, env, obs, mask, player, _, _| {
-            env.write(obs, mask, player);
+            env.write(obs, mask, player, zeroed);
             Ok(())
         })
     }
@@ -282,6 +288,7 @@ impl<G: Game> Batch<G> {
     /// Start a new game in every slot (continuing each slot's seed stream) and observe.
     pub fn reset(&mut self, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
+        let zeroed = v.zeroed;
         let (options, opp, seat) = (
             self.options.clone(),
             self.opponent.clone(),
@@ -289,7 +296,7 @@ impl<G: Game> Batch<G> {
         );
         self.each(v, &mut [], &mut [], |i, env, obs, mask, player, _, _| {
             env.start(&options, opp.as_ref(), seat, i)?;
-            env.write(obs, mask, player);
+            env.write(obs, mask, player, zeroed);
             Ok(())
         })
     }
@@ -305,6 +312,7 @@ impl<G: Game> Batch<G> {
         dones: &mut [bool],
     ) -> Result<()> {
         self.check_views(&v)?;
+        let zeroed = v.zeroed;
         let n = self.envs.len();
         if actions.len() != n {
             return Err(Error::invalid(format!(
@@ -359,7 +367,7 @@ impl<G: Game> Batch<G> {
                 env.finished += 1;
                 env.start(&options, opp.as_ref(), seat, i)?;
             }
-            env.write(obs, mask, player);
+            env.write(obs, mask, player, zeroed);
             Ok(())
         })
     }

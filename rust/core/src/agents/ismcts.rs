@@ -47,6 +47,9 @@ pub struct IsmctsConfig {
     /// of a node in play (the rest wait untried); `None` tries every action before any is
     /// revisited.
     pub widening: Option<f64>,
+    /// Before a leaf is evaluated, the player who just moved finishes their turn with
+    /// greedy choices, so leaves are scored between turns rather than mid-turn.
+    pub settle: bool,
     pub seed: u64,
 }
 
@@ -62,6 +65,7 @@ impl Default for IsmctsConfig {
             rollout_depth: Some(0),
             expand_samples: 8,
             widening: Some(1.0),
+            settle: false,
             seed: 0,
         }
     }
@@ -116,6 +120,9 @@ impl IsmctsConfig {
                 "widening={}",
                 off(self.widening.map(|x| x.to_string()))
             ));
+        }
+        if self.settle != d.settle {
+            parts.push(format!("settle={}", u8::from(self.settle)));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -406,7 +413,11 @@ impl<G: Game> Ismcts<G> {
             self.path.push(best);
             node = best;
         }
-        self.rollout(&mut det)?;
+        let last = self
+            .path
+            .last()
+            .map(|&i| self.nodes[i as usize].player as usize);
+        self.rollout(&mut det, last.filter(|&p| p < self.values.len()))?;
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -419,8 +430,9 @@ impl<G: Game> Ismcts<G> {
 
     /// Play `det` out (or `rollout_depth` plies) and leave each player's result in
     /// `self.values`, in [-1, 1].
-    fn rollout(&mut self, det: &mut G) -> Result<()> {
+    fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
         let mut plies = 0u32;
+        let mut settling = 0u32;
         loop {
             if det.is_terminal() {
                 let r = det.returns();
@@ -430,11 +442,19 @@ impl<G: Game> Ismcts<G> {
                 return Ok(());
             }
             if self.config.rollout_depth.is_some_and(|d| plies >= d) {
+                // Settle: the player who just moved finishes their turn greedily first.
+                let mover = det.current_player();
+                if self.config.settle && mover.is_some() && mover == last_mover && settling < 64 {
+                    self.greedy_step(det, mover.unwrap_or(0))?;
+                    settling += 1;
+                    continue;
+                }
                 for (p, v) in self.values.iter_mut().enumerate() {
                     *v = det.evaluate(p).clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }
+            last_mover = det.current_player();
             det.legal_actions(&mut self.legal);
             let &a = self.rng.choose(&self.legal).ok_or_else(no_moves::<G>)?;
             det.apply(a)?;
@@ -446,6 +466,29 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
+    }
+
+    /// Play the action that `evaluate`s best for `mover` (ties: the first found).
+    fn greedy_step(&mut self, det: &mut G, mover: Player) -> Result<()> {
+        det.legal_actions(&mut self.legal);
+        if self.legal.len() == 1 {
+            return det.apply(self.legal[0]);
+        }
+        let mut best: Option<(f64, G)> = None;
+        for &a in &self.legal {
+            let mut after = det.clone();
+            after.apply(a)?;
+            let v = if after.is_terminal() {
+                after.returns().get(mover).copied().unwrap_or(0.0)
+            } else {
+                after.evaluate(mover)
+            };
+            if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                best = Some((v, after));
+            }
+        }
+        *det = best.ok_or_else(no_moves::<G>)?.1;
+        Ok(())
     }
 }
 

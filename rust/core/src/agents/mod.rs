@@ -178,6 +178,7 @@ impl AgentSpec {
                             }
                         }
                         "seed" => c.seed = int(k, v)?,
+                        "settle" => c.settle = int(k, v)? != 0,
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -189,7 +190,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, exploration, depth and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening and seed, not {k:?}"),
                         )),
                     }
                 }

@@ -52,7 +52,9 @@ fn every_agent_plays_legal_moves_to_the_end() {
         "greedy:samples=3",
         "ismcts:50",
         "ismcts:50,depth=2",
-        "ismcts:50,depth=0",
+        "ismcts:50,depth=none,widening=none,expand=0",
+        "ismcts:50,settle=1",
+        "ismcts:time=0.01",
     ] {
         let (record, returns) =
             arena::play_match::<Lanes>(&LanesOptions::default(), 5, &[spec(s), spec("random")])
@@ -375,6 +377,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
         obs: &mut obs,
         mask: &mut mask,
         player: &mut player,
+        zeroed: false,
     })
     .unwrap();
     let na = b.num_actions();
@@ -394,6 +397,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                zeroed: false,
             },
             &mut rewards,
             &mut dones,
@@ -450,6 +454,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
         obs: &mut obs,
         mask: &mut mask,
         player: &mut player,
+        zeroed: false,
     })
     .unwrap();
     let before: Vec<_> = (0..4)
@@ -469,6 +474,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                zeroed: false,
             },
             &mut rewards,
             &mut dones,
@@ -482,7 +488,8 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
             Views {
                 obs: &mut obs,
                 mask: &mut mask,
-                player: &mut player
+                player: &mut player,
+                zeroed: false,
             },
             &mut rewards,
             &mut dones
