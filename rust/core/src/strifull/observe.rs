@@ -2,7 +2,7 @@
 //! evaluation. All three use only what the player may see (SK-10).
 
 use super::effects::{Ability, Effect, To, Trigger};
-use super::state::{cell_at, cell_name, row_of, Outcome, Step, Strifull, CELLS};
+use super::state::{cell_at, cell_name, row_of, zone_of, Outcome, Step, Strifull, CELLS};
 
 /// 36 cell rows (the observer's 18 cells, then the opponent's), then one row per side.
 pub const OBS_ROWS: usize = 2 * CELLS + 2;
@@ -125,11 +125,11 @@ impl Strifull {
         }
     }
 
-    /// Expected ATK + DEF of a card `player` cannot see on `side`: the mean over that side's
+    /// Mean (ATK, DEF) of the cards `player` cannot see on `side`: the mean over that side's
     /// unseen cards (the deck is public, SK-1.4, so this multiset is known).
-    fn unseen_mean(&self, side: usize) -> f64 {
+    fn unseen_mean(&self, side: usize) -> (f64, f64) {
         let s = &self.sides[side];
-        let (mut sum, mut n) = (0.0, 0usize);
+        let (mut atk, mut def, mut n) = (0.0, 0.0, 0usize);
         for c in s
             .cells
             .iter()
@@ -138,19 +138,35 @@ impl Strifull {
             .chain(s.pile.as_slice().iter().copied())
         {
             let t = self.troop(c);
-            sum += f64::from(t.atk + t.def);
+            atk += f64::from(t.atk);
+            def += f64::from(t.def);
             n += 1;
         }
         if n == 0 {
-            7.0
+            (3.5, 3.5)
         } else {
-            sum / n as f64
+            (atk / n as f64, def / n as f64)
         }
     }
 
     /// A material count from `player`'s point of view, squashed to [-1, 1]; terminal
     /// states give the true result.
+    ///
+    /// Per side: live rows; every troop as one more hit the opponent needs to empty its
+    /// half-row; the stat the troop's zone uses (ATK in attack, DEF in defence: SK-6.1)
+    /// weighted three times the other one (which counts after a cross move); a small share
+    /// for the pile, and a penalty for a troop holding half a row alone. Unseen troops
+    /// count at the mean of their side's unseen cards. Weighing each troop by its zone's
+    /// stat rather than by ATK + DEF took ISMCTS@1000 from 92-97% to 98-99% against
+    /// random play and greedy from 77% to 92% (docs/agents.md).
     pub(crate) fn heuristic(&self, player: usize) -> f64 {
+        const ROW: f64 = 4.0;
+        const TROOP: f64 = 1.5;
+        const ZONE_STAT: f64 = 1.5;
+        const OTHER_STAT: f64 = 0.5;
+        const PILE: f64 = 0.3;
+        const LONE: f64 = 1.0;
+        const SCALE: f64 = 35.0;
         let player = player.min(1);
         match self.outcome {
             Outcome::Win(w) => return if w as usize == player { 1.0 } else { -1.0 },
@@ -159,27 +175,35 @@ impl Strifull {
         }
         let score = |side: usize| -> f64 {
             let s = &self.sides[side];
-            let hidden = self.unseen_mean(side);
-            let mut v = 4.0 * s.live_rows() as f64 + 0.3 * s.pile.len() as f64;
+            let (unseen_atk, unseen_def) = self.unseen_mean(side);
+            let mut v = ROW * s.live_rows() as f64 + PILE * s.pile.len() as f64;
             for c in 0..CELLS {
                 let cell = s.cells[c];
                 if cell.is_empty() {
                     continue;
                 }
-                v += if self.sees(Some(player), side, c) {
+                let (atk, def) = if self.sees(Some(player), side, c) {
                     let t = self.troop(cell.card);
-                    f64::from(t.atk + t.def) + 0.5 * f64::from(cell.atk + cell.def)
+                    (
+                        f64::from(t.atk) + f64::from(cell.atk),
+                        f64::from(t.def) + f64::from(cell.def),
+                    )
                 } else {
-                    hidden
+                    (unseen_atk, unseen_def)
                 };
-                // A lone troop holding half a row up is a liability.
-                if s.half_count(c / 9, row_of(c)) == 1 {
-                    v -= 1.0;
+                let (zone_stat, other) = if zone_of(c) == 0 {
+                    (atk, def)
+                } else {
+                    (def, atk)
+                };
+                v += TROOP + ZONE_STAT * zone_stat + OTHER_STAT * other;
+                if s.half_count(zone_of(c), row_of(c)) == 1 {
+                    v -= LONE;
                 }
             }
             v
         };
-        ((score(player) - score(1 - player)) / 25.0).tanh()
+        ((score(player) - score(1 - player)) / SCALE).tanh()
     }
 
     /// The text picture. Player 1's field is on top, player 0's below, laid out as the
