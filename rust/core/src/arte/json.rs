@@ -264,7 +264,7 @@ impl Arte {
         let winner = top.opt_player("winner")?;
         let g = Arte {
             opts,
-            set,
+            set: std::sync::Arc::new(set),
             rng,
             phase,
             round,

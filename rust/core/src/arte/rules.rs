@@ -36,7 +36,7 @@ impl Arte {
         rng.shuffle(&mut units);
         let mut g = Arte {
             opts: opts.clone(),
-            set,
+            set: std::sync::Arc::new(set),
             rng,
             phase: Phase::Draft,
             round: 0,

@@ -152,7 +152,10 @@ pub struct Combat {
 #[derive(Clone, Debug)]
 pub struct Arte {
     pub(super) opts: Options,
-    pub(super) set: Arc<CardSet>,
+    /// The card set through a handle of this game's own: cloning a state bumps only the
+    /// outer counter, so games on different threads never write to the one counter of the
+    /// shared set (that cache line bouncing between cores cost 40% of a 2-thread tournament).
+    pub(super) set: Arc<Arc<CardSet>>,
     pub(super) rng: GameRng,
     pub(super) phase: Phase,
     /// The combat round, 1..=3; 0 before the first.
