@@ -8,116 +8,28 @@ or as a figures table (what docs/agents.md quotes)::
 
     python benches/bench_agents.py [--seconds 2] [--json]
 
-Figures: ISMCTS iterations/s on one core over positions spread through a game (full random
-rollouts, and leaf evaluation), greedy moves/s, batch steps/s (one step = one move in each
-of the batch's games, random legal actions chosen in numpy), and tournament games/s on one
-and on two threads (random against greedy), with their ratio.
+Figures (computed by `kingdoms._bench`, which `kingdoms bench` reports too): ISMCTS
+iterations/s on one thread over positions spread through a game (leaf evaluation, the
+default, and random rollouts to the end), greedy moves/s, batch steps/s (one step = one move
+in each of the batch's games; random legal ids chosen in numpy, untimed), and tournament
+games/s on one and on two threads (greedy against random), with their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 import kingdoms
 import numpy as np
 import pytest
+from kingdoms._bench import agent_figures, positions, random_ids
 from kingdoms.agents import ISMCTS, Greedy, Random
 from kingdoms.batch import Batch
 
 GAMES = kingdoms.games()
-
-
-def positions(name: str, count: int = 8, seed: int = 5) -> list[kingdoms.Game]:
-    """`count` running positions spread over one random game."""
-    rng = random.Random(seed)
-    g = kingdoms.new_game(name, seed=seed)
-    states = []
-    while not g.is_terminal:
-        if len(g.legal_actions()) > 1:
-            states.append(g.clone())
-        g.apply(rng.choice(g.legal_actions()))
-    step = max(1, len(states) // count)
-    return states[::step][:count]
-
-
-def ismcts_iterations_per_second(name: str, rollout_depth: int | None, seconds: float) -> float:
-    states = positions(name)
-    iterations = 0
-    spent = 0.0
-    agent = ISMCTS(iterations=500, rollout_depth=rollout_depth, seed=1)
-    while spent < seconds:
-        for s in states:
-            r = agent.analyze(s)
-            iterations += r.iterations
-            spent += r.seconds
-    return iterations / spent
-
-
-def greedy_moves_per_second(name: str, seconds: float) -> float:
-    states = positions(name)
-    agent = Greedy()
-    moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for s in states:
-            agent.act(s)
-            moves += 1
-    return moves / (time.perf_counter() - start)
-
-
-def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
-
-
-def batch_steps_per_second(name: str, num_games: int, seconds: float,
-                           threads: int | None = None) -> float:
-    """Game-steps per second of `Batch.step` (`num_games` moves per call, observations and
-    masks out): only the call is timed, not the choice of the random legal ids."""
-    env = Batch(name, num_games, seed=1, threads=threads)
-    _, mask, _ = env.reset()
-    rng = np.random.default_rng(0)
-    calls = 0
-    spent = 0.0
-    while spent < seconds:
-        actions = random_ids(mask, rng)
-        start = time.perf_counter()
-        mask = env.step(actions).mask
-        spent += time.perf_counter() - start
-        calls += 1
-    return calls * num_games / spent
-
-
-def tournament_games_per_second(name: str, threads: int, seconds: float) -> float:
-    games = 64
-    while True:
-        r = kingdoms.tournament(name, [Random(), Greedy()], games=games, seed=3,
-                                threads=threads, bootstrap=0)
-        if r.seconds >= seconds or games >= 1 << 20:
-            return r.games_per_second
-        games *= 2
-
-
-def figures(name: str, seconds: float) -> dict[str, float]:
-    out = {
-        "ISMCTS iterations/s (1 core, rollouts to the end)":
-            ismcts_iterations_per_second(name, None, seconds),
-        "ISMCTS iterations/s (1 core, leaf evaluation)":
-            ismcts_iterations_per_second(name, 0, seconds),
-        "greedy moves/s (1 core)": greedy_moves_per_second(name, seconds),
-        "batch steps/s (1024 games, 1 thread)": batch_steps_per_second(name, 1024, seconds, 1),
-        "batch steps/s (1024 games, all cores)": batch_steps_per_second(name, 1024, seconds),
-    }
-    one = tournament_games_per_second(name, 1, seconds)
-    two = tournament_games_per_second(name, 2, seconds)
-    out["tournament games/s (random vs greedy, 1 thread)"] = one
-    out["tournament games/s (random vs greedy, 2 threads)"] = two
-    out["tournament speed-up, 2 threads / 1"] = two / one
-    return out
 
 
 # ---- pytest-benchmark ------------------------------------------------------------------------
@@ -157,7 +69,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("games", nargs="*", default=GAMES)
     args = parser.parse_args()
-    results = {name: figures(name, args.seconds) for name in args.games}
+    results = {name: agent_figures(name, args.seconds) for name in args.games}
     if args.json:
         print(json.dumps(results, indent=2))
         return

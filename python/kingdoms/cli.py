@@ -137,9 +137,12 @@ def _python_loop_steps_per_second(game: str, options: dict[str, Any], seconds: f
     return steps / (time.perf_counter() - start)
 
 
-def bench_figures(game: str, options: dict[str, Any], seconds: float) -> dict[str, float]:
+def bench_figures(
+    game: str, options: dict[str, Any], seconds: float, agents: bool = True
+) -> dict[str, float]:
     """The `kingdoms bench` figures: random games/s on one core and on all, Python-loop
-    steps/s, plus the game's own figures (its module's `bench_extras`, e.g. claim proofs/s)."""
+    steps/s, the game's own figures (its module's `bench_extras`, e.g. claim proofs/s) and,
+    with `agents`, search, batch and tournament figures (reference rules options)."""
     figures: dict[str, float] = {}
 
     def rate(threads: int | None) -> float:
@@ -158,6 +161,10 @@ def bench_figures(game: str, options: dict[str, Any], seconds: float) -> dict[st
     extras = getattr(module, "bench_extras", None)
     if callable(extras):
         figures.update(extras(seconds))
+    if agents:
+        from kingdoms._bench import agent_figures
+
+        figures.update(agent_figures(game, seconds))
     return figures
 
 
@@ -167,7 +174,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results: dict[str, dict[str, float]] = {}
     with console.status("benchmarking…"):
         for name in names:
-            results[name] = bench_figures(name, parse_options(args.option), args.seconds)
+            results[name] = bench_figures(
+                name, parse_options(args.option), args.seconds, agents=not args.no_agents
+            )
     if args.json:
         print(json.dumps(results))
         return 0
@@ -176,7 +185,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         table.add_column("measure")
         table.add_column("value", justify="right")
         for key, value in figures.items():
-            table.add_row(key, f"{value:,.0f}")
+            table.add_row(key, f"{value:,.2f}" if value < 100 else f"{value:,.0f}")
         console.print(table)
     return 0
 
@@ -200,6 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("game", choices=[*kingdoms.games(), "all"])
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measure")
     bench.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    bench.add_argument("--no-agents", action="store_true",
+                       help="skip the search, batch and tournament figures")
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
 

@@ -1,0 +1,119 @@
+"""Speed figures shared by `kingdoms bench` and `benches/`: engine loops and agents.
+
+Every figure grows its batch until it has run for `seconds`, so a figure is a rate over at
+least that long. They are wall-clock rates: run them on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+import kingdoms
+from kingdoms.agents import ISMCTS, Agent, Greedy, Random
+from kingdoms.batch import Batch
+
+
+def positions(name: str, count: int = 8, seed: int = 5) -> list[kingdoms.Game]:
+    """`count` running positions with a choice to make, spread over one random game."""
+    rng = random.Random(seed)
+    g = kingdoms.new_game(name, seed=seed)
+    states = []
+    while not g.is_terminal:
+        if len(g.legal_actions()) > 1:
+            states.append(g.clone())
+        g.apply(rng.choice(g.legal_actions()))
+    step = max(1, len(states) // count)
+    return states[::step][:count]
+
+
+def ismcts_iterations_per_second(name: str, seconds: float, rollout_depth: int | None = 0) -> float:
+    """One thread: 500-iteration searches from positions spread over a game (`rollout_depth`
+    0: the default leaf evaluation; None: random rollouts to the end)."""
+    states = positions(name)
+    agent = ISMCTS(iterations=500, seed=1, rollout_depth=rollout_depth)
+    iterations, spent = 0, 0.0
+    while spent < seconds:
+        for s in states:
+            r = agent.analyze(s)
+            iterations += r.iterations
+            spent += r.seconds
+    return iterations / spent
+
+
+def greedy_moves_per_second(name: str, seconds: float) -> float:
+    states = positions(name)
+    agent = Greedy()
+    moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for s in states:
+            agent.act(s)
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal id per row of an action mask."""
+    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+
+
+def batch_steps_per_second(
+    name: str, num_games: int, seconds: float, threads: int | None = None
+) -> float:
+    """Game-steps per second of `Batch.step` alone: `num_games` moves per call, random legal
+    ids chosen in numpy between calls (not timed)."""
+    env = Batch(name, num_games, seed=1, threads=threads)
+    _, mask, _ = env.reset()
+    rng = np.random.default_rng(0)
+    calls, spent = 0, 0.0
+    while spent < seconds:
+        ids = random_ids(mask, rng)
+        start = time.perf_counter()
+        mask = env.step(ids).mask
+        spent += time.perf_counter() - start
+        calls += 1
+    return calls * num_games / spent
+
+
+def tournament_scaling(
+    name: str, seconds: float, agents: list[Agent] | None = None, rounds: int = 3
+) -> tuple[float, float]:
+    """Tournament games/s on one thread and on two (greedy against random by default).
+
+    The games are doubled until one thread takes `seconds`; then one and two threads play
+    that same tournament in turn, `rounds` times, and each keeps its best rate, so a burst of
+    load on a shared machine lowers neither side of the ratio by itself."""
+    players = agents if agents is not None else [Greedy(), Random()]
+
+    def rate(games: int, threads: int) -> tuple[float, float]:
+        r = kingdoms.tournament(name, players, games=games, seed=3, threads=threads, bootstrap=0)
+        return r.games_per_second, r.seconds
+
+    games = 16
+    while rate(games, 1)[1] < seconds and games < 1 << 20:
+        games *= 2
+    one = two = 0.0
+    for _ in range(rounds):
+        one = max(one, rate(games, 1)[0])
+        two = max(two, rate(games, 2)[0])
+    return one, two
+
+
+def agent_figures(name: str, seconds: float) -> dict[str, float]:
+    """Search, batch and tournament figures for one game."""
+    out = {
+        "ISMCTS iterations/s (1 thread)": ismcts_iterations_per_second(name, seconds),
+        "ISMCTS iterations/s (1 thread, rollouts to the end)":
+            ismcts_iterations_per_second(name, seconds, rollout_depth=None),
+        "greedy moves/s (1 thread)": greedy_moves_per_second(name, seconds),
+        "batch steps/s (1024 games, 1 thread)": batch_steps_per_second(name, 1024, seconds, 1),
+        "batch steps/s (1024 games, all cores)": batch_steps_per_second(name, 1024, seconds),
+    }
+    one, two = tournament_scaling(name, seconds)
+    out["tournament games/s (greedy vs random, 1 thread)"] = one
+    out["tournament games/s (greedy vs random, 2 threads)"] = two
+    out["tournament speed-up, 2 threads / 1"] = two / one
+    return out
