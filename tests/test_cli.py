@@ -37,7 +37,7 @@ def test_bench_reports_every_measure(capsys: pytest.CaptureFixture[str]) -> None
     assert figures["python-loop steps/s"] > 0
     assert any("proofs" in k for k in figures), "Battle Line adds its proof rates"
     for key in ("ISMCTS iterations/s (1 thread)", "batch steps/s (1024 games, 1 thread)",
-                "tournament speed-up, 2 threads / 1"):
+                "tournament (greedy vs random) speed-up, 2 threads / 1"):
         assert figures[key] > 0, key
     assert main(["bench", "arte", "--seconds", "0.01", "--json", "--no-agents"]) == 0
     figures = json.loads(capsys.readouterr().out)["arte"]

@@ -7,12 +7,13 @@ least that long. They are wall-clock rates: run them on a quiet machine.
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 import numpy as np
 
 import kingdoms
-from kingdoms.agents import ISMCTS, Agent, Greedy, Random
+from kingdoms.agents import ISMCTS, Greedy, Random, RustAgent
 from kingdoms.batch import Batch
 
 
@@ -57,7 +58,8 @@ def greedy_moves_per_second(name: str, seconds: float) -> float:
 
 def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal id per row of an action mask."""
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+    ids: np.ndarray = np.argmax(rng.random(mask.shape) * mask, axis=1)
+    return ids
 
 
 def batch_steps_per_second(
@@ -79,27 +81,39 @@ def batch_steps_per_second(
 
 
 def tournament_scaling(
-    name: str, seconds: float, agents: list[Agent] | None = None, rounds: int = 3
-) -> tuple[float, float]:
+    name: str, seconds: float, agents: list[RustAgent] | None = None, rounds: int = 3
+) -> dict[str, float]:
     """Tournament games/s on one thread and on two (greedy against random by default).
 
     The games are doubled until one thread takes `seconds`; then one and two threads play
-    that same tournament in turn, `rounds` times, and each keeps its best rate, so a burst of
-    load on a shared machine lowers neither side of the ratio by itself."""
-    players = agents if agents is not None else [Greedy(), Random()]
+    that same tournament back to back, `rounds` times. The speed-up is the median of the
+    back-to-back ratios (neighbours in time share the machine's momentary speed, which on a
+    shared virtual machine wanders by ±20%), and "cores busy" is the process CPU time of a
+    two-thread run over its wall time: 2.0 means no thread ever waited."""
+    players: list[RustAgent] = agents if agents is not None else [Greedy(), Random()]
 
-    def rate(games: int, threads: int) -> tuple[float, float]:
+    def run(games: int, threads: int) -> tuple[float, float]:
+        cpu = time.process_time()
         r = kingdoms.tournament(name, players, games=games, seed=3, threads=threads, bootstrap=0)
-        return r.games_per_second, r.seconds
+        return r.seconds, time.process_time() - cpu
 
     games = 16
-    while rate(games, 1)[1] < seconds and games < 1 << 20:
+    while run(games, 1)[0] < seconds and games < 1 << 20:
         games *= 2
-    one = two = 0.0
+    ones, twos, ratios, busy = [], [], [], []
     for _ in range(rounds):
-        one = max(one, rate(games, 1)[0])
-        two = max(two, rate(games, 2)[0])
-    return one, two
+        one, _ = run(games, 1)
+        two, cpu = run(games, 2)
+        ones.append(games / one)
+        twos.append(games / two)
+        ratios.append(one / two)
+        busy.append(cpu / two)
+    return {
+        "games/s, 1 thread": statistics.median(ones),
+        "games/s, 2 threads": statistics.median(twos),
+        "speed-up, 2 threads / 1": statistics.median(ratios),
+        "cores busy, 2 threads": statistics.median(busy),
+    }
 
 
 def agent_figures(name: str, seconds: float) -> dict[str, float]:
@@ -112,8 +126,9 @@ def agent_figures(name: str, seconds: float) -> dict[str, float]:
         "batch steps/s (1024 games, 1 thread)": batch_steps_per_second(name, 1024, seconds, 1),
         "batch steps/s (1024 games, all cores)": batch_steps_per_second(name, 1024, seconds),
     }
-    one, two = tournament_scaling(name, seconds)
-    out["tournament games/s (greedy vs random, 1 thread)"] = one
-    out["tournament games/s (greedy vs random, 2 threads)"] = two
-    out["tournament speed-up, 2 threads / 1"] = two / one
+    for key, value in tournament_scaling(name, seconds).items():
+        out[f"tournament (greedy vs random) {key}"] = value
+    search: list[RustAgent] = [ISMCTS(iterations=100), Greedy()]
+    for key, value in tournament_scaling(name, seconds, search).items():
+        out[f"tournament (ismcts:100 vs greedy) {key}"] = value
     return out
