@@ -10,7 +10,7 @@ from typing import Any
 import kingdoms
 import numpy as np
 import pytest
-from kingdoms.arte import UNIT_TYPES, Arte
+from kingdoms.arte import UNIT_TYPES, Arte, card_set, reference_files
 
 # Every terrain favours nothing and every unit card is one guerreiro: each unit scores 1, and
 # only the row-2 bonus (+1 per guerreiro on attack) separates attack from defence.
@@ -80,6 +80,17 @@ def test_card_data_is_validated_with_file_card_and_field(tmp_path: Path) -> None
     with pytest.raises(kingdoms.DataError, match="cannot read"):
         Arte.card_set(cards_file=str(tmp_path / "missing.toml"))
     assert isinstance(kingdoms.DataError("x"), ValueError)
+
+
+def test_module_card_set_helpers_match_strifulls(tmp_path: Path) -> None:
+    # kingdoms.arte.card_set / reference_files, the same shape as kingdoms.strifull's.
+    files = reference_files()
+    assert list(files) == ["reference.toml"] and files["reference.toml"].strip()
+    path = tmp_path / "reference.toml"
+    path.write_text(files["reference.toml"], encoding="utf-8")
+    assert card_set() == Arte.card_set() == card_set(path)
+    with pytest.raises(kingdoms.DataError, match=r"cards_toml: terrain\[0\]"):
+        card_set(cards_toml=PLAIN_SET.replace("favours", "favour"))
 
 
 def test_ag_2_hidden_draft_card_is_seen_by_the_picker_only() -> None:

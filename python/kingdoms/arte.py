@@ -28,11 +28,20 @@ Rules options (keyword arguments of :class:`Arte` and ``kingdoms.new_game("arte"
 
 from __future__ import annotations
 
-from typing import Literal
+import os
+from typing import Any, Literal
 
 from kingdoms._kingdoms import Arte
 
-__all__ = ["UNIT_TYPES", "Arte", "Deployment", "RangedScoring", "SuddenDeathRow"]
+__all__ = [
+    "UNIT_TYPES",
+    "Arte",
+    "Deployment",
+    "RangedScoring",
+    "SuddenDeathRow",
+    "card_set",
+    "reference_files",
+]
 
 Deployment = Literal["simultaneous", "alternating"]
 RangedScoring = Literal["exception", "ranged_defender"]
@@ -40,3 +49,21 @@ SuddenDeathRow = Literal["chosen", "front"]
 
 #: The unit types, in the order used by card data, observations and renders (C G A M).
 UNIT_TYPES: tuple[str, ...] = ("cavaleiro", "guerreiro", "arqueiro", "mago")
+
+
+def card_set(
+    cards_file: str | os.PathLike[str] | None = None, cards_toml: str | None = None
+) -> dict[str, Any]:
+    """Load and validate a card set and return it as a dict (as ``kingdoms.strifull.card_set``).
+
+    ``cards_file`` is a TOML file, ``cards_toml`` TOML text; with neither, the reference set.
+    Raises :class:`kingdoms.DataError` naming file, card and field when the data is invalid.
+    """
+    path = None if cards_file is None else os.fspath(cards_file)
+    return Arte.card_set(path, cards_toml)
+
+
+def reference_files() -> dict[str, str]:
+    """The reference card set's TOML file by name: a template for entering your own cards
+    (as ``kingdoms.strifull.reference_files``)."""
+    return {"reference.toml": Arte.reference_cards_toml()}
