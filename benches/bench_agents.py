@@ -59,7 +59,8 @@ def test_bench_batch_step_1024(benchmark: Any, name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_bench_tournament_threads(benchmark: Any, name: str, threads: int) -> None:
     run: Callable[[], Any] = lambda: kingdoms.tournament(
-        name, [Random(), Greedy()], games=64, seed=3, threads=threads, bootstrap=0)
+        name, [Random(), Greedy()], games=64, seed=3, threads=threads, bootstrap=0
+    )
     benchmark.pedantic(run, rounds=3)
 
 

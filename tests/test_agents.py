@@ -55,7 +55,11 @@ def without_timing(table: str) -> str:
 def test_agents_are_frozen_configurations() -> None:
     a = ISMCTS(iterations=500, seed=7, exploration=0.5, rollout_depth=8)
     assert (a.iterations, a.seed, a.exploration, a.rollout_depth, a.time_limit) == (
-        500, 7, 0.5, 8, None,
+        500,
+        7,
+        0.5,
+        8,
+        None,
     )
     assert a.name == "ismcts:500,c=0.5,depth=8"
     assert ISMCTS().iterations == 1000, "1000 iterations when no budget is given"
@@ -74,8 +78,13 @@ def test_agents_are_frozen_configurations() -> None:
 
 
 @pytest.mark.parametrize(
-    "make", [lambda: ISMCTS(iterations=0), lambda: ISMCTS(exploration=-1.0),
-             lambda: ISMCTS(time_limit=0.0), lambda: Greedy(samples=0)],
+    "make",
+    [
+        lambda: ISMCTS(iterations=0),
+        lambda: ISMCTS(exploration=-1.0),
+        lambda: ISMCTS(time_limit=0.0),
+        lambda: Greedy(samples=0),
+    ],
 )
 def test_bad_agent_settings_are_rejected(make: Any) -> None:
     with pytest.raises(kingdoms.KingdomsError):
@@ -179,8 +188,9 @@ def test_python_agents_see_only_their_information() -> None:
 def test_an_illegal_python_move_names_agent_game_and_move() -> None:
     g = kingdoms.new_game(GAME, seed=2)
     legal = set(g.legal_actions())
-    illegal = next(g.id_to_action(i) for i in range(g.num_actions)
-                   if g.id_to_action(i) not in legal)
+    illegal = next(
+        g.id_to_action(i) for i in range(g.num_actions) if g.id_to_action(i) not in legal
+    )
 
     class Cheater:
         name = "cheater-bot"
@@ -201,7 +211,8 @@ def test_an_illegal_python_move_names_agent_game_and_move() -> None:
 
 
 @pytest.mark.parametrize(
-    "returned", ["no such move", 10**9, 2.5, None, True],
+    "returned",
+    ["no such move", 10**9, 2.5, None, True],
 )
 def test_a_python_agent_returning_a_non_action_is_an_illegal_action(returned: Any) -> None:
     class Broken:
@@ -247,8 +258,10 @@ def test_objects_without_act_are_rejected() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_tournament_tables_are_identical_for_any_thread_count(name: str) -> None:
     agents = [Random(), Greedy(), ISMCTS(iterations=20)]
-    runs = [kingdoms.tournament(name, agents, games=4, seed=9, threads=t, bootstrap=100)
-            for t in (1, 2, 3)]
+    runs = [
+        kingdoms.tournament(name, agents, games=4, seed=9, threads=t, bootstrap=100)
+        for t in (1, 2, 3)
+    ]
     tables = {without_timing(r.table()) for r in runs}
     assert len(tables) == 1, tables
     assert len({tuple((g.seed, tuple(g.seats), g.winner) for g in r.results) for r in runs}) == 1
@@ -261,7 +274,11 @@ def test_a_python_agent_and_rust_agents_meet_in_one_tournament() -> None:
     py = RandomPy(3)
     calls: list[tuple[int, int]] = []
     r = kingdoms.tournament(
-        GAME, [py, Random(), Greedy()], games=4, seed=2, records=True,
+        GAME,
+        [py, Random(), Greedy()],
+        games=4,
+        seed=2,
+        records=True,
         progress=lambda done, total: calls.append((done, total)),
     )
     assert r.names == ["py-random", "random", "greedy"]
@@ -311,8 +328,9 @@ def test_seats_are_swapped_fairly_on_duplicate_deals() -> None:
 
 
 def test_gauntlet_and_argument_checks() -> None:
-    r = kingdoms.tournament(GAME, [Greedy(), Random(), Random(seed=1)], games=2,
-                            pairing="gauntlet", seed=1)
+    r = kingdoms.tournament(
+        GAME, [Greedy(), Random(), Random(seed=1)], games=2, pairing="gauntlet", seed=1
+    )
     assert r.pairing == "gauntlet" and r.games == 4
     assert r.pairwise(1, 2).games == 0
     with pytest.raises(kingdoms.KingdomsError, match="multiple of 2"):
@@ -335,8 +353,9 @@ def test_a_failing_progress_callback_stops_the_tournament() -> None:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        kingdoms.tournament(GAME, [Random(), Greedy()], games=400, seed=1, threads=1,
-                            progress=progress)
+        kingdoms.tournament(
+            GAME, [Random(), Greedy()], games=400, seed=1, threads=1, progress=progress
+        )
 
 
 def test_elo_follows_the_scores() -> None:
@@ -383,8 +402,22 @@ def test_cli_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> No
     from kingdoms.cli import main
 
     records = tmp_path / "games.jsonl"
-    args = ["tournament", GAME, "--agents", "random", "greedy", "ismcts:20",
-            "--games", "2", "--seed", "5", "--threads", "2", "--records", str(records)]
+    args = [
+        "tournament",
+        GAME,
+        "--agents",
+        "random",
+        "greedy",
+        "ismcts:20",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--records",
+        str(records),
+    ]
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["names"] == ["random", "greedy", "ismcts:20"] and data["games"] == 6
@@ -392,8 +425,9 @@ def test_cli_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> No
     assert data["scores"] == [direct.score(i) for i in range(3)]
     lines = records.read_text().splitlines()
     assert len(lines) == 6
-    again = kingdoms.tournament(GAME, [Random(), Greedy(), ISMCTS(20)], games=2, seed=5,
-                                records=True)
+    again = kingdoms.tournament(
+        GAME, [Random(), Greedy(), ISMCTS(20)], games=2, seed=5, records=True
+    )
     assert [kingdoms.Record.from_json(line) for line in lines] == again.records
     assert main(args) == 0
     out = capsys.readouterr().out

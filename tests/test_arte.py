@@ -122,9 +122,7 @@ def test_ag_2_hidden_draft_card_is_seen_by_the_picker_only() -> None:
 
 
 def combat_start(seed: int) -> Arte:
-    return play_until(
-        Arte(seed=seed, cards_toml=PLAIN_SET), lambda g: phase(g) == "combat", seed
-    )
+    return play_until(Arte(seed=seed, cards_toml=PLAIN_SET), lambda g: phase(g) == "combat", seed)
 
 
 def test_ag_4_row_bonus_and_ag_6_5_ties_to_the_defence() -> None:
@@ -199,9 +197,7 @@ def test_full_games_end_with_a_winner_and_sudden_death_when_tied() -> None:
 
 def test_sudden_death_pick_is_secret() -> None:
     for seed in range(300):
-        g = play_until(
-            Arte(seed=seed), lambda g: phase(g) == "sudden_death" or g.is_terminal, seed
-        )
+        g = play_until(Arte(seed=seed), lambda g: phase(g) == "sudden_death" or g.is_terminal, seed)
         if g.is_terminal:
             continue
         attacker = g.current_player

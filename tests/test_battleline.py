@@ -28,8 +28,16 @@ from kingdoms.battleline import (
 COLOURS = "ROYGBP"
 TROOPS = [f"{c}{v}" for c in COLOURS for v in range(1, 11)]
 TACTICS = [
-    "Alexander", "Darius", "Cavalry", "Shield", "Fog", "Mud",
-    "Scout", "Redeploy", "Deserter", "Traitor",
+    "Alexander",
+    "Darius",
+    "Cavalry",
+    "Shield",
+    "Fog",
+    "Mud",
+    "Scout",
+    "Redeploy",
+    "Deserter",
+    "Traitor",
 ]
 CARD_ORDER = {c: i for i, c in enumerate(TROOPS + TACTICS)}
 
@@ -368,7 +376,9 @@ def test_every_action_notation_round_trips() -> None:
         assert g.action_to_id(str(a)) == i
     assert str(g.parse_action("R10@3")) == "R10@3"
     assert g.describe_action("Redeploy Mud>discard") == {
-        "kind": "redeploy", "card": "Mud", "to": "discard",
+        "kind": "redeploy",
+        "card": "Mud",
+        "to": "discard",
     }
 
 
@@ -512,7 +522,11 @@ def test_bl_9_prove_claim_matches_brute_force(
     mine, theirs, pool, fog, mud, first = case
     size = 4 if mud else 3
     proof = prove_claim(
-        mine, theirs, pool, fog=fog, mud=mud,
+        mine,
+        theirs,
+        pool,
+        fog=fog,
+        mud=mud,
         mine_completed_first=first if len(theirs) == size else None,
     )
     assert bool(proof) == brute_holds(mine, theirs, pool, fog, mud, first), str(proof)

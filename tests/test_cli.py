@@ -36,8 +36,11 @@ def test_bench_reports_every_measure(capsys: pytest.CaptureFixture[str]) -> None
     assert figures["random games/s, 1 thread"] > 0
     assert figures["python-loop steps/s"] > 0
     assert any("proofs" in k for k in figures), "Battle Line adds its proof rates"
-    for key in ("ISMCTS iterations/s (1 thread)", "batch steps/s (1024 games, 1 thread)",
-                "tournament (greedy vs random) speed-up, 2 threads / 1"):
+    for key in (
+        "ISMCTS iterations/s (1 thread)",
+        "batch steps/s (1024 games, 1 thread)",
+        "tournament (greedy vs random) speed-up, 2 threads / 1",
+    ):
         assert figures[key] > 0, key
     assert main(["bench", "arte", "--seconds", "0.01", "--json", "--no-agents"]) == 0
     figures = json.loads(capsys.readouterr().out)["arte"]

@@ -120,8 +120,9 @@ def agent_figures(name: str, seconds: float) -> dict[str, float]:
     """Search, batch and tournament figures for one game."""
     out = {
         "ISMCTS iterations/s (1 thread)": ismcts_iterations_per_second(name, seconds),
-        "ISMCTS iterations/s (1 thread, rollouts to the end)":
-            ismcts_iterations_per_second(name, seconds, rollout_depth=None),
+        "ISMCTS iterations/s (1 thread, rollouts to the end)": ismcts_iterations_per_second(
+            name, seconds, rollout_depth=None
+        ),
         "greedy moves/s (1 thread)": greedy_moves_per_second(name, seconds),
         "batch steps/s (1024 games, 1 thread)": batch_steps_per_second(name, 1024, seconds, 1),
         "batch steps/s (1024 games, all cores)": batch_steps_per_second(name, 1024, seconds),

@@ -25,12 +25,18 @@ def add_play_parser(sub: Any) -> None:
         "'?' to list the moves again, or 'quit'. " + AGENT_HELP,
     )
     p.add_argument("game", choices=kingdoms.games())
-    p.add_argument("--ai", default="ismcts:2000", metavar="AGENT",
-                   help="the opponent (default ismcts:2000)")
+    p.add_argument(
+        "--ai", default="ismcts:2000", metavar="AGENT", help="the opponent (default ismcts:2000)"
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--seed", type=int, default=None, help="deal (default: a fresh one)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a rules option of the game")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules option of the game",
+    )
     p.add_argument("--record", metavar="FILE", help="write the game's record (JSON) to FILE")
     p.set_defaults(func=lambda args: cmd_play(args, parse_options(args.option)))
 

@@ -41,18 +41,35 @@ def add_tournament_parser(sub: Any) -> None:
     )
     p.add_argument("game", choices=kingdoms.games())
     p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
-    p.add_argument("--games", type=int, default=100,
-                   help="games per pairing, a multiple of the number of players (default 100)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games per pairing, a multiple of the number of players (default 100)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=None, help="default: all cores")
-    p.add_argument("--pairing", choices=["round-robin", "gauntlet"], default="round-robin",
-                   help="gauntlet: the first agent against each of the others")
-    p.add_argument("--bootstrap", type=int, default=1000,
-                   help="bootstrap samples for the Elo intervals")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a rules option of the game")
-    p.add_argument("--records", metavar="FILE",
-                   help="write every game's record to FILE, one JSON object a line")
+    p.add_argument(
+        "--pairing",
+        choices=["round-robin", "gauntlet"],
+        default="round-robin",
+        help="gauntlet: the first agent against each of the others",
+    )
+    p.add_argument(
+        "--bootstrap", type=int, default=1000, help="bootstrap samples for the Elo intervals"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules option of the game",
+    )
+    p.add_argument(
+        "--records",
+        metavar="FILE",
+        help="write every game's record to FILE, one JSON object a line",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
     def run(args: argparse.Namespace) -> int:
@@ -67,16 +84,32 @@ def _elo(x: float) -> str:
 
 def results_table(r: kingdoms.TournamentResult) -> Table:
     """The standings, best first."""
-    t = Table(title=f"{r.game}: {r.games} games, {r.games_per_pairing} per pairing, "
-                    f"seed {r.seed}")
-    for col, just in [("#", "right"), ("agent", "left"), ("games", "right"), ("wins", "right"),
-                      ("draws", "right"), ("losses", "right"), ("score", "right"),
-                      ("Elo", "right"), ("95% interval", "right")]:
+    t = Table(title=f"{r.game}: {r.games} games, {r.games_per_pairing} per pairing, seed {r.seed}")
+    for col, just in [
+        ("#", "right"),
+        ("agent", "left"),
+        ("games", "right"),
+        ("wins", "right"),
+        ("draws", "right"),
+        ("losses", "right"),
+        ("score", "right"),
+        ("Elo", "right"),
+        ("95% interval", "right"),
+    ]:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for i in r.ranking():
         w, e = r.totals[i], r.elo[i]
-        t.add_row(str(i), r.names[i], str(w.games), str(w.wins), str(w.draws), str(w.losses),
-                  f"{w.score:.1%}", _elo(e.elo), f"[{_elo(e.lo)}, {_elo(e.hi)}]")
+        t.add_row(
+            str(i),
+            r.names[i],
+            str(w.games),
+            str(w.wins),
+            str(w.draws),
+            str(w.losses),
+            f"{w.score:.1%}",
+            _elo(e.elo),
+            f"[{_elo(e.lo)}, {_elo(e.hi)}]",
+        )
     return t
 
 
@@ -91,8 +124,9 @@ def pairings_table(r: kingdoms.TournamentResult) -> Table:
         cells = []
         for j in range(n):
             p = r.pairwise(i, j)
-            cells.append("—" if i == j or p.games == 0
-                         else f"{p.wins}-{p.draws}-{p.losses} ({p.score:.0%})")
+            cells.append(
+                "—" if i == j or p.games == 0 else f"{p.wins}-{p.draws}-{p.losses} ({p.score:.0%})"
+            )
         t.add_row(f"#{i} {r.names[i]}", *cells)
     return t
 
@@ -116,9 +150,16 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             bar.update(task, completed=done, total=total)
 
         result = kingdoms.tournament(
-            args.game, agents, games=args.games, seed=args.seed, threads=args.threads,
-            pairing=args.pairing, records=bool(args.records), bootstrap=args.bootstrap,
-            progress=progress, **options,
+            args.game,
+            agents,
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            pairing=args.pairing,
+            records=bool(args.records),
+            bootstrap=args.bootstrap,
+            progress=progress,
+            **options,
         )
     if args.records:
         with open(args.records, "w", encoding="utf-8") as f:
@@ -134,9 +175,12 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
     out.print(results_table(result))
     if len(result.names) > 2:
         out.print(pairings_table(result))
-    seats = ", ".join(f"player {p} won {w / max(result.games, 1):.1%}"
-                      for p, w in enumerate(result.seat_wins))
-    out.print(f"seats: {seats}, drawn {result.draws / max(result.games, 1):.1%}; "
-              f"{result.plies / max(result.games, 1):.1f} plies a game; "
-              f"{result.seconds:.1f} s, {result.games_per_second:.1f} games/s")
+    seats = ", ".join(
+        f"player {p} won {w / max(result.games, 1):.1%}" for p, w in enumerate(result.seat_wins)
+    )
+    out.print(
+        f"seats: {seats}, drawn {result.draws / max(result.games, 1):.1%}; "
+        f"{result.plies / max(result.games, 1):.1f} plies a game; "
+        f"{result.seconds:.1f} s, {result.games_per_second:.1f} games/s"
+    )
     return 0

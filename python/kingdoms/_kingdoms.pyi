@@ -461,7 +461,6 @@ class ISMCTS:
     def widening(self) -> float | None: ...
     @property
     def settle(self) -> bool: ...
-
     @property
     def seed(self) -> int: ...
     @property
@@ -595,6 +594,7 @@ def tournament(
     progress: Callable[[int, int], object] | None = None,
     **options: Any,
 ) -> TournamentResult: ...
+
 @final
 class Batch:
     def __new__(

@@ -200,8 +200,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=10_000)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--threads", type=int, default=None, help="default: all cores")
-    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                     help="a rules option, e.g. --option traitor_troops_only=true")
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules option, e.g. --option traitor_troops_only=true",
+    )
     sim.add_argument("--json", action="store_true", help="print the totals as JSON")
     sim.set_defaults(func=cmd_simulate)
 
@@ -209,8 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("game", choices=[*kingdoms.games(), "all"])
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measure")
     bench.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    bench.add_argument("--no-agents", action="store_true",
-                       help="skip the search, batch and tournament figures")
+    bench.add_argument(
+        "--no-agents", action="store_true", help="skip the search, batch and tournament figures"
+    )
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
 
