@@ -1,8 +1,8 @@
 //! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`].
 
-use super::{no_moves, to_move, Agent};
+use super::{no_moves, position_value, to_move, Agent};
 use crate::error::{Error, Result};
-use crate::game::{Game, Player};
+use crate::game::Game;
 use crate::rng::GameRng;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -53,15 +53,6 @@ impl<G: Game> GreedyAgent<G> {
             best: Vec::new(),
         }
     }
-
-    /// The value of the position after a move, for `player`.
-    fn score(after: &G, player: Player) -> f64 {
-        if after.is_terminal() {
-            after.returns().get(player).copied().unwrap_or(0.0)
-        } else {
-            after.evaluate(player)
-        }
-    }
 }
 
 impl<G: Game> Agent<G> for GreedyAgent<G> {
@@ -87,7 +78,7 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
                         game.action_notation(a)
                     ))
                 })?;
-                *v += Self::score(&after, me);
+                *v += position_value(&after, me);
             }
         }
         let top = self

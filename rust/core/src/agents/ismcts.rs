@@ -21,7 +21,7 @@
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
 
-use super::{no_moves, to_move, Agent};
+use super::{best_reply, no_moves, to_move, Agent};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::GameRng;
@@ -346,23 +346,12 @@ impl<G: Game> Ismcts<G> {
                     self.untried[self.rng.below(self.untried.len())]
                 } else {
                     // The best of m untried actions drawn at random, by the mover's evaluate.
-                    let mut best: Option<(f64, G::Action, G)> = None;
                     for i in 0..m {
                         let j = i + self.rng.below(self.untried.len() - i);
                         self.untried.swap(i, j);
-                        let a = self.untried[i];
-                        let mut after = det.clone();
-                        after.apply(a)?;
-                        let v = if after.is_terminal() {
-                            after.returns().get(mover).copied().unwrap_or(0.0)
-                        } else {
-                            after.evaluate(mover)
-                        };
-                        if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
-                            best = Some((v, a, after));
-                        }
                     }
-                    let (_, a, after) = best.ok_or_else(no_moves::<G>)?;
+                    let (_, a, after) =
+                        best_reply(&det, &self.untried[..m], mover)?.ok_or_else(no_moves::<G>)?;
                     det = after;
                     self.expanded_applied = true;
                     a
@@ -474,20 +463,9 @@ impl<G: Game> Ismcts<G> {
         if self.legal.len() == 1 {
             return det.apply(self.legal[0]);
         }
-        let mut best: Option<(f64, G)> = None;
-        for &a in &self.legal {
-            let mut after = det.clone();
-            after.apply(a)?;
-            let v = if after.is_terminal() {
-                after.returns().get(mover).copied().unwrap_or(0.0)
-            } else {
-                after.evaluate(mover)
-            };
-            if best.as_ref().is_none_or(|(b, _)| v > *b) {
-                best = Some((v, after));
-            }
-        }
-        *det = best.ok_or_else(no_moves::<G>)?.1;
+        *det = best_reply(det, &self.legal, mover)?
+            .ok_or_else(no_moves::<G>)?
+            .2;
         Ok(())
     }
 }

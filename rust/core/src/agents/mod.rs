@@ -26,7 +26,7 @@ pub use ismcts::{Ismcts, IsmctsConfig, RootStat, SearchStats};
 pub use random::RandomAgent;
 
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::{Game, Player};
 use crate::rng::mix64;
 
 /// Something that chooses moves.
@@ -46,6 +46,35 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 /// The error for a running game without legal actions (an engine bug, reported).
 pub(crate) fn no_moves<G: Game>() -> Error {
     Error::invalid(format!("{}: no legal action in a running game", G::NAME))
+}
+
+/// What a position is worth to `player`: the true result once the game is over, the game's
+/// `evaluate` before.
+pub(crate) fn position_value<G: Game>(game: &G, player: Player) -> f64 {
+    if game.is_terminal() {
+        game.returns().get(player).copied().unwrap_or(0.0)
+    } else {
+        game.evaluate(player)
+    }
+}
+
+/// Of `actions` played from `game`, the one whose position is worth most to `mover` (ties:
+/// the first), with its value and the position it leads to; `None` for no actions.
+pub(crate) fn best_reply<G: Game>(
+    game: &G,
+    actions: &[G::Action],
+    mover: Player,
+) -> Result<Option<(f64, G::Action, G)>> {
+    let mut best: Option<(f64, G::Action, G)> = None;
+    for &a in actions {
+        let mut after = game.clone();
+        after.apply(a)?;
+        let v = position_value(&after, mover);
+        if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
+            best = Some((v, a, after));
+        }
+    }
+    Ok(best)
 }
 
 /// The player to move, or an error for a finished game.
@@ -190,7 +219,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle and seed, not {k:?}"),
                         )),
                     }
                 }
