@@ -6,9 +6,12 @@ least that long. They are wall-clock rates: run them on a quiet machine.
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
 import statistics
 import time
+from typing import Any
 
 import numpy as np
 
@@ -133,3 +136,49 @@ def agent_figures(name: str, seconds: float) -> dict[str, float]:
     for key, value in tournament_scaling(name, seconds, search).items():
         out[f"tournament (ismcts:100 vs greedy) {key}"] = value
     return out
+
+
+def python_loop_steps_per_second(game: str, options: dict[str, Any], seconds: float) -> float:
+    """Steps/s of a plain Python loop: legal_action_ids + apply_id, resetting at game end."""
+    rng = random.Random(0)
+    g = kingdoms.new_game(game, seed=0, **options)
+    steps = 0
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < deadline:
+        for _ in range(200):
+            if g.is_terminal:
+                g = kingdoms.new_game(game, seed=rng.randrange(2**32), **options)
+            ids = g.legal_action_ids()
+            g.apply_id(int(ids[rng.randrange(len(ids))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def bench_figures(
+    game: str, options: dict[str, Any], seconds: float, agents: bool = True
+) -> dict[str, float]:
+    """The `kingdoms bench` figures: random games/s on one core and on all, Python-loop
+    steps/s, the game's own figures (its module's `bench_extras`, e.g. claim proofs/s) and,
+    with `agents`, search, batch and tournament figures (reference rules options)."""
+    figures: dict[str, float] = {}
+
+    def rate(threads: int | None) -> float:
+        n = 256
+        while True:  # grow the batch until it runs long enough to time
+            s = kingdoms.simulate(game, n, 12345, threads=threads, **options)
+            if s.seconds >= seconds or n >= 1 << 24:
+                return s.games_per_second
+            n *= 2
+
+    figures["random games/s, 1 thread"] = rate(1)
+    cores = os.cpu_count() or 1
+    figures[f"random games/s, {cores} threads"] = rate(None)
+    figures["python-loop steps/s"] = python_loop_steps_per_second(game, options, seconds)
+    module = importlib.import_module(f"kingdoms.{game}")
+    extras = getattr(module, "bench_extras", None)
+    if callable(extras):
+        figures.update(extras(seconds))
+    if agents:
+        figures.update(agent_figures(game, seconds))
+    return figures

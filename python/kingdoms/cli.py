@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import os
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -17,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import kingdoms
+from kingdoms import _bench
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -120,61 +118,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _python_loop_steps_per_second(game: str, options: dict[str, Any], seconds: float) -> float:
-    """Steps/s of a plain Python loop: legal_action_ids + apply_id, resetting at game end."""
-    rng = random.Random(0)
-    g = kingdoms.new_game(game, seed=0, **options)
-    steps = 0
-    deadline = time.perf_counter() + seconds
-    start = time.perf_counter()
-    while time.perf_counter() < deadline:
-        for _ in range(200):
-            if g.is_terminal:
-                g = kingdoms.new_game(game, seed=rng.randrange(2**32), **options)
-            ids = g.legal_action_ids()
-            g.apply_id(int(ids[rng.randrange(len(ids))]))
-            steps += 1
-    return steps / (time.perf_counter() - start)
-
-
-def bench_figures(
-    game: str, options: dict[str, Any], seconds: float, agents: bool = True
-) -> dict[str, float]:
-    """The `kingdoms bench` figures: random games/s on one core and on all, Python-loop
-    steps/s, the game's own figures (its module's `bench_extras`, e.g. claim proofs/s) and,
-    with `agents`, search, batch and tournament figures (reference rules options)."""
-    figures: dict[str, float] = {}
-
-    def rate(threads: int | None) -> float:
-        n = 256
-        while True:  # grow the batch until it runs long enough to time
-            s = kingdoms.simulate(game, n, 12345, threads=threads, **options)
-            if s.seconds >= seconds or n >= 1 << 24:
-                return s.games_per_second
-            n *= 2
-
-    figures["random games/s, 1 thread"] = rate(1)
-    cores = os.cpu_count() or 1
-    figures[f"random games/s, {cores} threads"] = rate(None)
-    figures["python-loop steps/s"] = _python_loop_steps_per_second(game, options, seconds)
-    module = importlib.import_module(f"kingdoms.{game}")
-    extras = getattr(module, "bench_extras", None)
-    if callable(extras):
-        figures.update(extras(seconds))
-    if agents:
-        from kingdoms._bench import agent_figures
-
-        figures.update(agent_figures(game, seconds))
-    return figures
-
-
 def cmd_bench(args: argparse.Namespace) -> int:
     console = Console()
     names = kingdoms.games() if args.game == "all" else [args.game]
     results: dict[str, dict[str, float]] = {}
     with console.status("benchmarking…"):
         for name in names:
-            results[name] = bench_figures(
+            results[name] = _bench.bench_figures(
                 name, parse_options(args.option), args.seconds, agents=not args.no_agents
             )
     if args.json:
