@@ -154,24 +154,30 @@ impl BattleLine {
                 });
             }
         }
+        // Redeploy, Deserter and Traitor touch table cards at unclaimed flags; a moved card
+        // lands on a flag with room if it is a formation card, on any unclaimed flag if not.
+        let at_unclaimed = |c: Card| {
+            self.table_place(c)
+                .map(|(f, _)| f)
+                .filter(|&f| unclaimed & 1 << f != 0)
+        };
+        let landing = |c: Card| {
+            if c.is_formation_card() {
+                free
+            } else {
+                unclaimed
+            }
+        };
         if self.tactics_allowed(p) {
             if hand.contains(Card::SCOUT) && !self.decks_empty() {
                 out.push(Action::Scout);
             }
             if hand.contains(Card::REDEPLOY) {
                 for c in self.table[p].iter() {
-                    let Some((f, _)) = self.table_place(c) else {
+                    let Some(f) = at_unclaimed(c) else {
                         continue;
                     };
-                    if unclaimed & 1 << f == 0 {
-                        continue;
-                    }
-                    let dests = if c.is_formation_card() {
-                        free
-                    } else {
-                        unclaimed
-                    } & !(1 << f);
-                    for g in bits(dests) {
+                    for g in bits(landing(c) & !(1 << f)) {
                         out.push(Action::Redeploy {
                             card: c,
                             to: Some(g as u8),
@@ -182,30 +188,17 @@ impl BattleLine {
             }
             if hand.contains(Card::DESERTER) {
                 for c in self.table[o].iter() {
-                    if let Some((f, _)) = self.table_place(c) {
-                        if unclaimed & 1 << f != 0 {
-                            out.push(Action::Deserter { card: c });
-                        }
+                    if at_unclaimed(c).is_some() {
+                        out.push(Action::Deserter { card: c });
                     }
                 }
             }
             if hand.contains(Card::TRAITOR) {
                 for c in self.table[o].iter() {
-                    if !self.traitor_may_take(p, c) {
+                    if !self.traitor_may_take(p, c) || at_unclaimed(c).is_none() {
                         continue;
                     }
-                    let Some((f, _)) = self.table_place(c) else {
-                        continue;
-                    };
-                    if unclaimed & 1 << f == 0 {
-                        continue;
-                    }
-                    let dests = if c.is_formation_card() {
-                        free
-                    } else {
-                        unclaimed
-                    };
-                    for g in bits(dests) {
+                    for g in bits(landing(c)) {
                         out.push(Action::Traitor {
                             card: c,
                             flag: g as u8,
