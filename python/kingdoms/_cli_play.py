@@ -15,7 +15,7 @@ from kingdoms.agents import parse
 
 def add_play_parser(sub: Any) -> None:
     """Register the `play` subcommand on the CLI's subparsers."""
-    from kingdoms.cli import parse_options
+    from kingdoms.cli import add_option_argument, parse_options  # shared --option handling
 
     p = sub.add_parser(
         "play",
@@ -30,13 +30,7 @@ def add_play_parser(sub: Any) -> None:
     )
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--seed", type=int, default=None, help="deal (default: a fresh one)")
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a rules option of the game",
-    )
+    add_option_argument(p)
     p.add_argument("--record", metavar="FILE", help="write the game's record (JSON) to FILE")
     p.set_defaults(func=lambda args: cmd_play(args, parse_options(args.option)))
 

@@ -24,13 +24,13 @@ from kingdoms.agents import parse
 
 AGENT_HELP = (
     "agents: random, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
-    "ismcts:N,c=0.7,depth=D,seed=S, ismcts:time=SECONDS"
+    "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,seed=S, ismcts:time=SECONDS"
 )
 
 
 def add_tournament_parser(sub: Any) -> None:
     """Register the `tournament` subcommand on the CLI's subparsers."""
-    from kingdoms.cli import parse_options  # the shared KEY=VALUE option parser
+    from kingdoms.cli import add_option_argument, parse_options  # shared --option handling
 
     p = sub.add_parser(
         "tournament",
@@ -58,13 +58,7 @@ def add_tournament_parser(sub: Any) -> None:
     p.add_argument(
         "--bootstrap", type=int, default=1000, help="bootstrap samples for the Elo intervals"
     )
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a rules option of the game",
-    )
+    add_option_argument(p)
     p.add_argument(
         "--records",
         metavar="FILE",

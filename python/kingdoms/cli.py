@@ -27,6 +27,17 @@ def _option_value(text: str) -> Any:
         return text
 
 
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """`--option KEY=VALUE`, repeatable: a rules option of the game (read by `parse_options`)."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules option of the game, e.g. --option traitor_troops_only=true",
+    )
+
+
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -150,20 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=10_000)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--threads", type=int, default=None, help="default: all cores")
-    sim.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a rules option, e.g. --option traitor_troops_only=true",
-    )
+    add_option_argument(sim)
     sim.add_argument("--json", action="store_true", help="print the totals as JSON")
     sim.set_defaults(func=cmd_simulate)
 
     bench = sub.add_parser("bench", help="measure the engine's speed on this machine")
     bench.add_argument("game", choices=[*kingdoms.games(), "all"])
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measure")
-    bench.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    add_option_argument(bench)
     bench.add_argument(
         "--no-agents", action="store_true", help="skip the search, batch and tournament figures"
     )
