@@ -5,7 +5,8 @@ use super::cards::ELEMENTS;
 use super::effects::{Effect, To};
 use super::notation::Action;
 use super::state::{
-    cell_at, row_of, zone_of, Cell, FirstRoll, Outcome, Step, Strifull, CELLS, DIRS, MAX_CHANGES,
+    cell_at, row_of, zone_of, Cell, FirstRoll, Outcome, Side, Step, Strifull, CELLS, DIRS,
+    MAX_CHANGES,
 };
 use crate::error::{Error, Result};
 
@@ -185,13 +186,7 @@ impl Strifull {
 
     fn swap_error(&self, p: usize, a: usize, b: usize) -> std::result::Result<(), Illegal> {
         let s = &self.sides[p];
-        if s.changes >= MAX_CHANGES {
-            return err_n(
-                "SK-3.3",
-                "all {} setup changes are made",
-                MAX_CHANGES as usize,
-            );
-        }
+        changes_left(s)?;
         if a == b || a >= CELLS || b >= CELLS {
             return err("SK-3.3", "a swap needs two different cells");
         }
@@ -203,13 +198,7 @@ impl Strifull {
 
     fn pile_swap_error(&self, p: usize, c: usize) -> std::result::Result<(), Illegal> {
         let s = &self.sides[p];
-        if s.changes >= MAX_CHANGES {
-            return err_n(
-                "SK-3.3",
-                "all {} setup changes are made",
-                MAX_CHANGES as usize,
-            );
-        }
+        changes_left(s)?;
         if s.pile.is_empty() {
             return err("SK-3.3", "the pile is empty");
         }
@@ -613,4 +602,16 @@ impl Strifull {
             s.leader_row = 2;
         }
     }
+}
+
+/// SK-3.3: a side has a setup change left.
+fn changes_left(s: &Side) -> std::result::Result<(), Illegal> {
+    if s.changes >= MAX_CHANGES {
+        return err_n(
+            "SK-3.3",
+            "all {} setup changes are made",
+            MAX_CHANGES as usize,
+        );
+    }
+    Ok(())
 }
