@@ -834,6 +834,21 @@ impl PyTournament {
     fn table(&self) -> String {
         self.inner.table()
     }
+    /// The results as an HTML table (notebooks show it), drawn by `kingdoms._svg`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::pictures::function(slf.py(), "tournament_html")?
+            .call1((slf,))?
+            .extract()
+    }
+    /// The Elo ratings with their 95% intervals as a matplotlib chart (the `plot` extra) on
+    /// `ax` (a new figure's axes by default); returns the axes.
+    #[pyo3(signature = (ax=None))]
+    fn plot<'py>(
+        slf: &Bound<'py, Self>,
+        ax: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::pictures::function(slf.py(), "plot_ratings")?.call1((slf, ax))
+    }
     fn __str__(&self) -> String {
         self.inner.table()
     }

@@ -415,6 +415,30 @@ impl PyGame {
             inner: self.inner.record().py()?,
         })
     }
+
+    // ---- pictures (drawn in Python by `kingdoms._svg` from `to_dict()` / `view(player)`) ----
+    /// An SVG picture of the position: everything (None) or only what `player` sees (hidden
+    /// cards face down). `action` (an Action or its notation) is drawn as an arrow,
+    /// `highlight` marks places (docs/pictures.md).
+    #[pyo3(signature = (player=None, *, action=None, highlight=None))]
+    fn svg(
+        slf: &Bound<'_, Self>,
+        player: Option<&Bound<'_, PyAny>>,
+        action: Option<&Bound<'_, PyAny>>,
+        highlight: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let kwargs = PyDict::new(slf.py());
+        kwargs.set_item("action", action)?;
+        kwargs.set_item("highlight", highlight)?;
+        crate::pictures::function(slf.py(), "game_svg")?
+            .call((slf, player), Some(&kwargs))?
+            .extract()
+    }
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::pictures::function(slf.py(), "game_svg")?
+            .call1((slf,))?
+            .extract()
+    }
 }
 
 fn from_value(cls: &Bound<'_, PyType>, mut value: serde_json::Value) -> PyResult<Py<PyAny>> {

@@ -765,6 +765,33 @@ impl PyHexMap {
     fn render(&self) -> String {
         self.inner.render()
     }
+    /// An SVG picture of the map (docs/pictures.md): terrain, occupants, and overlays:
+    /// `highlight` (hexes, or `{colour: hexes}`), `path` (hexes, or a list of paths),
+    /// `labels` (`{hex: text}`), `coordinates` (each zone's `q,r`); `size` is the hex radius.
+    #[pyo3(signature = (*, highlight=None, path=None, labels=None, coordinates=false, size=28.0))]
+    fn svg(
+        slf: &Bound<'_, Self>,
+        highlight: Option<&Bound<'_, PyAny>>,
+        path: Option<&Bound<'_, PyAny>>,
+        labels: Option<&Bound<'_, PyAny>>,
+        coordinates: bool,
+        size: f64,
+    ) -> PyResult<String> {
+        let kwargs = PyDict::new(slf.py());
+        kwargs.set_item("highlight", highlight)?;
+        kwargs.set_item("path", path)?;
+        kwargs.set_item("labels", labels)?;
+        kwargs.set_item("coordinates", coordinates)?;
+        kwargs.set_item("size", size)?;
+        crate::pictures::function(slf.py(), "hexmap_svg")?
+            .call((slf,), Some(&kwargs))?
+            .extract()
+    }
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::pictures::function(slf.py(), "hexmap_svg")?
+            .call1((slf,))?
+            .extract()
+    }
     fn __str__(&self) -> String {
         self.inner.render()
     }

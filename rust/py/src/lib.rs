@@ -13,6 +13,7 @@ mod errors;
 mod game;
 mod hex;
 mod json;
+mod pictures;
 mod strifull;
 
 use errors::IntoPy;

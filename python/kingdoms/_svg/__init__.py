@@ -1,0 +1,59 @@
+"""Pictures: SVG of every game and of hex maps, the replay page, HTML and plotted tournament
+results. Drawn from the objects' public, documented data only (``to_dict()``, ``view(p)``,
+``describe_action``, the map's accessors), so a player's picture holds what the player's view
+holds and nothing else. The games' ``svg``/``_repr_svg_``, ``HexMap.svg`` and
+``TournamentResult._repr_html_``/``plot`` call the functions here (docs/pictures.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kingdoms._kingdoms import KingdomsError
+from kingdoms._svg import arte, battleline, strifull
+from kingdoms._svg.hexmap import hexmap_svg
+from kingdoms._svg.results import plot_ratings, tournament_html
+
+#: One drawing function per game name: ``draw(state, player, action, highlight) -> svg``.
+#: A new game's picture is one module and one entry here.
+DRAWERS: dict[
+    str, Callable[[dict[str, Any], int | None, dict[str, Any] | None, list[Any]], str]
+] = {
+    "battleline": battleline.draw,
+    "strifull": strifull.draw,
+    "arte": arte.draw,
+}
+
+
+def game_svg(
+    game: Any, player: int | None = None, *, action: Any = None, highlight: Any = None
+) -> str:
+    """The SVG picture of ``game``: the whole state (``player=None``) or ``view(player)``."""
+    try:
+        draw = DRAWERS[game.name]
+    except KeyError:
+        raise NotImplementedError(f"no picture for the game {game.name!r} yet") from None
+    if player is None:
+        state = game.to_dict()
+    else:
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise TypeError(f"player must be an int or None, got {type(player).__name__}")
+        if not 0 <= player < game.num_players:
+            raise KingdomsError(
+                f"player {player} out of range: this game has {game.num_players} players"
+                if abs(player) < 10**6
+                else f"player out of range: this game has {game.num_players} players"
+            )
+        state = game.view(player)
+    described = None if action is None else game.describe_action(action)
+    if highlight is None:
+        marks: list[Any] = []
+    elif isinstance(highlight, (str, int)):
+        marks = [highlight]
+    else:
+        marks = list(highlight)
+    return draw(state, player, described, marks)
+
+
+__all__ = ["DRAWERS", "game_svg", "hexmap_svg", "plot_ratings", "tournament_html"]

@@ -1,0 +1,347 @@
+"""Pictures (issue 15): every game's SVG parses, shows what the state holds, never shows what
+a player may not see, and is deterministic; hex map overlays; tournament tables and plots;
+the `render` / `view` commands."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import kingdoms
+import pytest
+from kingdoms import hex
+from kingdoms.cli import main
+
+NS = "{http://www.w3.org/2000/svg}"
+GAMES = ["battleline", "strifull", "arte"]
+
+
+def played(name: str, seed: int, plies: int) -> kingdoms.Game:
+    """A game after `plies` actions chosen by a fixed rule (varied, reproducible)."""
+    g = kingdoms.new_game(name, seed=seed)
+    for i in range(plies):
+        if g.is_terminal:
+            break
+        acts = g.legal_actions()
+        g.apply(acts[(i * 7 + seed) % len(acts)])
+    return g
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{NS}svg"
+    return root
+
+
+def cards(root: ET.Element) -> list[str]:
+    """The face-up card glyphs' names."""
+    return [g.get("data-card", "") for g in root.iter(f"{NS}g") if g.get("class") == "card"]
+
+
+def backs(root: ET.Element) -> list[str]:
+    return [g.get("data-back", "") for g in root.iter(f"{NS}g") if g.get("class") == "card back"]
+
+
+POSITIONS = [(name, seed, plies) for name in GAMES for seed, plies in ((1, 0), (2, 25), (3, 60))]
+
+
+@pytest.mark.parametrize(("name", "seed", "plies"), POSITIONS)
+def test_every_picture_parses_as_svg(name: str, seed: int, plies: int) -> None:
+    g = played(name, seed, plies)
+    for player in (None, 0, 1):
+        parse(g.svg(player))
+    parse(g._repr_svg_())
+    assert g._repr_svg_() == g.svg()
+
+
+@pytest.mark.parametrize(("name", "seed", "plies"), POSITIONS)
+def test_player_pictures_leak_nothing_across_determinizations(
+    name: str, seed: int, plies: int
+) -> None:
+    """A player's picture is a function of their view: identical for every state
+    `resample_hidden` can draw (the same leak property as views)."""
+    g = played(name, seed, plies)
+    for p in (0, 1):
+        mine = g.svg(p)
+        for s in range(5):
+            assert g.resample_hidden(p, s).svg(p) == mine
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pictures_are_deterministic_across_copies_and_processes(name: str) -> None:
+    g = played(name, 4, 30)
+    svg = g.svg()
+    assert g.clone().svg() == svg
+    assert kingdoms.from_json(g.to_json()).svg() == svg
+    code = (
+        "import hashlib, kingdoms, sys; g = kingdoms.from_json(sys.stdin.read()); "
+        "print(hashlib.sha256(g.svg(0).encode()).hexdigest())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=g.to_json(), capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == hashlib.sha256(g.svg(0).encode()).hexdigest()
+
+
+def test_battle_line_picture_shows_every_card_where_the_state_has_it() -> None:
+    """BL: one face-up glyph per table card, Fog/Mud, hand card and discard top; the
+    opponent's hand as backs in a player's picture, split troop/tactics as the backs show."""
+    for seed, plies in ((2, 40), (5, 70), (9, 120)):
+        g = played("battleline", seed, plies)
+        s = g.to_dict()
+        table = [c for f in s["flags"] for side in f["sides"] for c in side]
+        env = [e["card"] for f in s["flags"] for e in f["env"]]
+        top = s["discard"][-1:]
+        everything = cards(parse(g.svg()))
+        assert sorted(everything) == sorted(table + env + s["hands"][0] + s["hands"][1] + top)
+        for p in (0, 1):
+            v = g.view(p)
+            root = parse(g.svg(p))
+            opp = v["hands"][1 - p]
+            known = [c for c in opp if c is not None]
+            assert sorted(cards(root)) == sorted(table + env + s["hands"][p] + known + top)
+            hidden = backs(root)
+            decks = [k for k in ("troop", "tactics") if s[f"{k}_deck"]]
+            assert sorted(hidden) == sorted(
+                ["troop"]
+                * (
+                    s["hand_counts"][1 - p]["troops"]
+                    - sum(1 for c in known if c[0] in "ROYGBP" and c[1:].isdigit())
+                )
+                + ["tactics"]
+                * (
+                    s["hand_counts"][1 - p]["tactics"]
+                    - sum(1 for c in known if not (c[0] in "ROYGBP" and c[1:].isdigit()))
+                )
+                + decks
+            )
+            # no card of the opponent's hidden hand appears anywhere in the picture
+            secret = set(s["hands"][1 - p]) - set(known) - set(table + env + top)
+            text = g.svg(p)
+            assert not any(f'data-card="{c}"' in text for c in secret)
+
+
+def test_battle_line_claimed_flags_and_environment_are_drawn() -> None:
+    g = played("battleline", 7, 400)
+    s = g.to_dict()
+    root = parse(g.svg())
+    claimed = {
+        int(e.get("data-flag", "-1")): int(e.get("data-claimed", "-1"))
+        for e in root.iter(f"{NS}g")
+        if e.get("class") == "flag claimed"
+    }
+    assert claimed == {
+        f: x["claimed"] for f, x in enumerate(s["flags"]) if x["claimed"] is not None
+    }
+    assert claimed  # a finished game has claimed flags
+
+
+def test_strifull_face_down_troops_are_backs_for_the_opponent_only() -> None:
+    g = played("strifull", 3, 40)
+    s = g.to_dict()
+    for p in (0, 1):
+        root = parse(g.svg(p))
+        mine = s["sides"][p]["field"]
+        theirs = s["sides"][1 - p]["field"]
+        up = [c["card"] for c in theirs.values() if c["revealed"]]
+        down = [c for c in theirs.values() if not c["revealed"]]
+        grave = [side["graveyard"][-1] for side in s["sides"] if side["graveyard"]]
+        assert sorted(cards(root)) == sorted([c["card"] for c in mine.values()] + up + grave)
+        piles = sum(1 for side in s["sides"] if side["pile"])
+        assert len(backs(root)) == len(down) + piles
+    everything = parse(g.svg())
+    on_field = [c["card"] for side in s["sides"] for c in side["field"].values()]
+    grave = [side["graveyard"][-1] for side in s["sides"] if side["graveyard"]]
+    assert sorted(cards(everything)) == sorted(on_field + grave)
+
+
+def test_arte_hands_and_fields_match_the_state() -> None:
+    for plies in (0, 12, 30, 60):
+        g = played("arte", 5, plies)
+        for p in (None, 0, 1):
+            v = g.to_dict() if p is None else g.view(p)
+            root = parse(g.svg(p))
+            shown: list[str] = []
+            hidden = 0
+            for pl in v["players"]:
+                for key in ("terrains", "units", "victory", "defeated"):
+                    shown += [c for c in pl[key] if c is not None]
+                    hidden += sum(1 for c in pl[key] if c is None)
+                shown += [c for c in pl["rows"] if c is not None]
+                shown += [c for c in pl["field"].values() if c is not None]
+            draft = v["draft"]
+            if draft:
+                for c, taken in zip(draft["slots"], draft["taken"], strict=True):
+                    if taken is None:
+                        if c is None:
+                            hidden += 1
+                        else:
+                            shown.append(c)
+            assert sorted(cards(root)) == sorted(shown)
+            assert len(backs(root)) == hidden
+
+
+def test_actions_draw_arrows_and_highlights_mark_places() -> None:
+    g = played("battleline", 2, 10)
+    play = next(a for a in g.legal_actions() if g.describe_action(a)["kind"] == "play")
+    root = parse(g.svg(g.current_player, action=play))
+    assert [e for e in root.iter() if e.get("class") == "arrow"]
+    assert not [e for e in parse(g.svg()).iter() if e.get("class") == "arrow"]
+    root = parse(g.svg(highlight=[0, 4]))
+    assert len([e for e in root.iter() if e.get("class") == "highlight"]) == 2
+    s = played("strifull", 3, 40)
+    attack = next((a for a in s.legal_actions() if str(a).startswith("attack")), None)
+    if attack is not None:
+        assert "arrow" in s.svg(action=attack)
+    assert 'class="highlight"' in s.svg(highlight=[(0, "aA1")])
+    a = played("arte", 5, 60)
+    assert 'class="highlight"' in a.svg(highlight=[(1, "b2")])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_picture_arguments_raise_clear_errors(name: str) -> None:
+    g = played(name, 1, 5)
+    before = g.to_json()
+    with pytest.raises(kingdoms.KingdomsError, match="out of range"):
+        g.svg(2)
+    with pytest.raises(kingdoms.KingdomsError, match="out of range"):
+        g.svg(-1)
+    with pytest.raises(kingdoms.KingdomsError, match="out of range"):
+        g.svg(10**30)
+    with pytest.raises(TypeError, match="player"):
+        g.svg("0")  # type: ignore[arg-type]
+    with pytest.raises(kingdoms.NotationError):
+        g.svg(action="no such move")
+    assert g.to_json() == before
+
+
+# ---- hex maps ----------------------------------------------------------------------------
+
+MAP = """
+name = "Crossing"
+orientation = "{o}"
+picture = '''{picture}'''
+[legend]
+"." = "plain"
+"#" = "rock"
+"~" = "water"
+"S" = {{ terrain = "plain", tags = ["start"] }}
+"R" = {{ terrain = "plain", tags = ["renown"] }}
+[terrain]
+plain = {{}}
+water = {{ cost = 2 }}
+rock = {{ passable = false, blocks_sight = true }}
+"""
+
+
+PICTURES = {
+    "pointy": "\n . . # . .\nS . ~ ~ . R\n . . #   .\n",
+    "flat": "\n.   #   .\n  .   ~   .\nS   .   ~\n  .   .   R\n",
+}
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_hex_map_picture_and_overlays(orientation: str) -> None:
+    m = hex.HexMap.from_text(MAP.format(o=orientation, picture=PICTURES[orientation]))
+    assert m.orientation == orientation
+    start = m.zones()[0]
+    m.set_occupant(start, 7)
+    reach = m.reachable(start, 3)
+    far = max(reach, key=lambda h: (reach[h], h))
+    path = m.path(start, far)
+    assert path is not None
+    svg = m.svg(highlight=list(reach), path=path, labels=reach, coordinates=True)
+    root = parse(svg)
+    classes = [e.get("class") for e in root.iter()]
+    assert classes.count("zone") == len(m)
+    assert classes.count("highlight") == len(reach)
+    assert classes.count("path") == 1
+    assert classes.count("occupant") == 1
+    assert classes.count("coord") == len(m)
+    labels = [e.text for e in root.iter() if e.get("class") == "label"]
+    assert sorted(labels, key=str) == sorted((str(c) for c in reach.values()), key=str)
+    # two areas in two colours, two paths
+    two = m.svg(highlight={"#ff0000": [start], "#0000ff": [far]}, path=[path, path[:2]])
+    assert [e.get("class") for e in parse(two).iter()].count("path") == 2
+    assert m.svg() == m.copy().svg() == m._repr_svg_()
+
+
+def test_hex_map_picture_bad_input() -> None:
+    m = hex.HexMap.from_cells({(0, 0): 1, (1, 0): 2})
+    with pytest.raises(TypeError, match="highlight"):
+        m.svg(highlight=[("a", 1)])
+    with pytest.raises(TypeError, match="path"):
+        m.svg(path=5)
+    with pytest.raises(kingdoms.KingdomsError, match="size"):
+        m.svg(size=-1)
+    with pytest.raises(kingdoms.KingdomsError, match="size"):
+        m.svg(size=float("nan"))
+
+
+# ---- tournaments -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def result() -> kingdoms.TournamentResult:
+    from kingdoms.agents import Greedy, Random
+
+    return kingdoms.tournament("battleline", [Random(), Greedy()], games=6, seed=1)
+
+
+def test_tournament_html_table(result: kingdoms.TournamentResult) -> None:
+    table = ET.fromstring(result._repr_html_())
+    assert table.tag == "table"
+    rows = table.findall("./tbody/tr")
+    assert [r.find("th").text for r in rows] == [result.names[i] for i in result.ranking()]  # type: ignore[union-attr]
+
+
+def test_tournament_plot(result: kingdoms.TournamentResult) -> None:
+    pytest.importorskip("matplotlib")
+    ax = result.plot()
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [result.names[i] for i in reversed(result.ranking())]
+    assert len(ax.lines) >= 1
+
+
+# ---- command line -------------------------------------------------------------------------
+
+
+def test_render_and_view_commands(tmp_path: Path) -> None:
+    g = played("arte", 3, 40)
+    rec = tmp_path / "game.json"
+    rec.write_text(g.record().to_json(), encoding="utf-8")
+    out = tmp_path / "board.svg"
+    assert main(["render", "arte", "--record", str(rec), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == g.svg()
+    assert (
+        main(
+            ["render", "arte", "--record", str(rec), "--ply", "10", "--player", "1", "-o", str(out)]
+        )
+        == 0
+    )
+    assert out.read_text(encoding="utf-8") == played("arte", 3, 10).svg(1)
+    page = tmp_path / "game.html"
+    assert main(["view", str(rec), "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.count('class="ply"') == len(g.record().actions) + 1
+    assert "http://" not in html.replace("http://www.w3.org", "")
+    assert "https://" not in html
+    with pytest.raises(SystemExit, match="not battleline"):
+        main(["render", "battleline", "--record", str(rec)])
+    with pytest.raises(SystemExit, match="--ply"):
+        main(["render", "arte", "--record", str(rec), "--ply", "999"])
+
+
+def test_player_replay_page_hides_other_players_moves(tmp_path: Path) -> None:
+    g = played("arte", 3, 30)
+    rec = tmp_path / "game.json"
+    rec.write_text(json.dumps(g.record().to_dict()), encoding="utf-8")
+    page = tmp_path / "p0.html"
+    assert main(["view", str(rec), "--player", "0", "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "P1: (hidden)" in html
+    assert "P1: hide" not in html
