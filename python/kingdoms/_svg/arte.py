@@ -30,7 +30,14 @@ def _is_terrain(card: str) -> bool:
     return card.startswith("T")
 
 
-def _card(x: float, y: float, cid: str, cards: dict[str, dict[str, Any]], w: float = W) -> dw.Group:
+def _card(
+    x: float,
+    y: float,
+    cid: str,
+    cards: dict[str, dict[str, Any]],
+    w: float = W,
+    face_down: bool = False,
+) -> dw.Group:
     c = cards.get(cid, {})
     if _is_terrain(cid):
         fav = c.get("favours", {})
@@ -45,6 +52,7 @@ def _card(x: float, y: float, cid: str, cards: dict[str, dict[str, Any]], w: flo
             ink=TERRAIN_INK,
             lines=[(f"{cid} {c.get('name', '')}", 9), ("", 2), (text, 11)],
             title=f"{cid} {c.get('name', '')}: favours {text}",
+            face_down_marker=face_down,
         )
     units = c.get("units", [])
     g = d_.card_face(
@@ -57,6 +65,7 @@ def _card(x: float, y: float, cid: str, cards: dict[str, dict[str, Any]], w: flo
         ink=d_.INK,
         lines=[(cid, 10), (_short(str(c.get("name", ""))), 6.5)],
         title=f"{cid} {c.get('name', '')}: " + ", ".join(units),
+        face_down_marker=face_down,
     )
     n = len(units)
     for i, u in enumerate(units):
@@ -220,7 +229,11 @@ def draw(
             elif card is None:
                 d.append(_back(x, dy + 6, draft.get("kind", "")))
             else:
-                d.append(_card(x, dy + 6, card, cards))
+                # the picker's face-down card: seen here (everything, or the picker's view)
+                hidden = draft.get("hidden") == i
+                d.append(_card(x, dy + 6, card, cards, face_down=hidden))
+            if draft.get("hidden") == i and taken is None:
+                d.append(d_.text(x + W / 2, dy + H + 14, "face down", 9))
     if action is not None:
         _arrow(d, state, action, spots)
     return d_.svg_text(d)
