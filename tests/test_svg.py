@@ -160,7 +160,7 @@ def test_strifull_face_down_troops_are_backs_for_the_opponent_only() -> None:
 
 
 def test_arte_hands_and_fields_match_the_state() -> None:
-    for plies in (0, 12, 30, 60):
+    for plies in (0, 12, 30, 45, 60):
         g = played("arte", 5, plies)
         for p in (None, 0, 1):
             v = g.to_dict() if p is None else g.view(p)
@@ -345,3 +345,20 @@ def test_player_replay_page_hides_other_players_moves(tmp_path: Path) -> None:
     html = page.read_text(encoding="utf-8")
     assert "P1: (hidden)" in html
     assert "P1: hide" not in html
+
+
+def test_arte_secret_orders_show_to_their_owner_only() -> None:
+    """AG-9: a player sees their own secret deployments where they put them (face down), the
+    opponent sees only that orders were made."""
+    g = played("arte", 5, 45)
+    s = g.to_dict()
+    orders = {p: [o["card"] for o in s["players"][p]["deploying"]] for p in (0, 1)}
+    owner = next(p for p in (0, 1) if orders[p])
+    mine = g.svg(owner)
+    theirs = g.svg(1 - owner)
+    dashed = 'stroke-dasharray="4 3"'  # a card its owner sees lying face down
+    for card in orders[owner]:
+        assert mine.count(f'data-card="{card}"') == 1
+    assert mine.count(dashed) == len(orders[owner])
+    assert theirs.count(dashed) == len(orders[1 - owner])
+    assert "secret order" in theirs

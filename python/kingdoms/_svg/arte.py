@@ -134,10 +134,19 @@ def draw(
                 fill=PLAYER_COLOURS[p],
             )
         )
+        # secret orders the picture may show (its owner's, or everything): the cards lie
+        # face down where they were put, and leave the hand
+        placed = {o["row"]: o["card"] for o in pl.get("placing") or [] if o.get("card") is not None}
+        deployed = {
+            o["cell"]: o["card"] for o in pl.get("deploying") or [] if o.get("card") is not None
+        }
+        ordered = [*placed.values(), *deployed.values()]
         for r in (1, 2, 3):
             y = row_y(r)
             terrain = (pl.get("rows") or [None, None, None])[r - 1]
-            if terrain is None:
+            if terrain is None and r in placed:
+                d.append(_card(LEFT, y, placed[r], cards, TW, face_down=True))
+            elif terrain is None:
                 d.append(d_.slot(LEFT, y, TW, H, f"row {r}"))
             else:
                 d.append(_card(LEFT, y, terrain, cards, TW))
@@ -148,7 +157,9 @@ def draw(
                 if (p, cell) in highlight or [p, cell] in highlight:
                     d.append(d_.highlight_box(x, y, W, H))
                 card = pl["field"].get(cell)
-                if card is None:
+                if card is None and cell in deployed:
+                    d.append(_card(x, y, deployed[cell], cards, face_down=True))
+                elif card is None:
                     d.append(d_.slot(x, y, W, H, cell))
                 else:
                     d.append(_card(x, y, card, cards))
@@ -156,6 +167,8 @@ def draw(
         x = LEFT
         for kind, key in (("terrain", "terrains"), ("units", "units")):
             for card in pl.get(key) or []:
+                if card in ordered:
+                    continue
                 if card is None:
                     d.append(_back(x, hand_y, kind))
                 else:
@@ -234,6 +247,8 @@ def draw(
                 d.append(_card(x, dy + 6, card, cards, face_down=hidden))
             if draft.get("hidden") == i and taken is None:
                 d.append(d_.text(x + W / 2, dy + H + 14, "face down", 9))
+    legend = " · ".join(f"{letter} {name}" for name, letter in UNIT_LETTERS.items())
+    d.append(d_.text(width - 16, height - 12, legend, 9, anchor="end", fill="#7a6a4f"))
     if action is not None:
         _arrow(d, state, action, spots)
     return d_.svg_text(d)

@@ -55,7 +55,7 @@ def plot_ratings(result: Any, ax: Any = None) -> Any:
             "plotting tournament results needs matplotlib: pip install 'kingdoms[plot]'"
         ) from e
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(result.names)))
+        _, ax = plt.subplots(figsize=(6.4, 1.4 + 0.5 * len(result.names)))
     order = list(reversed(result.ranking()))  # best at the top
     elo = result.elo
     ys = list(range(len(order)))

@@ -62,10 +62,10 @@ def draw(
     field_w = 7 * (W + GAP)
     width = LEFT * 2 + field_w + 150
     band = 3 * (H + GAP) + 40
-    height = 56 + band + 30 + band + 40
+    height = 24 + band + 30 + band + 34
     d = d_.canvas(width, height)
     spots: dict[tuple[int, str], tuple[float, float]] = {}
-    centre = 56 + band + 15
+    centre = 24 + band + 15
 
     for p in (top, bottom):
         is_bottom = p == bottom
@@ -169,6 +169,21 @@ def draw(
     d.append(
         d_.text(LEFT + field_w + 20, centre, _status(state), 11, anchor="start", weight="bold")
     )
+    if any(
+        not t.get("revealed") and t.get("card")
+        for side in state["sides"]
+        for t in side["field"].values()
+    ):
+        d.append(
+            d_.text(
+                LEFT + field_w + 20,
+                height - 14,
+                "dashed ▼: face down, seen by its owner",
+                9,
+                anchor="start",
+                fill="#7a6a4f",
+            )
+        )
     if action is not None and state.get("player") is not None:
         _arrow(d, action, int(state["player"]), spots)
     return d_.svg_text(d)
