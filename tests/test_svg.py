@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -362,3 +363,13 @@ def test_arte_secret_orders_show_to_their_owner_only() -> None:
     assert mine.count(dashed) == len(orders[owner])
     assert theirs.count(dashed) == len(orders[1 - owner])
     assert "secret order" in theirs
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "pictures.md"
+DOC_BLOCKS = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)
+
+
+@pytest.mark.parametrize("index", range(len(DOC_BLOCKS)))
+def test_pictures_doc_examples_run(index: int) -> None:
+    code = compile(DOC_BLOCKS[index], f"docs/pictures.md[python block {index}]", "exec")
+    exec(code, {})  # noqa: S102 - running our own docs is the point

@@ -88,6 +88,20 @@ def main() -> int:
             m.svg(highlight=list(reach), path=m.path(start, goal), labels=reach, coordinates=True),
             f"hexmap-{orientation}.png",
         )
+    from kingdoms._svg.replay import replay_html
+
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "replay.html"
+        page.write_text(replay_html(played("battleline", 2, 30).record()), encoding="utf-8")
+        shot = Path(tmp) / "shot.png"
+        subprocess.run(
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             f"--screenshot={shot}", "--window-size=1000,920", page.as_uri()],
+            check=True, capture_output=True,
+        )
+        with Image.open(shot) as im:
+            im.crop((0, 0, 1000, 720)).save(HERE / "replay.png", optimize=True)
+    print("replay.png")
     try:
         import matplotlib.pyplot as plt
     except ImportError:

@@ -34,10 +34,10 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 <body>
 <h1>$title</h1>
 <div id="controls">
-<button id="first" type="button" title="first (Home)">⏮ first</button>
+<button id="first" type="button" title="first (Home)">|◀ first</button>
 <button id="prev" type="button" title="previous (←)">◀ previous</button>
 <button id="next" type="button" title="next (→)">next ▶</button>
-<button id="last" type="button" title="last (End)">last ⏭</button>
+<button id="last" type="button" title="last (End)">last ▶|</button>
 <span id="status" aria-live="polite"></span>
 </div>
 <div id="main">
