@@ -217,6 +217,10 @@ def test_bad_picture_arguments_raise_clear_errors(name: str) -> None:
         g.svg("0")  # type: ignore[arg-type]
     with pytest.raises(kingdoms.NotationError):
         g.svg(action="no such move")
+    with pytest.raises(TypeError, match="highlight"):
+        g.svg(highlight=object())
+    with pytest.raises(TypeError, match="player"):
+        g.svg(True)  # type: ignore[arg-type]
     assert g.to_json() == before
 
 

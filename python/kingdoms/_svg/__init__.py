@@ -52,7 +52,12 @@ def game_svg(
     elif isinstance(highlight, (str, int)):
         marks = [highlight]
     else:
-        marks = list(highlight)
+        try:
+            marks = list(highlight)
+        except TypeError:
+            raise TypeError(
+                f"highlight must be a place or a list of places, got {type(highlight).__name__}"
+            ) from None
     return draw(state, player, described, marks)
 
 

@@ -3,8 +3,8 @@ intervals as a matplotlib chart (the optional ``plot`` extra)."""
 
 from __future__ import annotations
 
-import html
 import math
+import xml.etree.ElementTree as ET
 from typing import Any
 
 
@@ -13,36 +13,37 @@ def _pct(x: float) -> str:
 
 
 def tournament_html(result: Any) -> str:
-    """The standings (best Elo first) and the pairwise scores as an HTML table."""
+    """The standings (best Elo first) and the pairwise scores as an HTML table, built with
+    ElementTree (names are escaped by it)."""
     names = [str(n) for n in result.names]
     order = list(result.ranking())
-    totals = result.totals
-    elo = result.elo
-    esc = html.escape
-    rows = []
+    table = ET.Element("table", {"class": "kingdoms-tournament"})
+    ET.SubElement(
+        table, "caption"
+    ).text = f"{result.game}: {result.games} games, {result.pairing}, seed {result.seed}"
+    head = ET.SubElement(ET.SubElement(table, "thead"), "tr")
+    for label in ("#", "agent", "Elo", "95% interval", "W", "D", "L", "score"):
+        ET.SubElement(head, "th").text = label
+    for j in order:
+        ET.SubElement(head, "th").text = f"vs {names[j]}"
+    body = ET.SubElement(table, "tbody")
     for rank, i in enumerate(order, 1):
-        t, e = totals[i], elo[i]
-        cells = "".join(
-            "<td>–</td>" if i == j else f"<td>{_pct(result.pairwise(i, j).score)}</td>"
-            for j in order
-        )
-        rows.append(
-            f"<tr><td>{rank}</td><th>{esc(names[i])}</th><td>{e.elo:+.0f}</td>"
-            f"<td>[{e.lo:+.0f}, {e.hi:+.0f}]</td><td>{t.wins}</td><td>{t.draws}</td>"
-            f"<td>{t.losses}</td><td>{_pct(t.score)}</td>{cells}</tr>"
-        )
-    heads = "".join(f"<th>vs {esc(names[j])}</th>" for j in order)
-    caption = (
-        f"{esc(str(result.game))}: {result.games} games, {esc(str(result.pairing))}, "
-        f"seed {result.seed}"
-    )
-    return (
-        '<table class="kingdoms-tournament">'
-        f"<caption>{caption}</caption>"
-        "<thead><tr><th>#</th><th>agent</th><th>Elo</th><th>95% interval</th><th>W</th>"
-        f"<th>D</th><th>L</th><th>score</th>{heads}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+        t, e = result.totals[i], result.elo[i]
+        row = ET.SubElement(body, "tr")
+        ET.SubElement(row, "td").text = str(rank)
+        ET.SubElement(row, "th").text = names[i]
+        for cell in (
+            f"{e.elo:+.0f}",
+            f"[{e.lo:+.0f}, {e.hi:+.0f}]",
+            str(t.wins),
+            str(t.draws),
+            str(t.losses),
+            _pct(t.score),
+        ):
+            ET.SubElement(row, "td").text = cell
+        for j in order:
+            ET.SubElement(row, "td").text = "–" if i == j else _pct(result.pairwise(i, j).score)
+    return ET.tostring(table, encoding="unicode", method="html")
 
 
 def plot_ratings(result: Any, ax: Any = None) -> Any:
