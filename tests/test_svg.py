@@ -377,3 +377,24 @@ DOC_BLOCKS = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8")
 def test_pictures_doc_examples_run(index: int) -> None:
     code = compile(DOC_BLOCKS[index], f"docs/pictures.md[python block {index}]", "exec")
     exec(code, {})  # noqa: S102 - running our own docs is the point
+
+
+@pytest.mark.parametrize(("name", "seed", "plies"), POSITIONS)
+def test_every_legal_action_draws_as_an_arrow_or_ring(name: str, seed: int, plies: int) -> None:
+    """Moves that go somewhere draw an arrow or a ring on their target, in the picture of
+    everything and in the mover's own picture."""
+    g = played(name, seed, plies)
+    if g.is_terminal:
+        return
+    marked = 0
+    acts = g.legal_actions()
+    acts = acts[:: max(1, len(acts) // 12)]  # a dozen, spread over the kinds (id order)
+    for a in acts:
+        for p in (None, g.current_player):
+            root = parse(g.svg(p, action=a))
+            if any(e.get("class") == "arrow" for e in root.iter()):
+                marked += 1
+    kinds = {g.describe_action(a)["kind"] for a in acts}
+    silent = {"pass", "done", "element", "leader", "step_up", "scout"}
+    if kinds - silent:
+        assert marked > 0, f"no arrow for any of {sorted(kinds)}"

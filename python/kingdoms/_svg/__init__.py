@@ -46,7 +46,10 @@ def game_svg(
                 else f"player out of range: this game has {game.num_players} players"
             )
         state = game.view(player)
-    described = None if action is None else game.describe_action(action)
+    described = None
+    if action is not None:
+        # the action's description, and who would make it (public: the player to move)
+        described = {**game.describe_action(action), "player": game.current_player}
     if highlight is None:
         marks: list[Any] = []
     elif isinstance(highlight, (str, int)):

@@ -50,7 +50,9 @@ def _card(
             name=cid,
             fill=TERRAIN_FILL,
             ink=TERRAIN_INK,
-            lines=[(f"{cid} {c.get('name', '')}", 9), ("", 2), (text, 11)],
+            lines=[(f"{cid} {c.get('name', '')}", 9), ("", 2), (text, 11)]
+            if w >= TW
+            else [(cid, 9), (_short(str(c.get("name", ""))), 6.5), (text, 9)],
             title=f"{cid} {c.get('name', '')}: favours {text}",
             face_down_marker=face_down,
         )
@@ -144,6 +146,7 @@ def draw(
         for r in (1, 2, 3):
             y = row_y(r)
             terrain = (pl.get("rows") or [None, None, None])[r - 1]
+            spots[(p, f"row {r}")] = (LEFT + TW / 2, y + H / 2)
             if terrain is None and r in placed:
                 d.append(_card(LEFT, y, placed[r], cards, TW, face_down=True))
             elif terrain is None:
@@ -165,6 +168,7 @@ def draw(
                     d.append(_card(x, y, card, cards))
         # hand: terrain then units; the opponent's secret cards are None (backs)
         x = LEFT
+        spots[(p, "hand")] = (LEFT + 4 * (W + 4), hand_y + H / 2)
         for kind, key in (("terrain", "terrains"), ("units", "units")):
             for card in pl.get(key) or []:
                 if card in ordered:
@@ -236,6 +240,9 @@ def draw(
         )
         for i, card in enumerate(draft.get("slots") or []):
             x = dx + i * (W + 6)
+            spots[(-1, f"slot {i}")] = (x + W / 2, dy + 6 + H / 2)
+            if card is not None:
+                spots[(-1, card)] = (x + W / 2, dy + 6 + H / 2)
             taken = (draft.get("taken") or [None, None, None])[i]
             if taken is not None:
                 d.append(d_.slot(x, dy + 6, W, H, f"P{taken}"))
@@ -281,6 +288,7 @@ def _arrow(
 ) -> None:
     combat = state.get("combat") or {}
     kind = action.get("kind")
+    mover = action.get("player")
     src = dst = None
     if kind == "attack" and combat:
         src = spots.get((int(combat["attacker"]), str(action.get("cell"))))
@@ -288,11 +296,20 @@ def _arrow(
         attacker = int(combat["attacker"])
         src = spots.get((attacker, str(combat["attack"])))
         dst = spots.get((1 - attacker, str(action.get("cell"))))
-    elif kind == "deploy":
-        for (p, name), xy in spots.items():
-            if name == action.get("card"):
-                src = xy
-                dst = spots.get((p, str(action.get("cell"))))
+    elif kind in ("deploy", "place", "pick") and isinstance(mover, int):
+        src = spots.get((mover, str(action.get("card"))))
+        where = action.get("cell") if kind == "deploy" else f"row {action.get('row')}"
+        dst = spots.get((mover, str(where)))
+    elif kind == "take" and isinstance(mover, int):
+        draft = state.get("draft") or {}
+        if action.get("card") is None:  # the face-down card
+            hidden = draft.get("hidden")
+            src = None if hidden is None else spots.get((-1, f"slot {hidden}"))
+        else:
+            src = spots.get((-1, str(action.get("card"))))
+        dst = spots.get((mover, "hand"))
+    elif kind == "hide":
+        dst = spots.get((-1, str(action.get("card"))))
     if src is not None and dst is not None:
         d_.arrow(d, src[0], src[1], dst[0], dst[1])
     elif (src or dst) is not None:

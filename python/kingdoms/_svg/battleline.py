@@ -142,6 +142,7 @@ def draw(
             d_.text(LEFT, y - 14, label, 13, anchor="start", weight="bold", fill=PLAYER_COLOURS[p])
         )
         hand = state["hands"][p]
+        spots[f"hand {p}"] = (LEFT + 3.5 * (W + 6), y + H / 2)
         counts = state["hand_counts"][p]
         known = [c for c in hand if c is not None]
         unknown = len(hand) - len(known)
@@ -241,10 +242,7 @@ def _arrow(
         src, dst = (x, y + (60 if mover == bottom else -60)), (x, y)
     elif kind == "draw":
         src = spots.get(f"{action['deck']}_deck")
-        dst = (
-            LEFT + 3 * (W + 6),
-            side_y[mover] + (SIDE_DEPTH + 60 if mover == bottom else -SIDE_DEPTH - 40),
-        )
+        dst = spots.get(f"hand {mover}")
     elif kind == "return":
         src = spots.get(card) if isinstance(card, str) else None
         dst = spots.get(f"{action['deck']}_deck")
