@@ -183,8 +183,18 @@ def highlight_box(x: float, y: float, w: float, h: float) -> dw.Rectangle:
     )
 
 
-def arrow(d: dw.Drawing, x1: float, y1: float, x2: float, y2: float, colour: str = ARROW) -> None:
-    """An arrow from (x1, y1) to (x2, y2), its head at the end (as python-chess draws moves)."""
+def arrow(
+    d: dw.Drawing,
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    colour: str = ARROW,
+    kind: str = "arrow",
+    width: float = 5,
+) -> None:
+    """An arrow from (x1, y1) to (x2, y2), its head at the end (as python-chess draws moves);
+    ``kind`` is its class (``arrow`` for a move, ``last-combat`` for what happened)."""
     length = math.hypot(x2 - x1, y2 - y1)
     if length < 1:
         return
@@ -198,11 +208,11 @@ def arrow(d: dw.Drawing, x1: float, y1: float, x2: float, y2: float, colour: str
             x2 - (x2 - x1) * shorten,
             y2 - (y2 - y1) * shorten,
             stroke=colour,
-            stroke_width=5,
+            stroke_width=width,
             stroke_opacity=0.85,
             stroke_linecap="round",
             marker_end=marker,
-            class_="arrow",
+            class_=kind,
         )
     )
 

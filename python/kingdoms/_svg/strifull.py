@@ -176,14 +176,21 @@ def draw(
     ):
         d.append(
             d_.text(
-                LEFT + field_w + 20,
+                width - 10,
                 height - 14,
                 "dashed ▼: face down, seen by its owner",
                 9,
-                anchor="start",
+                anchor="end",
                 fill="#7a6a4f",
             )
         )
+    combat = state.get("last_combat")
+    if combat:
+        # the last attack, thin and grey, so the picture tells what just happened
+        a = spots.get((int(combat["player"]), str(combat["attacker"])))
+        t = spots.get((1 - int(combat["player"]), str(combat["target"])))
+        if a is not None and t is not None:
+            d_.arrow(d, a[0], a[1], t[0], t[1], colour="#6c6c6c", kind="last-combat", width=2.5)
     if action is not None and state.get("player") is not None:
         _arrow(d, action, int(state["player"]), spots)
     return d_.svg_text(d)
