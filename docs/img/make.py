@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import kingdoms
-from PIL import Image  # comes with matplotlib
 from kingdoms import hex
 from kingdoms.agents import ISMCTS, Greedy, Random
+from PIL import Image  # comes with matplotlib
 
 HERE = Path(__file__).resolve().parent
 
@@ -95,9 +95,18 @@ def main() -> int:
         page.write_text(replay_html(played("battleline", 2, 30).record()), encoding="utf-8")
         shot = Path(tmp) / "shot.png"
         subprocess.run(
-            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-             f"--screenshot={shot}", "--window-size=1000,920", page.as_uri()],
-            check=True, capture_output=True,
+            [
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                f"--screenshot={shot}",
+                "--window-size=1000,920",
+                page.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
         )
         with Image.open(shot) as im:
             im.crop((0, 0, 1000, 720)).save(HERE / "replay.png", optimize=True)
