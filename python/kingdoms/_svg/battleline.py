@@ -190,7 +190,7 @@ def _status(state: dict[str, Any]) -> str:
     if state.get("phase") == "over":
         w = state.get("winner")
         return "drawn" if w is None else f"player {w} won"
-    return f"{state.get('phase', '')}"
+    return f"phase: {state.get('phase', '')}"
 
 
 def _arrow(
@@ -211,8 +211,10 @@ def _arrow(
         return
 
     def side_end(p: int, flag: int) -> tuple[float, float]:
+        """Where the next card of `p`'s formation at `flag` goes: its visible part (all of
+        it below the bottom player's stack, its top strip above the top player's)."""
         n = len(state["flags"][flag]["sides"][p])
-        y = side_y[p] + (n * STEP + STEP / 2 if p == bottom else H - n * STEP - STEP / 2)
+        y = side_y[p] + (n * STEP + H / 2 if p == bottom else -n * STEP + STEP / 2)
         return flag_x[flag], y
 
     def flag_spot(flag: int) -> tuple[float, float]:
