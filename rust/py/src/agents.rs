@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use kingdoms_core::agents::arena::{self, GameOutcome, Pairing, Progress, TournamentResult, Wdl};
 use kingdoms_core::agents::elo::Rating;
+use kingdoms_core::agents::scheduler::AgentProvider;
 use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::rng::mix64;
 use kingdoms_core::simulate::game_seed;
@@ -970,43 +971,87 @@ impl PyTournament {
     }
 }
 
-/// Calls the progress callback and checks for Ctrl-C, from a thread without the GIL.
-struct Reporter<'a> {
-    progress: &'a Progress,
-    total: u64,
-    callback: Option<Py<PyAny>>,
+/// The agents of a tournament as the core scheduler sees them: Rust agents play on the
+/// pool, Python agents (bridged by `PyAgent`) on the calling thread.
+struct Entrants<'a> {
+    entrants: &'a [Entrant],
+    names: &'a [String],
     kept: &'a Arc<Mutex<Option<PyErr>>>,
-    last: Option<(u64, Instant)>,
 }
 
-impl Reporter<'_> {
-    fn report(&mut self, force: bool) {
-        let done = self.progress.done.load(Ordering::Relaxed);
-        let due = match self.last {
+impl<G: Game> AgentProvider<G> for Entrants<'_> {
+    fn pooled(&self, agent: usize) -> bool {
+        matches!(self.entrants.get(agent), Some(Entrant::Rust(_)))
+    }
+    fn build(&self, agent: usize, salt: u64) -> kingdoms_core::Result<Box<dyn Agent<G>>> {
+        let e = self
+            .entrants
+            .get(agent)
+            .ok_or_else(|| Error::invalid(format!("no agent {agent}")))?;
+        let name = self.names.get(agent).map_or("?", String::as_str);
+        Ok(match e {
+            Entrant::Rust(spec) => spec.build::<G>(salt),
+            Entrant::Python(_) => Python::attach(|py| e.build::<G>(py, name, salt, self.kept)),
+        })
+    }
+}
+
+/// The watch of a run: checks for Ctrl-C and calls the progress callback (at most every
+/// 50 ms, and always at the start and the end) from the calling thread, which holds no GIL
+/// in between. A Python exception is kept aside and re-raised by the caller.
+fn reporter(
+    total: u64,
+    callback: Option<Py<PyAny>>,
+    kept: &Arc<Mutex<Option<PyErr>>>,
+) -> impl FnMut(u64, bool) -> kingdoms_core::Result<()> + '_ {
+    let mut last: Option<(u64, Instant)> = None;
+    move |done, force| {
+        let due = match last {
             None => true,
             Some((d, t)) => force || (d != done && t.elapsed() >= Duration::from_millis(50)),
         };
-        Python::attach(|py| {
+        let failed = Python::attach(|py| {
             let mut failed = py.check_signals().err();
             if failed.is_none() && due {
-                if let Some(cb) = &self.callback {
-                    failed = cb.call1(py, (done, self.total)).err();
+                if let Some(cb) = &callback {
+                    failed = cb.call1(py, (done, total)).err();
                 }
             }
-            if let Some(e) = failed {
-                self.progress.cancel.store(true, Ordering::Relaxed);
-                if let Ok(mut slot) = self.kept.lock() {
-                    slot.get_or_insert(e);
-                }
-            }
+            failed
         });
         if due {
-            self.last = Some((done, Instant::now()));
+            last = Some((done, Instant::now()));
+        }
+        match failed {
+            None => Ok(()),
+            Some(e) => {
+                if let Ok(mut slot) = kept.lock() {
+                    slot.get_or_insert(e);
+                }
+                Err(Error::invalid(PY_RAISED))
+            }
         }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The rules options of `G` from keyword arguments.
+fn options_of<G: Game>(
+    options: &serde_json::Map<String, serde_json::Value>,
+) -> PyResult<G::Options> {
+    serde_json::from_value(serde_json::Value::Object(options.clone()))
+        .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
+        .py()
+}
+
+fn validate(entrants: &[Entrant]) -> PyResult<()> {
+    for e in entrants {
+        if let Entrant::Rust(AgentSpec::Ismcts(c)) = e {
+            c.validate().py()?;
+        }
+    }
+    Ok(())
+}
+
 fn run_tournament<G: Game>(
     py: Python<'_>,
     options: &serde_json::Map<String, serde_json::Value>,
@@ -1015,155 +1060,37 @@ fn run_tournament<G: Game>(
     config: &arena::TournamentConfig,
     callback: Option<Py<PyAny>>,
 ) -> PyResult<TournamentResult> {
-    let opts: G::Options = serde_json::from_value(serde_json::Value::Object(options.clone()))
-        .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
-        .py()?;
-    for e in entrants {
-        if let Entrant::Rust(AgentSpec::Ismcts(c)) = e {
-            c.validate().py()?;
-        }
-    }
-    let start = Instant::now();
-    let players = G::new(game_seed(config.seed, 0), &opts).py()?.num_players();
-    let schedule = arena::fixtures(entrants.len(), players, config.pairing, config.games).py()?;
-    let is_py = |a: usize| matches!(entrants[a], Entrant::Python(_));
-    let (py_games, rust_games): (Vec<_>, Vec<_>) = schedule
-        .iter()
-        .cloned()
-        .partition(|f| f.seats.iter().any(|&a| is_py(a)));
+    let opts = options_of::<G>(options)?;
+    validate(entrants)?;
     let kept: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
-    let progress = Progress::default();
-    let total = schedule.len() as u64;
-    let seed = config.seed;
-
-    let outcomes = py.detach(|| -> kingdoms_core::Result<Vec<GameOutcome>> {
-        let mut reporter = Reporter {
-            progress: &progress,
-            total,
-            callback,
-            kept: &kept,
-            last: None,
-        };
-        reporter.report(true);
-        std::thread::scope(|scope| {
-            let pool_part = (!rust_games.is_empty()).then(|| {
-                scope.spawn(|| {
-                    arena::run_fixtures::<G, _>(
-                        &opts,
-                        seed,
-                        &rust_games,
-                        &names,
-                        config.records,
-                        config.threads,
-                        &progress,
-                        |a, salt| match &entrants[a] {
-                            Entrant::Rust(s) => Ok(s.build::<G>(salt)),
-                            Entrant::Python(_) => {
-                                Err(Error::invalid("a Python agent in a pool game"))
-                            }
-                        },
-                    )
-                })
-            });
-            // Games with a Python agent: here, one after another.
-            let mut here = Vec::with_capacity(py_games.len());
-            let mut failure = None;
-            for f in &py_games {
-                if progress.cancel.load(Ordering::Relaxed) {
-                    break;
-                }
-                let mut agents: Vec<Box<dyn Agent<G>>> = f
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .map(|(seat, &a)| {
-                        let salt = arena::agent_salt(seed, f.index, seat);
-                        match &entrants[a] {
-                            Entrant::Rust(s) => s.build::<G>(salt),
-                            Entrant::Python(obj) => Box::new(PyAgent {
-                                obj: Python::attach(|py| obj.clone_ref(py)),
-                                name: names[a].clone(),
-                                salt,
-                                calls: 0,
-                                error: kept.clone(),
-                            })
-                                as Box<dyn Agent<G>>,
-                        }
-                    })
-                    .collect();
-                match arena::play_fixture(
-                    &opts,
-                    seed,
-                    f,
-                    &mut agents,
-                    &names,
-                    config.records,
-                    Some(&progress.cancel),
-                ) {
-                    Ok(o) => {
-                        here.push(o);
-                        progress.done.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Err(e) => {
-                        progress.cancel.store(true, Ordering::Relaxed);
-                        failure = Some(e);
-                        break;
-                    }
-                }
-                reporter.report(false);
-            }
-            let pooled = match pool_part {
-                None => Ok(Vec::new()),
-                Some(h) => {
-                    while !h.is_finished() {
-                        std::thread::sleep(Duration::from_millis(20));
-                        reporter.report(false);
-                    }
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::invalid("a tournament worker panicked")))
-                }
-            };
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            let pooled = pooled?;
-            reporter.report(true);
-            if progress.cancel.load(Ordering::Relaxed) {
-                return Err(arena_cancelled());
-            }
-            // Back into schedule order.
-            let mut all: Vec<Option<GameOutcome>> = vec![None; schedule.len()];
-            for o in pooled.into_iter().chain(here) {
-                let i = o.index as usize;
-                all[i] = Some(o);
-            }
-            all.into_iter()
-                .map(|o| o.ok_or_else(|| Error::invalid("a tournament game went missing")))
-                .collect()
-        })
+    let total = arena::fixtures(
+        entrants.len(),
+        G::new(game_seed(config.seed, 0), &opts).py()?.num_players(),
+        config.pairing,
+        config.games,
+    )
+    .py()?
+    .len() as u64;
+    let provider = Entrants {
+        entrants,
+        names: &names,
+        kept: &kept,
+    };
+    let result = py.detach(|| {
+        arena::tournament_with::<G, _>(
+            &opts,
+            names.clone(),
+            &provider,
+            config,
+            &Progress::default(),
+            &mut reporter(total, callback, &kept),
+        )
     });
-    let outcomes = outcomes.map_err(|e| raise(e, &kept))?;
+    let result = result.map_err(|e| raise(e, &kept))?;
     if let Some(e) = kept.lock().ok().and_then(|mut s| s.take()) {
         return Err(e);
     }
-    let names_out = names;
-    Ok(py.detach(|| {
-        TournamentResult::from_outcomes(
-            G::NAME,
-            names_out,
-            players,
-            config.pairing,
-            config.games,
-            config.seed,
-            outcomes,
-            config.bootstrap,
-            start.elapsed().as_secs_f64(),
-        )
-    }))
-}
-
-fn arena_cancelled() -> Error {
-    Error::invalid("cancelled")
+    Ok(result)
 }
 
 /// Play a tournament of `game` (a name, or a game object whose name and rules options

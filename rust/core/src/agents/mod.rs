@@ -7,15 +7,20 @@
 //!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
 //! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
 //!   built into a fresh agent for each game with a seed the arena derives.
-//! - [`arena`]: matches and multi-core tournaments; [`elo`]: ratings with confidence
-//!   intervals; [`batch`]: many games stepped together for reinforcement learning.
+//! - [`arena`]: matches and multi-core tournaments (run by [`scheduler`], games played by
+//!   [`playout`]); [`elo`]: ratings with confidence intervals; [`batch`]: many games stepped
+//!   together for reinforcement learning.
 
 pub mod arena;
+#[cfg(test)]
+mod arena_tests;
 pub mod batch;
 pub mod elo;
 mod greedy;
 mod ismcts;
+pub mod playout;
 mod random;
+pub mod scheduler;
 #[cfg(test)]
 pub(crate) mod testgame;
 #[cfg(test)]
