@@ -234,3 +234,74 @@ fn tables_come_from_returns() {
     assert_eq!(r.pairwise[1][2], wdl(0, 3, 0));
     assert_eq!(r.pairwise[2][0], r.pairwise[0][2].flipped());
 }
+
+fn selfplay(
+    s: &[AgentSpec],
+    range: std::ops::Range<u64>,
+    threads: Option<usize>,
+) -> Result<Vec<super::selfplay::Trajectory>> {
+    super::selfplay::selfplay_games::<Lanes, _>(
+        &LanesOptions::default(),
+        &names(s),
+        s,
+        17,
+        range,
+        threads,
+        &Progress::default(),
+        &mut unwatched,
+    )
+}
+
+#[test]
+fn selfplay_games_are_the_same_in_any_slice_and_replay_to_their_returns() {
+    use crate::game::Game;
+    let s = specs(&["ismcts:30", "random"]);
+    let whole = selfplay(&s, 0..6, Some(2)).unwrap();
+    let mut parts = selfplay(&s, 0..2, Some(1)).unwrap();
+    parts.extend(selfplay(&s, 2..6, None).unwrap());
+    assert_eq!(whole, parts);
+    let probe = Lanes::new(0, &LanesOptions::default()).unwrap();
+    let (obs_len, actions) = (
+        probe.observation_shape().iter().product::<usize>(),
+        probe.num_actions(),
+    );
+    let mut searched = 0;
+    for t in &whole {
+        // Seats rotate with the game index.
+        assert_eq!(t.seats, if t.index % 2 == 0 { [0, 1] } else { [1, 0] });
+        assert_eq!(t.observations.len(), t.plies() * obs_len);
+        assert_eq!(t.masks.len(), t.plies() * actions);
+        let mut game = Lanes::new(t.seed, &LanesOptions::default()).unwrap();
+        for (ply, (&p, &a)) in t.players.iter().zip(&t.actions).enumerate() {
+            let row = ply * actions;
+            assert_eq!(game.current_player(), Some(p as usize));
+            assert!(t.masks[row + a as usize], "the mask allows the action");
+            let visits = &t.visits[row..row + actions];
+            let mover = t.seats[p as usize];
+            if mover == 1 {
+                assert!(visits.iter().all(|&v| v == 0), "random does not search");
+            } else if visits.iter().any(|&v| v > 0) {
+                searched += 1;
+                // ISMCTS plays its most visited action; visits only on legal actions.
+                let best = visits.iter().max().unwrap();
+                assert_eq!(visits[a as usize], *best);
+                for (i, &v) in visits.iter().enumerate() {
+                    assert!(v == 0 || t.masks[row + i]);
+                }
+            }
+            let mut obs = vec![0.0; obs_len];
+            game.observation(p as usize, &mut obs);
+            assert_eq!(obs, t.observations[ply * obs_len..(ply + 1) * obs_len]);
+            game.apply(game.action_from_id(a as usize).unwrap())
+                .unwrap();
+        }
+        assert!(game.is_terminal());
+        assert_eq!(game.returns(), t.returns);
+    }
+    assert!(searched > 10, "ISMCTS searched {searched} times");
+    // One agent plays every seat; any other count is refused.
+    let one = selfplay(&s[..1], 0..2, None).unwrap();
+    assert!(one.iter().all(|t| t.seats == [0, 0]));
+    let e = selfplay(&specs(&["random", "random", "random"]), 0..2, None).unwrap_err();
+    assert!(e.to_string().contains("one per player"), "{e}");
+}

@@ -21,6 +21,7 @@ mod ismcts;
 pub mod playout;
 mod random;
 pub mod scheduler;
+pub mod selfplay;
 #[cfg(test)]
 pub(crate) mod testgame;
 #[cfg(test)]
@@ -40,11 +41,30 @@ pub trait Agent<G: Game>: Send {
     /// uses only what that player may see: hidden information is reached solely through
     /// `Game::resample_hidden`.
     fn act(&mut self, game: &G) -> Result<G::Action>;
+
+    /// [`act`](Agent::act), and for an agent that searches, the visit count of each root
+    /// action written into `visits` (cleared first; left empty when there was no search).
+    /// Self-play data records them as policy targets.
+    fn act_and_visits(
+        &mut self,
+        game: &G,
+        visits: &mut Vec<(G::Action, u32)>,
+    ) -> Result<G::Action> {
+        visits.clear();
+        self.act(game)
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         (**self).act(game)
+    }
+    fn act_and_visits(
+        &mut self,
+        game: &G,
+        visits: &mut Vec<(G::Action, u32)>,
+    ) -> Result<G::Action> {
+        (**self).act_and_visits(game, visits)
     }
 }
 
