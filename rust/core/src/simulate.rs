@@ -4,7 +4,6 @@
 //! from a second stream, so the totals depend only on `(seed, first, games)`, never on the
 //! thread count or on scheduling.
 
-use crate::agents::no_moves;
 use crate::agents::playout::playout;
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -56,11 +55,8 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 
 /// Play one uniformly random game to the end; returns (winner, plies).
 pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng) -> Result<(Option<usize>, u64)> {
-    let plies = playout(
-        game,
-        |_, _, legal| rng.choose(legal).copied().ok_or_else(no_moves::<G>),
-        None,
-    )?;
+    // The same draw as `rng.choose(legal)`: simulate totals are unchanged.
+    let plies = playout(game, |_, _, legal| Ok(rng.below(legal.len())), None)?;
     Ok((game.winner(), plies))
 }
 

@@ -143,7 +143,7 @@ pub(crate) fn play_with<G, T, F>(
 where
     G: Game,
     T: super::playout::Playing<G>,
-    F: FnMut(&G, Player, &[G::Action], u64) -> Result<G::Action>,
+    F: FnMut(&G, Player, &[G::Action], u64) -> Result<usize>,
 {
     let mut ply = 0u64;
     let mut chosen_error = false;
@@ -166,7 +166,7 @@ where
     })
 }
 
-/// `a` if it is among `legal`, else the error naming the agent, the game and the move.
+/// The position of `a` among `legal`, or the error naming the agent, the game and the move.
 pub(crate) fn check_choice<G: Game>(
     game: &G,
     legal: &[G::Action],
@@ -175,12 +175,11 @@ pub(crate) fn check_choice<G: Game>(
     player: Player,
     context: &str,
     ply: u64,
-) -> Result<G::Action> {
-    if legal.contains(&a) {
-        Ok(a)
-    } else {
-        Err(illegal_choice(game, a, name, player, context, ply))
-    }
+) -> Result<usize> {
+    legal
+        .iter()
+        .position(|&l| l == a)
+        .ok_or_else(|| illegal_choice(game, a, name, player, context, ply))
 }
 
 fn illegal_choice<G: Game>(

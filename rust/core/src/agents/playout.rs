@@ -11,15 +11,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// What a playout moves on: a bare game, or a [`Session`] that records every move.
 pub trait Playing<G: Game> {
     fn game(&self) -> &G;
-    fn play(&mut self, action: G::Action) -> Result<()>;
+    /// Play an action `legal_actions` listed (so `check` accepts it: not checked again).
+    fn play_listed(&mut self, action: G::Action);
 }
 
 impl<G: Game> Playing<G> for G {
     fn game(&self) -> &G {
         self
     }
-    fn play(&mut self, action: G::Action) -> Result<()> {
-        self.apply(action)
+    fn play_listed(&mut self, action: G::Action) {
+        debug_assert!(self.check(action).is_ok());
+        self.apply_unchecked(action);
     }
 }
 
@@ -27,8 +29,11 @@ impl<G: Game> Playing<G> for Session<G> {
     fn game(&self) -> &G {
         &self.game
     }
-    fn play(&mut self, action: G::Action) -> Result<()> {
-        self.apply(action)
+    fn play_listed(&mut self, action: G::Action) {
+        self.game.play_listed(action);
+        if let Some(h) = &mut self.history {
+            h.push(action);
+        }
     }
 }
 
@@ -38,14 +43,15 @@ pub fn cancelled() -> Error {
 }
 
 /// Play `table` to the end: before each move `choose(game, player, legal)` picks the move of
-/// `player` from `legal` (the legal actions, ascending ids, never empty). Stops with
-/// [`cancelled`] when `cancel` is set, and with an error for a running game without legal
-/// actions or one that outlasts [`MAX_PLIES`] (engine bugs). Returns the plies played.
+/// `player` as an index into `legal` (the legal actions, ascending ids, never empty), which
+/// is played without checking it again. Stops with [`cancelled`] when `cancel` is set, and
+/// with an error for a running game without legal actions or one that outlasts
+/// [`MAX_PLIES`] (engine bugs). Returns the plies played.
 pub fn playout<G, T, F>(table: &mut T, mut choose: F, cancel: Option<&AtomicBool>) -> Result<u64>
 where
     G: Game,
     T: Playing<G>,
-    F: FnMut(&G, Player, &[G::Action]) -> Result<G::Action>,
+    F: FnMut(&G, Player, &[G::Action]) -> Result<usize>,
 {
     let mut legal = Vec::new();
     let mut plies = 0u64;
@@ -60,8 +66,15 @@ where
                 G::NAME
             )));
         }
-        let a = choose(table.game(), p, &legal)?;
-        table.play(a)?;
+        let i = choose(table.game(), p, &legal)?;
+        let &a = legal.get(i).ok_or_else(|| {
+            Error::invalid(format!(
+                "{}: move {i} chosen of {} legal actions",
+                G::NAME,
+                legal.len()
+            ))
+        })?;
+        table.play_listed(a);
         plies += 1;
         if plies > MAX_PLIES as u64 {
             return Err(Error::invalid(format!(

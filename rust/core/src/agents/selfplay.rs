@@ -138,7 +138,7 @@ where
                                 &format!("{} {context}, ply {ply}", G::NAME),
                             )
                         })?;
-                    let a = check_choice(g, legal, a, name, p, &context, ply)?;
+                    let i = check_choice(g, legal, a, name, p, &context, ply)?;
                     obs.fill(0.0);
                     g.observation(p, &mut obs);
                     t.observations.extend_from_slice(&obs);
@@ -157,7 +157,7 @@ where
                     }
                     t.players.push(p as u32);
                     t.actions.push(g.action_id(a) as u32);
-                    Ok(a)
+                    Ok(i)
                 },
             )?;
             t.returns = game.returns();
