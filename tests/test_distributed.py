@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,44 +99,50 @@ def test_ray_selfplay_writes_the_local_shards(cluster: Any, tmp_path: Path) -> N
 
 
 def test_a_node_lost_mid_run_changes_nothing(cluster: Any, tmp_path: Path) -> None:
-    """A second worker node joins, takes tasks, and is removed while they run: Ray runs its
-    tasks again on the nodes left and the tables are those of the local run."""
+    """A second worker node joins and is removed while it plays a slice: Ray runs the lost
+    tasks again on the nodes left, and the tables are those of the local run."""
     log = tmp_path / "moves"
 
     class Logged:
-        """Plays the first legal action, slowly (so tasks are running when the node goes),
-        and logs every call, so replayed games show."""
+        """Plays the first legal action, slowly (a slice takes about a second), and logs
+        the node and the game copy's seed of every call, so replayed games show."""
 
         name = "first"
 
         def act(self, game: Any) -> Any:
-            time.sleep(0.003)
+            time.sleep(0.005)
             with open(log, "a", encoding="utf-8") as f:
-                f.write(f"{game.seed}\n")
+                f.write(f"{ray.get_runtime_context().get_node_id()} {game.seed}\n")
             return game.legal_actions()[0]
+
+    def seeds() -> list[str]:
+        return [line.split()[1] for line in log.read_text().splitlines()]
 
     node = cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
     agents = [Greedy(), Logged(), Random()]
     local = kingdoms.tournament("battleline", agents, games=20, seed=12, bootstrap=100)
-    local_calls = log.read_text().splitlines()
+    local_calls = seeds()
     assert len(set(local_calls)) == len(local_calls), "one line a move"
     log.unlink()
-    removed: list[int] = []
+    log.touch()
 
-    def progress(done: int, total: int) -> None:
-        if done > 0 and not removed:
-            removed.append(done)
-            cluster.remove_node(node)
-
-    remote = kd.tournament(
-        "battleline", agents, games=20, seed=12, bootstrap=100, tasks=12, progress=progress
+    results: list[kingdoms.TournamentResult] = []
+    run = threading.Thread(
+        target=lambda: results.append(
+            kd.tournament("battleline", agents, games=20, seed=12, bootstrap=100, tasks=12)
+        )
     )
-    assert removed and removed[0] < remote.games, "the node went before the end"
-    assert without_time(remote) == without_time(local)
-    calls = log.read_text().splitlines()
+    run.start()
+    while run.is_alive() and node.node_id not in log.read_text():
+        time.sleep(0.02)
+    assert run.is_alive(), "the node played nothing before the end"
+    cluster.remove_node(node)  # while it plays a slice
+    run.join()
+    assert without_time(results[0]) == without_time(local)
+    calls = seeds()
     assert set(calls) == set(local_calls)
-    assert len(calls) > len(local_calls), "some games were played again after the loss"
+    assert len(calls) > len(local_calls), "the lost games were played again"
 
 
 def test_cli_runs_on_ray(cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
