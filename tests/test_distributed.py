@@ -162,3 +162,18 @@ def test_cli_runs_on_ray(cluster: Any, tmp_path: Path, capsys: pytest.CaptureFix
     manifest = json.loads(capsys.readouterr().out)
     assert manifest["complete"] and len(manifest["shards"]) == 2
     assert len(sp.load(out)["action"]) > 0
+
+
+def test_the_docs_examples_run(
+    cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/distributed.md's Python blocks, on the test cluster."""
+    import re
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "distributed.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"docs/distributed.md[python block {i}]", "exec"), {})  # noqa: S102
+    assert (tmp_path / "data" / "arte" / sp.MANIFEST).exists()
