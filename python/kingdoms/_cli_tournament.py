@@ -65,11 +65,40 @@ def add_tournament_parser(sub: Any) -> None:
         help="write every game's record to FILE, one JSON object a line",
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_ray_argument(p)
 
     def run(args: argparse.Namespace) -> int:
         return cmd_tournament(args, parse_options(args.option))
 
     p.set_defaults(func=run)
+
+
+def add_ray_argument(p: argparse.ArgumentParser) -> None:
+    """`--ray [ADDRESS]`: run on a Ray cluster (no address: the one this machine runs or a
+    new local one)."""
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run as Ray tasks on the cluster at ADDRESS (alone: a local Ray); same results "
+        "(needs pip install 'kingdoms[ray]')",
+    )
+
+
+def progress_bar(quiet: bool) -> Progress:
+    err = Console(stderr=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    )
 
 
 def _elo(x: float) -> str:
@@ -127,34 +156,30 @@ def pairings_table(r: kingdoms.TournamentResult) -> Table:
 
 def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
     agents = [parse(a) for a in args.agents]
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=args.json or not err.is_terminal,
-    ) as bar:
+    with progress_bar(args.json) as bar:
         task = bar.add_task(f"{args.game}: {' vs '.join(a.name for a in agents)}", total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = kingdoms.tournament(
-            args.game,
-            agents,
-            games=args.games,
-            seed=args.seed,
-            threads=args.threads,
-            pairing=args.pairing,
-            records=bool(args.records),
-            bootstrap=args.bootstrap,
-            progress=progress,
-            **options,
-        )
+        common: dict[str, Any] = {
+            "games": args.games,
+            "seed": args.seed,
+            "pairing": args.pairing,
+            "records": bool(args.records),
+            "bootstrap": args.bootstrap,
+            "progress": progress,
+        }
+        if args.ray is not None:
+            from kingdoms import distributed
+
+            result = distributed.tournament(
+                args.game, agents, address=args.ray or None, **common, **options
+            )
+        else:
+            result = kingdoms.tournament(
+                args.game, agents, threads=args.threads, **common, **options
+            )
     if args.records:
         with open(args.records, "w", encoding="utf-8") as f:
             f.writelines(rec.to_json() + "\n" for rec in result.records or [])

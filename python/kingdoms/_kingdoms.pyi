@@ -69,8 +69,10 @@ class Game:
     @property
     def options(self) -> dict[str, Any]: ...
     def returns(self) -> list[float]: ...
+    def team(self, player: int) -> int: ...
     def legal_actions(self) -> list[Action]: ...
     def apply(self, action: Action | str) -> None: ...
+    def is_legal(self, action: Action | str | int) -> bool: ...
     def parse_action(self, text: str) -> Action: ...
     @property
     def num_actions(self) -> int: ...
@@ -111,6 +113,10 @@ class Game:
 
 @final
 class SimulationStats:
+    def __new__(
+        cls, games: int, wins: list[int], draws: int, plies: int, seconds: float
+    ) -> Self: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
     @property
     def games(self) -> int: ...
     @property
@@ -551,7 +557,17 @@ class GameResult:
     @property
     def winning_agent(self) -> int | None: ...
     @property
+    def returns(self) -> list[float]: ...
+    @property
     def plies(self) -> int: ...
+    @property
+    def record(self) -> Record | None: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> GameResult: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]
 
 @final
 class TournamentResult:
@@ -614,6 +630,51 @@ def tournament(
     progress: Callable[[int, int], object] | None = None,
     **options: Any,
 ) -> TournamentResult: ...
+def tournament_schedule(
+    game: str | Game,
+    agents: int,
+    games: int = 100,
+    *,
+    pairing: str = "round-robin",
+    **options: Any,
+) -> list[tuple[int, int, list[int]]]: ...
+def tournament_games(
+    game: str | Game,
+    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    start: int,
+    stop: int,
+    games: int = 100,
+    seed: int = 0,
+    threads: int | None = None,
+    *,
+    pairing: str = "round-robin",
+    records: bool = False,
+    progress: Callable[[int, int], object] | None = None,
+    **options: Any,
+) -> list[GameResult]: ...
+def merge_tournament(
+    game: str | Game,
+    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    results: Sequence[GameResult],
+    games: int = 100,
+    seed: int = 0,
+    *,
+    pairing: str = "round-robin",
+    bootstrap: int = 1000,
+    seconds: float = 0.0,
+    **options: Any,
+) -> TournamentResult: ...
+def selfplay_games(
+    game: str | Game,
+    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    start: int,
+    stop: int,
+    seed: int = 0,
+    threads: int | None = None,
+    *,
+    progress: Callable[[int, int], object] | None = None,
+    **options: Any,
+) -> dict[str, npt.NDArray[Any]]: ...
 
 @final
 class Batch:

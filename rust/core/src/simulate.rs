@@ -4,6 +4,7 @@
 //! from a second stream, so the totals depend only on `(seed, first, games)`, never on the
 //! thread count or on scheduling.
 
+use crate::agents::playout::playout;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::{mix64, GameRng};
@@ -54,22 +55,8 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 
 /// Play one uniformly random game to the end; returns (winner, plies).
 pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng) -> Result<(Option<usize>, u64)> {
-    let mut buf = Vec::new();
-    let mut plies = 0u64;
-    while !game.is_terminal() {
-        game.legal_actions(&mut buf);
-        let &a = rng.choose(&buf).ok_or_else(|| {
-            Error::invalid(format!("{}: no legal action in a running game", G::NAME))
-        })?;
-        game.apply(a)?;
-        plies += 1;
-        if plies as usize > MAX_PLIES {
-            return Err(Error::invalid(format!(
-                "{}: game did not end in {MAX_PLIES} plies",
-                G::NAME
-            )));
-        }
-    }
+    // The same draw as `rng.choose(legal)`: simulate totals are unchanged.
+    let plies = playout(game, |_, _, legal| Ok(rng.below(legal.len())), None)?;
     Ok((game.winner(), plies))
 }
 

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use kingdoms_core::agents::arena::{self, GameOutcome, Pairing, Progress, TournamentResult, Wdl};
 use kingdoms_core::agents::elo::Rating;
+use kingdoms_core::agents::scheduler::AgentProvider;
 use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::rng::mix64;
 use kingdoms_core::simulate::game_seed;
@@ -456,12 +457,12 @@ pub(crate) fn spec_of(obj: &Bound<'_, PyAny>) -> Option<AgentSpec> {
 // ---- Python agents in Rust matches --------------------------------------------------------
 
 /// What an agent slot holds: a Rust agent's configuration or a Python object with `act`.
-enum Entrant {
+pub(crate) enum Entrant {
     Rust(AgentSpec),
     Python(Py<PyAny>),
 }
 
-fn entrants(agents: &[Bound<'_, PyAny>]) -> PyResult<(Vec<Entrant>, Vec<String>)> {
+pub(crate) fn entrants(agents: &[Bound<'_, PyAny>]) -> PyResult<(Vec<Entrant>, Vec<String>)> {
     let mut out = Vec::with_capacity(agents.len());
     let mut names = Vec::with_capacity(agents.len());
     for (i, a) in agents.iter().enumerate() {
@@ -602,7 +603,7 @@ impl Entrant {
 }
 
 /// The Python exception kept aside, if any, else the core error.
-fn raise(err: Error, kept: &Arc<Mutex<Option<PyErr>>>) -> PyErr {
+pub(crate) fn raise(err: Error, kept: &Arc<Mutex<Option<PyErr>>>) -> PyErr {
     if let Some(e) = kept.lock().ok().and_then(|mut s| s.take()) {
         return e;
     }
@@ -778,11 +779,45 @@ pub struct PyGameResult {
     winner: Option<usize>,
     /// The index of the winning agent (None: drawn).
     winning_agent: Option<usize>,
+    /// Final returns by player (`Game.returns()`); the tables are built from them.
+    returns: Vec<f64>,
     plies: u64,
+    /// The game's record, when the tournament kept records.
+    record: Option<PyRecord>,
 }
 
 #[pymethods]
 impl PyGameResult {
+    /// JSON-safe data (`from_dict` reads it back).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut v = self.json();
+        v["winning_agent"] = serde_json::json!(self.winning_agent);
+        json::to_py(py, &v)
+    }
+    /// A result from `to_dict` data (e.g. sent back by another process).
+    #[staticmethod]
+    fn from_dict(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let d: GameResultData = serde_json::from_value(json::from_py(data)?)
+            .map_err(|e| crate::errors::to_py(Error::invalid(format!("bad game result: {e}"))))?;
+        Ok(PyGameResult::from(&GameOutcome {
+            index: d.index,
+            seed: d.seed,
+            seats: d.seats,
+            winner: d.winner,
+            returns: d.returns,
+            plies: d.plies,
+            record: d.record,
+        }))
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py.get_type::<PyGameResult>().getattr("from_dict")?;
+        (f, (self.to_dict(py)?,)).into_pyobject(py)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyGameResult>()
+            .is_ok_and(|o| o.get().outcome() == self.outcome())
+    }
     fn __repr__(&self) -> String {
         format!(
             "GameResult(index={}, seed={}, seats={:?}, winner={:?}, plies={})",
@@ -799,9 +834,49 @@ impl From<&GameOutcome> for PyGameResult {
             seats: o.seats.clone(),
             winner: o.winner,
             winning_agent: o.winning_agent(),
+            returns: o.returns.clone(),
             plies: o.plies,
+            record: o.record.clone().map(|inner| PyRecord { inner }),
         }
     }
+}
+
+impl PyGameResult {
+    fn outcome(&self) -> GameOutcome {
+        GameOutcome {
+            index: self.index,
+            seed: self.seed,
+            seats: self.seats.clone(),
+            winner: self.winner,
+            returns: self.returns.clone(),
+            plies: self.plies,
+            record: self.record.as_ref().map(|r| r.inner.clone()),
+        }
+    }
+    fn json(&self) -> serde_json::Value {
+        let o = self.outcome();
+        serde_json::json!({
+            "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner,
+            "returns": o.returns, "plies": o.plies, "record": o.record,
+        })
+    }
+}
+
+/// The plain data of a game result, as `GameResult.to_dict` writes it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameResultData {
+    index: u64,
+    seed: u64,
+    seats: Vec<usize>,
+    winner: Option<usize>,
+    returns: Vec<f64>,
+    plies: u64,
+    #[serde(default)]
+    record: Option<kingdoms_core::Record>,
+    // Written by to_dict for readers; derived again from `winner` and `seats`.
+    #[serde(default, rename = "winning_agent")]
+    _winning_agent: Option<usize>,
 }
 
 /// The results of a tournament: standings, pairings, Elo with intervals, every game.
@@ -977,51 +1052,95 @@ impl PyTournament {
             "seat_wins": r.seat_wins,
             "draws": r.draws,
             "results": r.outcomes.iter().map(|o| serde_json::json!({
-                "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner, "plies": o.plies,
-                "record": o.record,
+                "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner,
+                "returns": o.returns, "plies": o.plies, "record": o.record,
             })).collect::<Vec<_>>(),
         });
         json::to_py(py, &v)
     }
 }
 
-/// Calls the progress callback and checks for Ctrl-C, from a thread without the GIL.
-struct Reporter<'a> {
-    progress: &'a Progress,
-    total: u64,
-    callback: Option<Py<PyAny>>,
-    kept: &'a Arc<Mutex<Option<PyErr>>>,
-    last: Option<(u64, Instant)>,
+/// The agents of a tournament as the core scheduler sees them: Rust agents play on the
+/// pool, Python agents (bridged by `PyAgent`) on the calling thread.
+pub(crate) struct Entrants<'a> {
+    pub entrants: &'a [Entrant],
+    pub names: &'a [String],
+    pub kept: &'a Arc<Mutex<Option<PyErr>>>,
 }
 
-impl Reporter<'_> {
-    fn report(&mut self, force: bool) {
-        let done = self.progress.done.load(Ordering::Relaxed);
-        let due = match self.last {
+impl<G: Game> AgentProvider<G> for Entrants<'_> {
+    fn pooled(&self, agent: usize) -> bool {
+        matches!(self.entrants.get(agent), Some(Entrant::Rust(_)))
+    }
+    fn build(&self, agent: usize, salt: u64) -> kingdoms_core::Result<Box<dyn Agent<G>>> {
+        let e = self
+            .entrants
+            .get(agent)
+            .ok_or_else(|| Error::invalid(format!("no agent {agent}")))?;
+        let name = self.names.get(agent).map_or("?", String::as_str);
+        Ok(match e {
+            Entrant::Rust(spec) => spec.build::<G>(salt),
+            Entrant::Python(_) => Python::attach(|py| e.build::<G>(py, name, salt, self.kept)),
+        })
+    }
+}
+
+/// The watch of a run: checks for Ctrl-C and calls the progress callback (at most every
+/// 50 ms, and always at the start and the end) from the calling thread, which holds no GIL
+/// in between. A Python exception is kept aside and re-raised by the caller.
+pub(crate) fn reporter(
+    total: u64,
+    callback: Option<Py<PyAny>>,
+    kept: &Arc<Mutex<Option<PyErr>>>,
+) -> impl FnMut(u64, bool) -> kingdoms_core::Result<()> + '_ {
+    let mut last: Option<(u64, Instant)> = None;
+    move |done, force| {
+        let due = match last {
             None => true,
             Some((d, t)) => force || (d != done && t.elapsed() >= Duration::from_millis(50)),
         };
-        Python::attach(|py| {
+        let failed = Python::attach(|py| {
             let mut failed = py.check_signals().err();
             if failed.is_none() && due {
-                if let Some(cb) = &self.callback {
-                    failed = cb.call1(py, (done, self.total)).err();
+                if let Some(cb) = &callback {
+                    failed = cb.call1(py, (done, total)).err();
                 }
             }
-            if let Some(e) = failed {
-                self.progress.cancel.store(true, Ordering::Relaxed);
-                if let Ok(mut slot) = self.kept.lock() {
-                    slot.get_or_insert(e);
-                }
-            }
+            failed
         });
         if due {
-            self.last = Some((done, Instant::now()));
+            last = Some((done, Instant::now()));
+        }
+        match failed {
+            None => Ok(()),
+            Some(e) => {
+                if let Ok(mut slot) = kept.lock() {
+                    slot.get_or_insert(e);
+                }
+                Err(Error::invalid(PY_RAISED))
+            }
         }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The rules options of `G` from keyword arguments.
+pub(crate) fn options_of<G: Game>(
+    options: &serde_json::Map<String, serde_json::Value>,
+) -> PyResult<G::Options> {
+    serde_json::from_value(serde_json::Value::Object(options.clone()))
+        .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
+        .py()
+}
+
+pub(crate) fn validate(entrants: &[Entrant]) -> PyResult<()> {
+    for e in entrants {
+        if let Entrant::Rust(AgentSpec::Ismcts(c)) = e {
+            c.validate().py()?;
+        }
+    }
+    Ok(())
+}
+
 fn run_tournament<G: Game>(
     py: Python<'_>,
     options: &serde_json::Map<String, serde_json::Value>,
@@ -1030,155 +1149,37 @@ fn run_tournament<G: Game>(
     config: &arena::TournamentConfig,
     callback: Option<Py<PyAny>>,
 ) -> PyResult<TournamentResult> {
-    let opts: G::Options = serde_json::from_value(serde_json::Value::Object(options.clone()))
-        .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
-        .py()?;
-    for e in entrants {
-        if let Entrant::Rust(AgentSpec::Ismcts(c)) = e {
-            c.validate().py()?;
-        }
-    }
-    let start = Instant::now();
-    let players = G::new(game_seed(config.seed, 0), &opts).py()?.num_players();
-    let schedule = arena::fixtures(entrants.len(), players, config.pairing, config.games).py()?;
-    let is_py = |a: usize| matches!(entrants[a], Entrant::Python(_));
-    let (py_games, rust_games): (Vec<_>, Vec<_>) = schedule
-        .iter()
-        .cloned()
-        .partition(|f| f.seats.iter().any(|&a| is_py(a)));
+    let opts = options_of::<G>(options)?;
+    validate(entrants)?;
     let kept: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
-    let progress = Progress::default();
-    let total = schedule.len() as u64;
-    let seed = config.seed;
-
-    let outcomes = py.detach(|| -> kingdoms_core::Result<Vec<GameOutcome>> {
-        let mut reporter = Reporter {
-            progress: &progress,
-            total,
-            callback,
-            kept: &kept,
-            last: None,
-        };
-        reporter.report(true);
-        std::thread::scope(|scope| {
-            let pool_part = (!rust_games.is_empty()).then(|| {
-                scope.spawn(|| {
-                    arena::run_fixtures::<G, _>(
-                        &opts,
-                        seed,
-                        &rust_games,
-                        &names,
-                        config.records,
-                        config.threads,
-                        &progress,
-                        |a, salt| match &entrants[a] {
-                            Entrant::Rust(s) => Ok(s.build::<G>(salt)),
-                            Entrant::Python(_) => {
-                                Err(Error::invalid("a Python agent in a pool game"))
-                            }
-                        },
-                    )
-                })
-            });
-            // Games with a Python agent: here, one after another.
-            let mut here = Vec::with_capacity(py_games.len());
-            let mut failure = None;
-            for f in &py_games {
-                if progress.cancel.load(Ordering::Relaxed) {
-                    break;
-                }
-                let mut agents: Vec<Box<dyn Agent<G>>> = f
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .map(|(seat, &a)| {
-                        let salt = arena::agent_salt(seed, f.index, seat);
-                        match &entrants[a] {
-                            Entrant::Rust(s) => s.build::<G>(salt),
-                            Entrant::Python(obj) => Box::new(PyAgent {
-                                obj: Python::attach(|py| obj.clone_ref(py)),
-                                name: names[a].clone(),
-                                salt,
-                                calls: 0,
-                                error: kept.clone(),
-                            })
-                                as Box<dyn Agent<G>>,
-                        }
-                    })
-                    .collect();
-                match arena::play_fixture(
-                    &opts,
-                    seed,
-                    f,
-                    &mut agents,
-                    &names,
-                    config.records,
-                    Some(&progress.cancel),
-                ) {
-                    Ok(o) => {
-                        here.push(o);
-                        progress.done.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Err(e) => {
-                        progress.cancel.store(true, Ordering::Relaxed);
-                        failure = Some(e);
-                        break;
-                    }
-                }
-                reporter.report(false);
-            }
-            let pooled = match pool_part {
-                None => Ok(Vec::new()),
-                Some(h) => {
-                    while !h.is_finished() {
-                        std::thread::sleep(Duration::from_millis(20));
-                        reporter.report(false);
-                    }
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::invalid("a tournament worker panicked")))
-                }
-            };
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            let pooled = pooled?;
-            reporter.report(true);
-            if progress.cancel.load(Ordering::Relaxed) {
-                return Err(arena_cancelled());
-            }
-            // Back into schedule order.
-            let mut all: Vec<Option<GameOutcome>> = vec![None; schedule.len()];
-            for o in pooled.into_iter().chain(here) {
-                let i = o.index as usize;
-                all[i] = Some(o);
-            }
-            all.into_iter()
-                .map(|o| o.ok_or_else(|| Error::invalid("a tournament game went missing")))
-                .collect()
-        })
+    let total = arena::fixtures(
+        entrants.len(),
+        G::new(game_seed(config.seed, 0), &opts).py()?.num_players(),
+        config.pairing,
+        config.games,
+    )
+    .py()?
+    .len() as u64;
+    let provider = Entrants {
+        entrants,
+        names: &names,
+        kept: &kept,
+    };
+    let result = py.detach(|| {
+        arena::tournament_with::<G, _>(
+            &opts,
+            names.clone(),
+            &provider,
+            config,
+            &Progress::default(),
+            &mut reporter(total, callback, &kept),
+        )
     });
-    let outcomes = outcomes.map_err(|e| raise(e, &kept))?;
+    let result = result.map_err(|e| raise(e, &kept))?;
     if let Some(e) = kept.lock().ok().and_then(|mut s| s.take()) {
         return Err(e);
     }
-    let names_out = names;
-    Ok(py.detach(|| {
-        TournamentResult::from_outcomes(
-            G::NAME,
-            names_out,
-            players,
-            config.pairing,
-            config.games,
-            config.seed,
-            outcomes,
-            config.bootstrap,
-            start.elapsed().as_secs_f64(),
-        )
-    }))
-}
-
-fn arena_cancelled() -> Error {
-    Error::invalid("cancelled")
+    Ok(result)
 }
 
 /// Play a tournament of `game` (a name, or a game object whose name and rules options
@@ -1204,8 +1205,32 @@ pub fn tournament(
     progress: Option<Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
-    let (name, options) = if let Ok(name) = game.extract::<String>() {
-        (name, json::kwargs_map(options)?)
+    let (name, options) = game_and_options(game, options)?;
+    let config = arena::TournamentConfig {
+        games,
+        seed,
+        threads: check_threads(threads)?,
+        pairing: Pairing::parse(pairing).py()?,
+        records,
+        bootstrap,
+    };
+    let (entrants, names) = entrants(&agents)?;
+    let names = arena::unique_names(names);
+    let callback = callback_of(progress)?;
+    let inner = with_game!(name.as_str(), G => {
+        run_tournament::<G>(py, &options, &entrants, names, &config, callback)?
+    })
+    .py()?;
+    Ok(PyTournament { inner })
+}
+
+/// A game name and its rules options, from a name and keyword arguments or a game object.
+pub(crate) fn game_and_options(
+    game: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(String, serde_json::Map<String, serde_json::Value>)> {
+    if let Ok(name) = game.extract::<String>() {
+        Ok((name, json::kwargs_map(options)?))
     } else if let Ok(g) = game.cast::<PyGame>() {
         if options.is_some_and(|o| !o.is_empty()) {
             return Err(PyTypeError::new_err(
@@ -1213,40 +1238,151 @@ pub fn tournament(
             ));
         }
         let g = g.borrow();
-        (g.inner.name().to_string(), g.inner.options_json())
+        Ok((g.inner.name().to_string(), g.inner.options_json()))
     } else {
-        return Err(PyTypeError::new_err(
+        Err(PyTypeError::new_err(
             "game must be a game name or a kingdoms game object",
-        ));
-    };
+        ))
+    }
+}
+
+pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<Option<usize>> {
     if threads == Some(0) {
         return Err(crate::errors::to_py(Error::invalid(
             "threads must be at least 1",
         )));
     }
-    let config = arena::TournamentConfig {
-        games,
-        seed,
-        threads,
-        pairing: Pairing::parse(pairing).py()?,
-        records,
-        bootstrap,
-    };
-    let (entrants, names) = entrants(&agents)?;
-    let names = arena::unique_names(names);
-    let callback = match progress {
+    Ok(threads)
+}
+
+pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+    match progress {
         Some(cb) if !cb.is_none() => {
             if !cb.is_callable() {
                 return Err(PyTypeError::new_err(
                     "progress must be callable(done, total)",
                 ));
             }
-            Some(cb.unbind())
+            Ok(Some(cb.unbind()))
         }
-        _ => None,
+        _ => Ok(None),
+    }
+}
+
+/// The schedule of a tournament of `agents` agents: one `(index, deal, seats)` a game, in
+/// the order `tournament` numbers its results (`seats[p]`: the agent playing player `p`;
+/// games of one deal replay the same shuffle).
+#[pyfunction]
+#[pyo3(signature = (game, agents, games=100, *, pairing="round-robin", **options))]
+pub fn tournament_schedule(
+    game: &Bound<'_, PyAny>,
+    agents: usize,
+    games: u64,
+    pairing: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(u64, u64, Vec<usize>)>> {
+    let (name, options) = game_and_options(game, options)?;
+    let pairing = Pairing::parse(pairing).py()?;
+    let players = kingdoms_core::registry::new_game(&name, 0, &options)
+        .py()?
+        .num_players();
+    Ok(arena::fixtures(agents, players, pairing, games)
+        .py()?
+        .into_iter()
+        .map(|f| (f.index, f.deal, f.seats))
+        .collect())
+}
+
+/// Games `start..stop` of the schedule `tournament` would play with the same arguments
+/// (numbered as in its `results`), played here on `threads` cores: exactly the results the
+/// whole tournament gives for them, whatever machine or process plays them. Pass every
+/// slice's results to `merge_tournament` for the tournament's result.
+#[pyfunction]
+#[pyo3(signature = (game, agents, start, stop, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, progress=None, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn tournament_games(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    agents: Vec<Bound<'_, PyAny>>,
+    start: u64,
+    stop: u64,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    pairing: &str,
+    records: bool,
+    progress: Option<Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<PyGameResult>> {
+    let (name, options) = game_and_options(game, options)?;
+    let config = arena::TournamentConfig {
+        games,
+        seed,
+        threads: check_threads(threads)?,
+        pairing: Pairing::parse(pairing).py()?,
+        records,
+        bootstrap: 0,
     };
+    let (entrants, names) = entrants(&agents)?;
+    let names = arena::unique_names(names);
+    let callback = callback_of(progress)?;
+    let outcomes = with_game!(name.as_str(), G => {
+        let opts = options_of::<G>(&options)?;
+        validate(&entrants)?;
+        let kept: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
+        let provider = Entrants { entrants: &entrants, names: &names, kept: &kept };
+        let total = stop.saturating_sub(start);
+        let r = py.detach(|| {
+            arena::tournament_games::<G, _>(
+                &opts,
+                &names,
+                &provider,
+                &config,
+                start..stop,
+                &Progress::default(),
+                &mut reporter(total, callback, &kept),
+            )
+        });
+        r.map_err(|e| raise(e, &kept))?
+    })
+    .py()?;
+    Ok(outcomes.iter().map(PyGameResult::from).collect())
+}
+
+/// The result of a tournament from the `tournament_games` results of all its slices (in
+/// any order): the same tables, Elo and games as `tournament` with the same game, agents,
+/// `games`, `seed`, `pairing` and `bootstrap`; `seconds` is the wall time to report.
+/// Results that miss a game, repeat one or do not match the schedule are refused.
+#[pyfunction]
+#[pyo3(signature = (game, agents, results, games=100, seed=0, *, pairing="round-robin", bootstrap=1000, seconds=0.0, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn merge_tournament(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    agents: Vec<Bound<'_, PyAny>>,
+    results: Vec<PyRef<'_, PyGameResult>>,
+    games: u64,
+    seed: u64,
+    pairing: &str,
+    bootstrap: u32,
+    seconds: f64,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyTournament> {
+    let (name, options) = game_and_options(game, options)?;
+    let config = arena::TournamentConfig {
+        games,
+        seed,
+        threads: None,
+        pairing: Pairing::parse(pairing).py()?,
+        records: false,
+        bootstrap,
+    };
+    let (_, names) = entrants(&agents)?;
+    let names = arena::unique_names(names);
+    let outcomes: Vec<GameOutcome> = results.iter().map(|r| r.outcome()).collect();
     let inner = with_game!(name.as_str(), G => {
-        run_tournament::<G>(py, &options, &entrants, names, &config, callback)?
+        let opts = options_of::<G>(&options)?;
+        py.detach(|| arena::merge::<G>(&opts, names, &config, outcomes, seconds)).py()?
     })
     .py()?;
     Ok(PyTournament { inner })
@@ -1265,5 +1401,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
     m.add_function(wrap_pyfunction!(play_match, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament_schedule, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament_games, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_tournament, m)?)?;
     Ok(())
 }

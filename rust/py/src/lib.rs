@@ -14,6 +14,7 @@ mod game;
 mod hex;
 mod json;
 mod pictures;
+mod selfplay;
 mod strifull;
 
 use errors::IntoPy;
@@ -91,6 +92,39 @@ struct PySimulationStats {
 
 #[pymethods]
 impl PySimulationStats {
+    /// Totals from their parts (as `kingdoms.distributed.simulate` adds up its slices).
+    #[new]
+    #[pyo3(signature = (games, wins, draws, plies, seconds))]
+    fn new(games: u64, wins: Vec<u64>, draws: u64, plies: u64, seconds: f64) -> Self {
+        let s = kingdoms_core::simulate::SimStats {
+            games,
+            wins,
+            draws,
+            plies,
+            seconds,
+        };
+        PySimulationStats {
+            games_per_second: s.games_per_second(),
+            games: s.games,
+            wins: s.wins,
+            draws: s.draws,
+            plies: s.plies,
+            seconds: s.seconds,
+        }
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        (
+            py.get_type::<PySimulationStats>(),
+            (
+                self.games,
+                self.wins.clone(),
+                self.draws,
+                self.plies,
+                self.seconds,
+            ),
+        )
+            .into_pyobject(py)
+    }
     fn __repr__(&self) -> String {
         format!(
             "SimulationStats(games={}, wins={:?}, draws={}, plies={}, seconds={:.3}, games_per_second={:.0})",
@@ -153,6 +187,7 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_json, m)?)?;
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     classes::register(m)?;
     agents::register(m)?;
     batch::register(m)?;

@@ -10,17 +10,27 @@
 //! **Determinism.** Deal `d` is set up from `simulate::game_seed(seed, d)`; the agent in
 //! seat `s` of game `i` is built from a salt derived from `(seed, i, s)`. Games run on a
 //! rayon pool in any order, and results are gathered in game-index order, so the tables
-//! are identical for every thread count.
+//! are identical for every thread count ([`scheduler`](super::scheduler) runs them).
+//!
+//! **Slices.** For the same reason any part of the schedule can be played on its own
+//! ([`tournament_games`]: fixtures `start..stop`, e.g. one task of a cluster) and the parts
+//! merged ([`merge`]) into exactly the result of one local run.
+//!
+//! **Results** come from [`Game::returns`], not from a single winner: in each game a pair of
+//! agents is scored by their returns (higher wins, equal draws), and an agent wins the game
+//! when its return is above every other seat's. In a two-player game that is the winner.
 
+use super::playout::{cancelled, playout};
+use super::scheduler::{run_schedule, unwatched, AgentProvider, Watch};
 use super::{elo, Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::mix64;
 use crate::session::{Record, Session};
-use crate::simulate::{game_seed, pool, MAX_PLIES};
-use rayon::prelude::*;
+use crate::simulate::game_seed;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 /// Wins, draws and losses.
@@ -58,15 +68,27 @@ impl Wdl {
     }
 }
 
+const WIN: Wdl = Wdl {
+    wins: 1,
+    draws: 0,
+    losses: 0,
+};
+const DRAW: Wdl = Wdl {
+    wins: 0,
+    draws: 1,
+    losses: 0,
+};
+const LOSS: Wdl = Wdl {
+    wins: 0,
+    draws: 0,
+    losses: 1,
+};
+
 /// Stops a running tournament between games, and counts finished games for progress bars.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub done: AtomicU64,
     pub cancel: AtomicBool,
-}
-
-pub(crate) fn cancelled() -> Error {
-    Error::invalid("cancelled")
 }
 
 /// The same error with `context` added to its message (for errors raised by agents).
@@ -102,36 +124,62 @@ pub fn play_out<G: Game>(
             agents.len()
         )));
     }
-    let mut legal = Vec::new();
-    let mut plies = 0u64;
-    while let Some(p) = session.game.current_player() {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err(cancelled());
-        }
+    play_with(session, context, cancel, |game, p, legal, ply| {
         let a = agents[p]
-            .act(&session.game)
-            .map_err(|e| with_context(e, &format!("{} {context}, ply {plies}", G::NAME)))?;
-        session.game.legal_actions(&mut legal);
-        if !legal.contains(&a) {
-            return Err(illegal_choice(
-                &session.game,
-                a,
-                &names[p],
-                p,
-                context,
-                plies,
-            ));
+            .act(game)
+            .map_err(|e| with_context(e, &format!("{} {context}, ply {ply}", G::NAME)))?;
+        check_choice(game, legal, a, &names[p], p, context, ply)
+    })
+}
+
+/// [`playout`] with the ply number passed to `choose`, and errors other than `choose`'s
+/// (an engine bug) given `context`.
+pub(crate) fn play_with<G, T, F>(
+    table: &mut T,
+    context: &str,
+    cancel: Option<&AtomicBool>,
+    mut choose: F,
+) -> Result<u64>
+where
+    G: Game,
+    T: super::playout::Playing<G>,
+    F: FnMut(&G, Player, &[G::Action], u64) -> Result<usize>,
+{
+    let mut ply = 0u64;
+    let mut chosen_error = false;
+    playout(
+        table,
+        |game, p, legal| {
+            let r = choose(game, p, legal, ply);
+            chosen_error = r.is_err();
+            ply += 1;
+            r
+        },
+        cancel,
+    )
+    .map_err(|e| {
+        if chosen_error || e == cancelled() {
+            e
+        } else {
+            with_context(e, &format!("{} {context}", G::NAME))
         }
-        session.apply(a)?;
-        plies += 1;
-        if plies as usize > MAX_PLIES {
-            return Err(Error::invalid(format!(
-                "{} {context}: no end after {MAX_PLIES} plies",
-                G::NAME
-            )));
-        }
-    }
-    Ok(plies)
+    })
+}
+
+/// The position of `a` among `legal`, or the error naming the agent, the game and the move.
+pub(crate) fn check_choice<G: Game>(
+    game: &G,
+    legal: &[G::Action],
+    a: G::Action,
+    name: &str,
+    player: Player,
+    context: &str,
+    ply: u64,
+) -> Result<usize> {
+    legal
+        .iter()
+        .position(|&l| l == a)
+        .ok_or_else(|| illegal_choice(game, a, name, player, context, ply))
 }
 
 fn illegal_choice<G: Game>(
@@ -328,8 +376,11 @@ pub struct GameOutcome {
     pub seed: u64,
     /// `seats[s]`: the agent that played seat `s`.
     pub seats: Vec<usize>,
-    /// The winning seat (`None`: a draw).
+    /// The winning seat as the game reports it (`None`: a draw).
     pub winner: Option<Player>,
+    /// `returns[s]`: the final return of seat `s` ([`Game::returns`]); the tables come
+    /// from these.
+    pub returns: Vec<f64>,
     pub plies: u64,
     pub record: Option<Record>,
 }
@@ -370,63 +421,13 @@ pub fn play_fixture<G: Game>(
         seed: gs,
         seats: fixture.seats.clone(),
         winner: session.game.winner(),
+        returns: session.game.returns(),
         plies,
         record: if keep_record {
             Some(session.record()?)
         } else {
             None
         },
-    })
-}
-
-/// Play `fixtures` on a pool of `threads` workers; `make(agent, salt)` builds the agent
-/// for one seat of one game. Results come back in the order of `fixtures`.
-#[allow(clippy::too_many_arguments)]
-pub fn run_fixtures<G, F>(
-    options: &G::Options,
-    seed: u64,
-    fixtures: &[Fixture],
-    names: &[String],
-    records: bool,
-    threads: Option<usize>,
-    progress: &Progress,
-    make: F,
-) -> Result<Vec<GameOutcome>>
-where
-    G: Game,
-    F: Fn(usize, u64) -> Result<Box<dyn Agent<G>>> + Sync,
-{
-    let run = |f: &Fixture| -> Result<GameOutcome> {
-        if progress.cancel.load(Ordering::Relaxed) {
-            return Err(cancelled());
-        }
-        let mut agents = f
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(seat, &a)| make(a, agent_salt(seed, f.index, seat)))
-            .collect::<Result<Vec<_>>>()?;
-        let out = play_fixture(
-            options,
-            seed,
-            f,
-            &mut agents,
-            names,
-            records,
-            Some(&progress.cancel),
-        )?;
-        progress.done.fetch_add(1, Ordering::Relaxed);
-        Ok(out)
-    };
-    if threads == Some(1) {
-        return fixtures.iter().map(run).collect();
-    }
-    pool(threads)?.install(|| {
-        fixtures
-            .par_iter()
-            .with_max_len(1)
-            .map(run)
-            .collect::<Result<Vec<_>>>()
     })
 }
 
@@ -476,50 +477,38 @@ impl TournamentResult {
         let (mut draws, mut plies) = (0u64, 0u64);
         for o in &outcomes {
             plies += o.plies;
-            match o.winner {
-                None => draws += 1,
-                Some(w) => {
+            let best = o.returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let at_best = o.returns.iter().filter(|&&r| r == best).count();
+            if at_best == 1 {
+                if let Some(w) = o.returns.iter().position(|&r| r == best) {
                     if let Some(s) = seat_wins.get_mut(w) {
                         *s += 1;
                     }
                 }
+            } else {
+                draws += 1;
             }
-            let win = o.winning_agent();
-            for &a in &o.seats {
-                totals[a].add(match win {
-                    None => Wdl {
-                        draws: 1,
-                        ..Wdl::default()
-                    },
-                    Some(w) if w == a => Wdl {
-                        wins: 1,
-                        ..Wdl::default()
-                    },
-                    Some(_) => Wdl {
-                        losses: 1,
-                        ..Wdl::default()
-                    },
-                });
-            }
+            let ret = |seat: usize| o.returns.get(seat).copied().unwrap_or(0.0);
             for (x, &a) in o.seats.iter().enumerate() {
-                for &b in &o.seats[x + 1..] {
-                    let r = match win {
-                        None => Wdl {
-                            draws: 1,
-                            ..Wdl::default()
-                        },
-                        Some(w) if w == a => Wdl {
-                            wins: 1,
-                            ..Wdl::default()
-                        },
-                        Some(w) if w == b => Wdl {
-                            losses: 1,
-                            ..Wdl::default()
-                        },
-                        Some(_) => continue,
+                if let Some(t) = totals.get_mut(a) {
+                    t.add(if ret(x) < best {
+                        LOSS
+                    } else if at_best == 1 {
+                        WIN
+                    } else {
+                        DRAW
+                    });
+                }
+                for (y, &b) in o.seats.iter().enumerate().skip(x + 1) {
+                    let r = match ret(x).total_cmp(&ret(y)) {
+                        std::cmp::Ordering::Greater => WIN,
+                        std::cmp::Ordering::Equal => DRAW,
+                        std::cmp::Ordering::Less => LOSS,
                     };
-                    pairwise[a][b].add(r);
-                    pairwise[b][a].add(r.flipped());
+                    if a < n && b < n {
+                        pairwise[a][b].add(r);
+                        pairwise[b][a].add(r.flipped());
+                    }
                 }
             }
         }
@@ -714,20 +703,143 @@ pub fn tournament<G: Game>(
             c.validate()?;
         }
     }
-    let start = Instant::now();
-    let players = G::new(game_seed(config.seed, 0), options)?.num_players();
-    let schedule = fixtures(specs.len(), players, config.pairing, config.games)?;
     let names = unique_names(specs.iter().map(AgentSpec::name).collect());
-    let outcomes = run_fixtures::<G, _>(
+    tournament_with::<G, _>(options, names, specs, config, progress, &mut unwatched)
+}
+
+/// A tournament between the agents of `provider` (`names` in the tables, one per agent).
+pub fn tournament_with<G, P>(
+    options: &G::Options,
+    names: Vec<String>,
+    provider: &P,
+    config: &TournamentConfig,
+    progress: &Progress,
+    watch: Watch<'_>,
+) -> Result<TournamentResult>
+where
+    G: Game,
+    P: AgentProvider<G> + ?Sized,
+{
+    let start = Instant::now();
+    let total = schedule::<G>(options, names.len(), config)?.len() as u64;
+    let outcomes = tournament_games(options, &names, provider, config, 0..total, progress, watch)?;
+    merge::<G>(
         options,
-        config.seed,
-        &schedule,
-        &names,
-        config.records,
+        names,
+        config,
+        outcomes,
+        start.elapsed().as_secs_f64(),
+    )
+}
+
+/// The players of `G` under `options`, and the schedule of a tournament of `agents` agents.
+fn schedule<G: Game>(
+    options: &G::Options,
+    agents: usize,
+    config: &TournamentConfig,
+) -> Result<Vec<Fixture>> {
+    let players = G::new(game_seed(config.seed, 0), options)?.num_players();
+    fixtures(agents, players, config.pairing, config.games)
+}
+
+/// Games `range` of the schedule of a tournament (fixture indices, as [`fixtures`] numbers
+/// them), played on `config.threads` cores: exactly the outcomes a whole run gives for those
+/// games, whatever else runs.
+pub fn tournament_games<G, P>(
+    options: &G::Options,
+    names: &[String],
+    provider: &P,
+    config: &TournamentConfig,
+    range: Range<u64>,
+    progress: &Progress,
+    watch: Watch<'_>,
+) -> Result<Vec<GameOutcome>>
+where
+    G: Game,
+    P: AgentProvider<G> + ?Sized,
+{
+    let all = schedule::<G>(options, names.len(), config)?;
+    let total = all.len() as u64;
+    if range.start > range.end || range.end > total {
+        return Err(Error::invalid(format!(
+            "games {}..{} are not in the schedule: it has {total} games (0..{total})",
+            range.start, range.end
+        )));
+    }
+    // In range: checked above.
+    let slice = all
+        .get(range.start as usize..range.end as usize)
+        .unwrap_or_default();
+    let seed = config.seed;
+    run_schedule(
+        seed,
+        slice,
         config.threads,
         progress,
-        |a, salt| Ok(specs[a].build::<G>(salt)),
-    )?;
+        provider,
+        |f, agents| {
+            play_fixture(
+                options,
+                seed,
+                f,
+                agents,
+                names,
+                config.records,
+                Some(&progress.cancel),
+            )
+        },
+        watch,
+    )
+}
+
+/// The result of a tournament from the outcomes of all its games, in any order (e.g. the
+/// slices of [`tournament_games`] from several machines): the same as one local run for the
+/// same options, agents and `config`, except for `seconds`. Refuses outcomes that do not
+/// cover the schedule exactly once or do not match it.
+pub fn merge<G: Game>(
+    options: &G::Options,
+    names: Vec<String>,
+    config: &TournamentConfig,
+    mut outcomes: Vec<GameOutcome>,
+    seconds: f64,
+) -> Result<TournamentResult> {
+    let players = G::new(game_seed(config.seed, 0), options)?.num_players();
+    let all = fixtures(names.len(), players, config.pairing, config.games)?;
+    outcomes.sort_by_key(|o| o.index);
+    for (i, f) in all.iter().enumerate() {
+        let Some(o) = outcomes.get(i) else {
+            return Err(Error::invalid(format!(
+                "tournament results incomplete: game {i} of {} is missing",
+                all.len()
+            )));
+        };
+        let what = if o.index != f.index {
+            if o.index < f.index {
+                "appears twice"
+            } else {
+                "is missing"
+            }
+        } else if o.seats != f.seats {
+            "has other seats than the schedule"
+        } else if o.seed != game_seed(config.seed, f.deal) {
+            "was set up from another seed"
+        } else if o.returns.len() != players {
+            "does not have one return per player"
+        } else {
+            continue;
+        };
+        let index = f.index.min(o.index);
+        return Err(Error::invalid(format!(
+            "tournament results do not match the schedule: game {index} {what}"
+        )));
+    }
+    if outcomes.len() != all.len() {
+        return Err(Error::invalid(format!(
+            "tournament results have {} games, the schedule {}",
+            outcomes.len(),
+            all.len()
+        )));
+    }
     Ok(TournamentResult::from_outcomes(
         G::NAME,
         names,
@@ -737,6 +849,6 @@ pub fn tournament<G: Game>(
         config.seed,
         outcomes,
         config.bootstrap,
-        start.elapsed().as_secs_f64(),
+        seconds,
     ))
 }

@@ -472,6 +472,14 @@ impl<G: Game> Ismcts<G> {
 
 impl<G: Game> Agent<G> for Ismcts<G> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
+        self.act_and_visits(game, &mut Vec::new())
+    }
+    fn act_and_visits(
+        &mut self,
+        game: &G,
+        visits: &mut Vec<(G::Action, u32)>,
+    ) -> Result<G::Action> {
+        visits.clear();
         to_move(game)?;
         game.legal_actions(&mut self.legal);
         match self.legal.len() {
@@ -480,6 +488,7 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             _ => {}
         }
         let stats = self.search(game)?;
+        visits.extend(stats.children.iter().map(|c| (c.action, c.visits)));
         stats
             .children
             .first()

@@ -7,15 +7,21 @@
 //!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
 //! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
 //!   built into a fresh agent for each game with a seed the arena derives.
-//! - [`arena`]: matches and multi-core tournaments; [`elo`]: ratings with confidence
-//!   intervals; [`batch`]: many games stepped together for reinforcement learning.
+//! - [`arena`]: matches and multi-core tournaments (run by [`scheduler`], games played by
+//!   [`playout`]); [`elo`]: ratings with confidence intervals; [`batch`]: many games stepped
+//!   together for reinforcement learning.
 
 pub mod arena;
+#[cfg(test)]
+mod arena_tests;
 pub mod batch;
 pub mod elo;
 mod greedy;
 mod ismcts;
+pub mod playout;
 mod random;
+pub mod scheduler;
+pub mod selfplay;
 #[cfg(test)]
 pub(crate) mod testgame;
 #[cfg(test)]
@@ -35,11 +41,30 @@ pub trait Agent<G: Game>: Send {
     /// uses only what that player may see: hidden information is reached solely through
     /// `Game::resample_hidden`.
     fn act(&mut self, game: &G) -> Result<G::Action>;
+
+    /// [`act`](Agent::act), and for an agent that searches, the visit count of each root
+    /// action written into `visits` (cleared first; left empty when there was no search).
+    /// Self-play data records them as policy targets.
+    fn act_and_visits(
+        &mut self,
+        game: &G,
+        visits: &mut Vec<(G::Action, u32)>,
+    ) -> Result<G::Action> {
+        visits.clear();
+        self.act(game)
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         (**self).act(game)
+    }
+    fn act_and_visits(
+        &mut self,
+        game: &G,
+        visits: &mut Vec<(G::Action, u32)>,
+    ) -> Result<G::Action> {
+        (**self).act_and_visits(game, visits)
     }
 }
 

@@ -1,0 +1,88 @@
+"""`kingdoms selfplay`: self-play training data as sharded Parquet/NPZ files, locally or on
+Ray, with a progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import kingdoms
+from kingdoms import selfplay
+from kingdoms._cli_tournament import AGENT_HELP, add_ray_argument, progress_bar
+from kingdoms.agents import parse
+
+
+def add_selfplay_parser(sub: Any) -> None:
+    """Register the `selfplay` subcommand on the CLI's subparsers."""
+    from kingdoms.cli import add_option_argument, parse_options
+
+    p = sub.add_parser(
+        "selfplay",
+        help="write self-play training data (observations, masks, actions, returns, visits)",
+        description="Play GAMES self-play games and write every decision to sharded files "
+        "with a manifest.json in OUT; run again on OUT to resume an interrupted run. One "
+        "agent plays every seat; one agent per player rotates seats. " + AGENT_HELP,
+    )
+    p.add_argument("game", choices=kingdoms.games())
+    p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--shard-games", type=int, default=1000, help="games a shard (default 1000)")
+    p.add_argument("--format", choices=selfplay.FORMATS, default="parquet")
+    p.add_argument("--threads", type=int, default=None, help="default: all cores (local runs)")
+    p.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    add_option_argument(p)
+    add_ray_argument(p)
+
+    def run(args: argparse.Namespace) -> int:
+        return cmd_selfplay(args, parse_options(args.option))
+
+    p.set_defaults(func=run)
+
+
+def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    agents = [parse(a) for a in args.agents]
+    with progress_bar(args.json) as bar:
+        task = bar.add_task(f"{args.game} self-play", total=args.games)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        common: dict[str, Any] = {
+            "seed": args.seed,
+            "shard_games": args.shard_games,
+            "format": args.format,
+            "progress": progress,
+        }
+        if args.ray is not None:
+            from kingdoms import distributed
+
+            manifest = distributed.selfplay(
+                args.game,
+                agents,
+                args.games,
+                args.out,
+                address=args.ray or None,
+                **common,
+                **options,
+            )
+        else:
+            manifest = selfplay.generate(
+                args.game,
+                agents,
+                args.games,
+                args.out,
+                threads=args.threads,
+                **common,
+                **options,
+            )
+    if args.json:
+        json.dump(manifest, sys.stdout)
+        print()
+    else:
+        shards = len(manifest["shards"])
+        print(f"{args.games} games in {shards} shards: {args.out}/{selfplay.MANIFEST}")
+    return 0

@@ -1,0 +1,307 @@
+//! The tournament scheduler, slices and merges, and tables from returns, on the test game.
+
+use super::arena::{self, GameOutcome, Pairing, Progress, TournamentConfig, TournamentResult};
+use super::scheduler::{unwatched, AgentProvider};
+use super::testgame::{Lanes, LanesOptions};
+use super::{Agent, AgentSpec};
+use crate::error::{Error, Result};
+use crate::simulate::game_seed;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::ThreadId;
+
+fn specs(texts: &[&str]) -> Vec<AgentSpec> {
+    texts.iter().map(|t| AgentSpec::parse(t).unwrap()).collect()
+}
+
+fn config(games: u64, seed: u64, threads: Option<usize>) -> TournamentConfig {
+    TournamentConfig {
+        games,
+        seed,
+        threads,
+        bootstrap: 100,
+        ..TournamentConfig::default()
+    }
+}
+
+fn names(specs: &[AgentSpec]) -> Vec<String> {
+    arena::unique_names(specs.iter().map(AgentSpec::name).collect())
+}
+
+/// Everything but the timing.
+fn same(a: &TournamentResult, b: &TournamentResult) {
+    assert_eq!(a.outcomes, b.outcomes);
+    assert_eq!(a.totals, b.totals);
+    assert_eq!(a.pairwise, b.pairwise);
+    assert_eq!(a.elo, b.elo);
+    assert_eq!(a.seat_wins, b.seat_wins);
+    let cut = |t: String| {
+        t.split_once("plies a game")
+            .map(|(x, _)| x.to_string())
+            .unwrap()
+    };
+    assert_eq!(cut(a.table()), cut(b.table()));
+}
+
+/// Rust agents, of which those in `caller` must play on the thread that started the run
+/// (as Python agents do); counts the agents built there.
+struct Mixed {
+    specs: Vec<AgentSpec>,
+    caller: Vec<usize>,
+    thread: ThreadId,
+    built_here: AtomicU64,
+}
+
+impl AgentProvider<Lanes> for Mixed {
+    fn pooled(&self, agent: usize) -> bool {
+        !self.caller.contains(&agent)
+    }
+    fn build(&self, agent: usize, salt: u64) -> Result<Box<dyn Agent<Lanes>>> {
+        if !self.pooled(agent) {
+            assert_eq!(std::thread::current().id(), self.thread, "agent {agent}");
+            self.built_here.fetch_add(1, Ordering::Relaxed);
+        }
+        self.specs.as_slice().build(agent, salt)
+    }
+}
+
+#[test]
+fn agents_kept_on_the_callers_thread_give_the_same_tables() {
+    let s = specs(&["random", "greedy", "ismcts:20"]);
+    let cfg = config(6, 21, Some(2));
+    let pooled =
+        arena::tournament::<Lanes>(&LanesOptions::default(), &s, &cfg, &Progress::default())
+            .unwrap();
+    let mixed = Mixed {
+        specs: s.clone(),
+        caller: vec![0],
+        thread: std::thread::current().id(),
+        built_here: AtomicU64::new(0),
+    };
+    let mut watched = Vec::new();
+    let r = arena::tournament_with::<Lanes, _>(
+        &LanesOptions::default(),
+        names(&s),
+        &mixed,
+        &cfg,
+        &Progress::default(),
+        &mut |done, force| {
+            watched.push((done, force));
+            Ok(())
+        },
+    )
+    .unwrap();
+    same(&pooled, &r);
+    // Agent 0 plays 12 of the 18 games, one agent built per game.
+    assert_eq!(mixed.built_here.load(Ordering::Relaxed), 12);
+    assert_eq!(watched.first(), Some(&(0, true)));
+    assert_eq!(watched.last(), Some(&(18, true)));
+    assert!(watched.windows(2).all(|w| w[0].0 <= w[1].0));
+}
+
+#[test]
+fn a_failing_watch_cancels_the_run_with_its_error() {
+    let s = specs(&["random", "greedy"]);
+    let mixed = Mixed {
+        specs: s.clone(),
+        caller: vec![1],
+        thread: std::thread::current().id(),
+        built_here: AtomicU64::new(0),
+    };
+    let progress = Progress::default();
+    let e = arena::tournament_with::<Lanes, _>(
+        &LanesOptions::default(),
+        names(&s),
+        &mixed,
+        &config(40, 1, Some(1)),
+        &progress,
+        &mut |done, _| {
+            if done >= 3 {
+                Err(Error::invalid("stop here"))
+            } else {
+                Ok(())
+            }
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.to_string(), "stop here");
+    assert!(progress.done.load(Ordering::Relaxed) < 40);
+}
+
+#[test]
+fn slices_merged_in_any_order_are_the_whole_tournament() {
+    let s = specs(&["random", "greedy", "ismcts:10"]);
+    let cfg = config(4, 5, Some(1));
+    let opts = LanesOptions::default();
+    let whole = arena::tournament::<Lanes>(&opts, &s, &cfg, &Progress::default()).unwrap();
+    let n = names(&s);
+    let slice = |a: u64, b: u64| {
+        arena::tournament_games::<Lanes, _>(
+            &opts,
+            &n,
+            s.as_slice(),
+            &cfg,
+            a..b,
+            &Progress::default(),
+            &mut unwatched,
+        )
+        .unwrap()
+    };
+    let mut parts = slice(7, 12);
+    parts.extend(slice(0, 7));
+    parts.extend(slice(12, 12));
+    assert_eq!(parts.len(), 12);
+    let merged = arena::merge::<Lanes>(&opts, n.clone(), &cfg, parts.clone(), 1.0).unwrap();
+    same(&whole, &merged);
+
+    // A slice past the end of the schedule, and merges that do not cover it exactly once.
+    let e = arena::tournament_games::<Lanes, _>(
+        &opts,
+        &n,
+        s.as_slice(),
+        &cfg,
+        10..13,
+        &Progress::default(),
+        &mut unwatched,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("12 games"), "{e}");
+    let merge = |outcomes: Vec<GameOutcome>| {
+        arena::merge::<Lanes>(&opts, n.clone(), &cfg, outcomes, 1.0)
+            .unwrap_err()
+            .to_string()
+    };
+    let mut missing = parts.clone();
+    missing.retain(|o| o.index != 4);
+    assert!(merge(missing).contains("game 4 is missing"));
+    let mut twice = parts.clone();
+    twice.push(parts[3].clone());
+    assert!(merge(twice).contains("appears twice"));
+    let mut seats = parts.clone();
+    seats[0].seats.reverse();
+    assert!(merge(seats).contains("other seats"));
+    let mut seed = parts.clone();
+    seed[1].seed ^= 1;
+    assert!(merge(seed).contains("another seed"));
+    // The outcomes of another tournament's seed.
+    let e = arena::merge::<Lanes>(&opts, n, &config(4, 6, None), parts, 1.0).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("game 0 was set up from another seed"),
+        "{e}"
+    );
+}
+
+fn outcome(index: u64, seats: Vec<usize>, returns: Vec<f64>) -> GameOutcome {
+    GameOutcome {
+        index,
+        seed: game_seed(0, index),
+        seats,
+        winner: None,
+        returns,
+        plies: 10,
+        record: None,
+    }
+}
+
+/// Tables come from returns, so games of more than two players (and, later, teams) are
+/// scored without a rewrite: higher return wins a pair, equal draws.
+#[test]
+fn tables_come_from_returns() {
+    let r = TournamentResult::from_outcomes(
+        "three",
+        vec!["a".into(), "b".into(), "c".into()],
+        3,
+        Pairing::RoundRobin,
+        3,
+        0,
+        vec![
+            outcome(0, vec![0, 1, 2], vec![1.0, -1.0, -1.0]),
+            outcome(1, vec![1, 2, 0], vec![0.5, 0.5, -1.0]),
+            outcome(2, vec![2, 0, 1], vec![0.0, 0.0, 0.0]),
+        ],
+        0,
+        0.0,
+    );
+    let wdl = |w, d, l| arena::Wdl {
+        wins: w,
+        draws: d,
+        losses: l,
+    };
+    assert_eq!(r.totals, vec![wdl(1, 1, 1), wdl(0, 2, 1), wdl(0, 2, 1)]);
+    assert_eq!(r.seat_wins, vec![1, 0, 0]);
+    assert_eq!(r.draws, 2);
+    assert_eq!(r.pairwise[0][1], wdl(1, 1, 1));
+    assert_eq!(r.pairwise[1][2], wdl(0, 3, 0));
+    assert_eq!(r.pairwise[2][0], r.pairwise[0][2].flipped());
+}
+
+fn selfplay(
+    s: &[AgentSpec],
+    range: std::ops::Range<u64>,
+    threads: Option<usize>,
+) -> Result<Vec<super::selfplay::Trajectory>> {
+    super::selfplay::selfplay_games::<Lanes, _>(
+        &LanesOptions::default(),
+        &names(s),
+        s,
+        17,
+        range,
+        threads,
+        &Progress::default(),
+        &mut unwatched,
+    )
+}
+
+#[test]
+fn selfplay_games_are_the_same_in_any_slice_and_replay_to_their_returns() {
+    use crate::game::Game;
+    let s = specs(&["ismcts:30", "random"]);
+    let whole = selfplay(&s, 0..6, Some(2)).unwrap();
+    let mut parts = selfplay(&s, 0..2, Some(1)).unwrap();
+    parts.extend(selfplay(&s, 2..6, None).unwrap());
+    assert_eq!(whole, parts);
+    let probe = Lanes::new(0, &LanesOptions::default()).unwrap();
+    let (obs_len, actions) = (
+        probe.observation_shape().iter().product::<usize>(),
+        probe.num_actions(),
+    );
+    let mut searched = 0;
+    for t in &whole {
+        // Seats rotate with the game index.
+        assert_eq!(t.seats, if t.index % 2 == 0 { [0, 1] } else { [1, 0] });
+        assert_eq!(t.observations.len(), t.plies() * obs_len);
+        assert_eq!(t.masks.len(), t.plies() * actions);
+        let mut game = Lanes::new(t.seed, &LanesOptions::default()).unwrap();
+        for (ply, (&p, &a)) in t.players.iter().zip(&t.actions).enumerate() {
+            let row = ply * actions;
+            assert_eq!(game.current_player(), Some(p as usize));
+            assert!(t.masks[row + a as usize], "the mask allows the action");
+            let visits = &t.visits[row..row + actions];
+            let mover = t.seats[p as usize];
+            if mover == 1 {
+                assert!(visits.iter().all(|&v| v == 0), "random does not search");
+            } else if visits.iter().any(|&v| v > 0) {
+                searched += 1;
+                // ISMCTS plays its most visited action; visits only on legal actions.
+                let best = visits.iter().max().unwrap();
+                assert_eq!(visits[a as usize], *best);
+                for (i, &v) in visits.iter().enumerate() {
+                    assert!(v == 0 || t.masks[row + i]);
+                }
+            }
+            let mut obs = vec![0.0; obs_len];
+            game.observation(p as usize, &mut obs);
+            assert_eq!(obs, t.observations[ply * obs_len..(ply + 1) * obs_len]);
+            game.apply(game.action_from_id(a as usize).unwrap())
+                .unwrap();
+        }
+        assert!(game.is_terminal());
+        assert_eq!(game.returns(), t.returns);
+    }
+    assert!(searched > 10, "ISMCTS searched {searched} times");
+    // One agent plays every seat; any other count is refused.
+    let one = selfplay(&s[..1], 0..2, None).unwrap();
+    assert!(one.iter().all(|t| t.seats == [0, 0]));
+    let e = selfplay(&specs(&["random", "random", "random"]), 0..2, None).unwrap_err();
+    assert!(e.to_string().contains("one per player"), "{e}");
+}

@@ -1,0 +1,168 @@
+//! Self-play data: games played by any agents with every decision kept for training —
+//! the mover's observation and action mask, the action, the mover, the final returns, and
+//! the root visit counts of a searching agent (ISMCTS).
+//!
+//! **Schedule.** Game `i` of a run under `seed` is set up from `game_seed(seed, i)`, like
+//! game `i` of `simulate`. With one agent it plays every seat; with one agent per player,
+//! seat `s` of game `i` is agent `(s + i) % players`, so each agent plays each seat equally
+//! often. Agents are seeded from `(seed, i, seat)` as in tournaments, so game `i` is the same
+//! whichever range, machine or thread count plays it: a run can be cut into shards anywhere.
+
+use super::arena::{check_choice, play_with, unique_names, Fixture, Progress};
+use super::scheduler::{run_schedule, AgentProvider, Watch};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::simulate::game_seed;
+use std::ops::Range;
+
+/// One game's decisions, row-major: row `t` is ply `t`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trajectory {
+    /// The game's index in the run.
+    pub index: u64,
+    /// The seed the game was set up from (`Record` replays it with `actions`).
+    pub seed: u64,
+    /// `seats[s]`: the agent that played seat `s`.
+    pub seats: Vec<usize>,
+    /// The player to move at each ply.
+    pub players: Vec<u32>,
+    /// The action id played at each ply.
+    pub actions: Vec<u32>,
+    /// `plies × observation size`: the mover's observation before its move.
+    pub observations: Vec<f32>,
+    /// `plies × num_actions`: the legal actions before the move.
+    pub masks: Vec<bool>,
+    /// `plies × num_actions`: root visit counts of a searching agent; a row of zeros where
+    /// the mover did not search (another agent, or a single legal action).
+    pub visits: Vec<u32>,
+    /// Final returns, one per player.
+    pub returns: Vec<f64>,
+}
+
+impl Trajectory {
+    pub fn plies(&self) -> usize {
+        self.actions.len()
+    }
+}
+
+/// The fixtures of games `range` with `agents` agents (1, or one per player).
+pub fn selfplay_fixtures(agents: usize, players: usize, range: Range<u64>) -> Result<Vec<Fixture>> {
+    if agents != 1 && agents != players {
+        return Err(Error::invalid(format!(
+            "self-play takes one agent (it plays every seat) or one per player ({players}); got {agents}"
+        )));
+    }
+    if range.start > range.end {
+        return Err(Error::invalid(format!(
+            "games {}..{}: the range is reversed",
+            range.start, range.end
+        )));
+    }
+    Ok(range
+        .map(|i| Fixture {
+            index: i,
+            deal: i,
+            seats: (0..players)
+                .map(|s| {
+                    if agents == 1 {
+                        0
+                    } else {
+                        ((s as u64 + i) % players as u64) as usize
+                    }
+                })
+                .collect(),
+        })
+        .collect())
+}
+
+/// Play games `range` of the self-play run under `seed` with the agents of `provider`
+/// (`names[a]` for errors), on `threads` cores; trajectories come back in game order.
+#[allow(clippy::too_many_arguments)]
+pub fn selfplay_games<G, P>(
+    options: &G::Options,
+    names: &[String],
+    provider: &P,
+    seed: u64,
+    range: Range<u64>,
+    threads: Option<usize>,
+    progress: &Progress,
+    watch: Watch<'_>,
+) -> Result<Vec<Trajectory>>
+where
+    G: Game,
+    P: AgentProvider<G> + ?Sized,
+{
+    let names = unique_names(names.to_vec());
+    let probe = G::new(game_seed(seed, 0), options)?;
+    let players = probe.num_players();
+    let fixtures = selfplay_fixtures(names.len(), players, range)?;
+    let obs_len: usize = probe.observation_shape().iter().product();
+    let num_actions = probe.num_actions();
+    run_schedule(
+        seed,
+        &fixtures,
+        threads,
+        progress,
+        provider,
+        |f, agents| {
+            let gs = game_seed(seed, f.deal);
+            let mut game = G::new(gs, options)?;
+            let mut t = Trajectory {
+                index: f.index,
+                seed: gs,
+                seats: f.seats.clone(),
+                players: Vec::new(),
+                actions: Vec::new(),
+                observations: Vec::new(),
+                masks: Vec::new(),
+                visits: Vec::new(),
+                returns: Vec::new(),
+            };
+            let mut visits = Vec::new();
+            let mut obs = vec![0.0f32; obs_len];
+            let context = format!("self-play game {} (seed {gs})", f.index);
+            play_with(
+                &mut game,
+                &context,
+                Some(&progress.cancel),
+                |g, p, legal, ply| {
+                    let agent = f.seats.get(p).copied().unwrap_or(0);
+                    let name = names.get(agent).map_or("?", String::as_str);
+                    let a = agents
+                        .get_mut(p)
+                        .ok_or_else(|| Error::invalid(format!("no agent for player {p}")))?
+                        .act_and_visits(g, &mut visits)
+                        .map_err(|e| {
+                            super::arena::with_context(
+                                e,
+                                &format!("{} {context}, ply {ply}", G::NAME),
+                            )
+                        })?;
+                    let i = check_choice(g, legal, a, name, p, &context, ply)?;
+                    obs.fill(0.0);
+                    g.observation(p, &mut obs);
+                    t.observations.extend_from_slice(&obs);
+                    let row = t.masks.len();
+                    t.masks.resize(row + num_actions, false);
+                    t.visits.resize(row + num_actions, 0);
+                    for &l in legal {
+                        if let Some(m) = t.masks.get_mut(row + g.action_id(l)) {
+                            *m = true;
+                        }
+                    }
+                    for &(va, n) in &visits {
+                        if let Some(v) = t.visits.get_mut(row + g.action_id(va)) {
+                            *v = n;
+                        }
+                    }
+                    t.players.push(p as u32);
+                    t.actions.push(g.action_id(a) as u32);
+                    Ok(i)
+                },
+            )?;
+            t.returns = game.returns();
+            Ok(t)
+        },
+        watch,
+    )
+}
