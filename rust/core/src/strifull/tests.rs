@@ -469,7 +469,7 @@ fn sk_6_4_elemental_advantage_and_its_sum_with_the_leader_bonus() {
 
 #[test]
 fn sk_6_4_the_cycle_fire_wind_earth_water() {
-    use cards::Element::*;
+    use content::Element::*;
     for (a, b) in [(Fire, Wind), (Wind, Earth), (Earth, Water), (Water, Fire)] {
         assert!(a.beats(b) && !b.beats(a));
     }
@@ -1168,7 +1168,7 @@ fn sk_1_3_the_recommended_decks_follow_the_beginners_tip() {
             elements.sort();
             assert_eq!(
                 elements,
-                cards::ELEMENTS.to_vec(),
+                content::ELEMENTS.to_vec(),
                 "one troop of each element"
             );
         }
@@ -2024,7 +2024,7 @@ fn card_data_errors_name_file_card_and_field() {
 fn user_card_sets_load_from_files_and_options() {
     let dir = std::env::temp_dir().join(format!("strifull-cards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (name, text) in cards::REFERENCE_FILES {
+    for (name, text) in content::REFERENCE_FILES {
         std::fs::write(dir.join(name), text).unwrap();
     }
     let set = CardSet::load(Some(dir.to_str().unwrap()), None).unwrap();
