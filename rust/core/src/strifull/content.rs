@@ -2,6 +2,9 @@
 //! (`docs/strifull-cards.md` documents the format). The reference set is embedded from
 //! `data/strifull/*.toml`; users load their own with the `cards_file` / `cards_toml` options.
 
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
 use super::effects::{Ability, AbilityData, Trigger};
 use super::notation::Int;
 use crate::error::{Error, Result};
@@ -234,27 +237,27 @@ impl CardSet {
         let ids = |v: &[usize], f: &dyn Fn(usize) -> String| -> Vec<String> {
             v.iter().map(|&i| f(i)).collect()
         };
-        let troop_id = |i: usize| self.troops[i].id.clone();
+        let troop_id = |i: usize| id_at(&self.troops, i, |t| &t.id);
         json!({
             "factions": self.factions.iter().map(|f| json!({
                 "id": f.id,
                 "name": f.name,
                 "banner": f.banner,
-                "brigades": ids(&f.brigades, &|i| self.brigades[i].id.clone()),
+                "brigades": ids(&f.brigades, &|i| id_at(&self.brigades, i, |b| &b.id)),
                 "troops": ids(&f.troops, &troop_id),
-                "leaders": ids(&f.leaders, &|i| self.leaders[i].id.clone()),
+                "leaders": ids(&f.leaders, &|i| id_at(&self.leaders, i, |l| &l.id)),
                 "recommended": ids(&f.recommended, &troop_id),
             })).collect::<Vec<_>>(),
             "brigades": self.brigades.iter().map(|b| json!({
                 "id": b.id,
                 "name": b.name,
-                "faction": self.factions[b.faction].id,
+                "faction": self.faction_id(b.faction),
             })).collect::<Vec<_>>(),
             "troops": self.troops.iter().map(|t| json!({
                 "id": t.id,
                 "name": t.name,
-                "faction": self.factions[t.faction].id,
-                "brigade": self.brigades[t.brigade].id,
+                "faction": self.faction_id(t.faction),
+                "brigade": id_at(&self.brigades, t.brigade, |b| &b.id),
                 "element": t.element.name(),
                 "atk": t.atk,
                 "def": t.def,
@@ -265,13 +268,21 @@ impl CardSet {
             "leaders": self.leaders.iter().map(|l| json!({
                 "id": l.id,
                 "name": l.name,
-                "faction": self.factions[l.faction].id,
+                "faction": self.faction_id(l.faction),
                 "text": l.text,
                 "abilities": l.abilities.iter().map(|a| a.to_json(true)).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
     }
 
+    /// The id of faction `i` ("" if there is none).
+    pub fn faction_id(&self, i: usize) -> String {
+        id_at(&self.factions, i, |f| &f.id)
+    }
+    /// The id of troop `i` ("" if there is none).
+    pub fn troop_id(&self, i: usize) -> String {
+        id_at(&self.troops, i, |t| &t.id)
+    }
     pub fn troop_index(&self, id: &str) -> Option<usize> {
         self.troops.iter().position(|t| t.id == id)
     }
@@ -299,13 +310,16 @@ impl CardSet {
             if card.faction != faction {
                 return Err(format!(
                     "troop {:?} belongs to faction {:?}, not {:?}",
-                    card.id, self.factions[card.faction].id, self.factions[faction].id
+                    card.id,
+                    self.faction_id(card.faction),
+                    self.faction_id(faction)
                 ));
             }
-            counts[t] = counts[t].saturating_add(1);
+            if let Some(n) = counts.get_mut(t) {
+                *n = n.saturating_add(1);
+            }
         }
-        for (t, &n) in counts.iter().enumerate().take(self.troops.len()) {
-            let card = &self.troops[t];
+        for (card, &n) in self.troops.iter().zip(counts.iter()) {
             let limit = card.copies.min(MAX_COPIES);
             if n > limit {
                 return Err(format!(
@@ -747,7 +761,9 @@ impl Builder {
         let mut brigades = Vec::with_capacity(self.brigades.len());
         for (file, b) in &self.brigades {
             let fi = faction_of(file, "brigade", &b.id, &b.faction)?;
-            factions[fi].brigades.push(brigades.len());
+            if let Some(f) = factions.get_mut(fi) {
+                f.brigades.push(brigades.len());
+            }
             brigades.push(Brigade {
                 id: b.id.clone(),
                 name: b.name.clone(),
@@ -765,8 +781,10 @@ impl Builder {
                         format!("unknown brigade {:?}", t.brigade),
                     )
                 })?;
-            let fi = brigades[bi].faction;
-            factions[fi].troops.push(troops.len());
+            let fi = brigades.get(bi).map_or(0, |b: &Brigade| b.faction);
+            if let Some(f) = factions.get_mut(fi) {
+                f.troops.push(troops.len());
+            }
             let (kinds, reach_kinds) = super::effects::kinds(&t.abilities);
             troops.push(TroopCard {
                 id: t.id.clone(),
@@ -786,7 +804,9 @@ impl Builder {
         let mut leaders = Vec::with_capacity(self.leaders.len());
         for (file, l) in &self.leaders {
             let fi = faction_of(file, "leader", &l.id, &l.faction)?;
-            factions[fi].leaders.push(leaders.len());
+            if let Some(f) = factions.get_mut(fi) {
+                f.leaders.push(leaders.len());
+            }
             leaders.push(LeaderCard {
                 id: l.id.clone(),
                 name: l.name.clone(),
@@ -797,7 +817,10 @@ impl Builder {
             });
         }
         for (file, b) in &self.brigades {
-            if !troops.iter().any(|t| brigades[t.brigade].id == b.id) {
+            if !troops
+                .iter()
+                .any(|t| id_at(&brigades, t.brigade, |x| &x.id) == b.id)
+            {
                 return Err(Error::data(
                     format!("{file}: brigade {:?}", b.id),
                     "has no troop",
@@ -812,13 +835,17 @@ impl Builder {
         };
         for (fi, (file, raw)) in self.factions.iter().enumerate() {
             let place = format!("{file}: faction {:?}", raw.id);
-            if set.factions[fi].leaders.is_empty() {
+            let Some(faction) = set.factions.get(fi) else {
+                continue;
+            };
+            if faction.leaders.is_empty() {
                 return Err(Error::data(place, "has no leader"));
             }
-            let total: usize = set.factions[fi]
+            let total: usize = faction
                 .troops
                 .iter()
-                .map(|&t| set.troops[t].copies.min(MAX_COPIES) as usize)
+                .filter_map(|&t| set.troops.get(t))
+                .map(|t| t.copies.min(MAX_COPIES) as usize)
                 .sum();
             if total < DECK_SIZE {
                 return Err(Error::data(
@@ -843,10 +870,17 @@ impl Builder {
                     format!("not a legal deck: {why}"),
                 )
             })?;
-            set.factions[fi].recommended = deck;
+            if let Some(f) = set.factions.get_mut(fi) {
+                f.recommended = deck;
+            }
         }
         Ok(set)
     }
+}
+
+/// The id of item `i` of a card list ("" if out of range: indices come from the set itself).
+fn id_at<T>(items: &[T], i: usize, id: impl Fn(&T) -> &String) -> String {
+    items.get(i).map(id).cloned().unwrap_or_default()
 }
 
 fn factions_index(factions: &[(String, RawFaction)], id: &str) -> Option<usize> {

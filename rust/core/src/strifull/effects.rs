@@ -10,6 +10,9 @@
 //! - `while_revealed` and `turn_start`: each troop the effect would reach (`to`);
 //! - `activated` (leaders only): the chosen target.
 
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
 use super::content::Element;
 use super::notation::Int;
 use serde::de::{self, Deserializer, Visitor};

@@ -5,6 +5,9 @@
 //! that resolves card ids and checks every rule invariant. The same structs write the state
 //! and each player's view (SK-10: hidden parts are `None`, written `null`).
 
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
 use super::content::{CardSet, Element, DECK_SIZE, MAX_COPIES};
 use super::notation::{CellName, Die, Int, PlayerNo, RowNo};
 use super::state::{
@@ -187,9 +190,8 @@ impl Strifull {
 
     fn to_data(&self, viewer: Option<usize>) -> StateData {
         let cards = &self.shared.cards;
-        let name = |c: u8| cards.troops[c as usize].id.clone();
-        let side = |p: usize| -> SideData {
-            let s = &self.sides[p];
+        let name = |c: u8| cards.troop_id(c as usize);
+        let side = |p: usize, s: &Side, deck_cards: &[u8]| -> SideData {
             let owner_sees = viewer.is_none_or(|v| v == p);
             // SK-3.2: leader choices stay secret until both players finished setup.
             let choices_seen = owner_sees || self.turn > 0;
@@ -221,14 +223,14 @@ impl Strifull {
                 })
                 .collect();
             let mut deck: BTreeMap<String, Int<0, { MAX_COPIES as i64 }>> = BTreeMap::new();
-            for &c in &self.shared.decks[p] {
+            for &c in deck_cards {
                 let n = deck.entry(name(c)).or_insert(Int(0));
                 n.0 += 1;
             }
-            let leader = &cards.leaders[s.leader as usize];
+            let leader = cards.leaders.get(s.leader as usize);
             SideData {
-                faction: Some(cards.factions[leader.faction].id.clone()),
-                leader: leader.id.clone(),
+                faction: leader.map(|l| cards.faction_id(l.faction)),
+                leader: leader.map(|l| l.id.clone()).unwrap_or_default(),
                 element: s.element.filter(|_| choices_seen),
                 leader_row: (choices_seen && s.leader_row > 0).then(|| Int::of(s.leader_row)),
                 live_rows: Some(s.live),
@@ -274,7 +276,10 @@ impl Strifull {
             },
             draw: self.outcome == Outcome::Draw,
             rng: viewer.is_none().then(|| self.rng.clone()),
-            sides: [side(0), side(1)],
+            sides: [
+                side(0, &self.sides[0], &self.shared.decks[0]),
+                side(1, &self.sides[1], &self.shared.decks[1]),
+            ],
         }
     }
 
@@ -291,7 +296,7 @@ impl Strifull {
             player: Int::of(l.player),
             attacker: CellName(l.cells[0]),
             target: CellName(l.cells[1]),
-            cards: l.cards.map(|c| cards.troops[c as usize].id.clone()),
+            cards: l.cards.map(|c| cards.troop_id(c as usize)),
             values: l.values.map(Int::of),
             uses_defence: Some(l.uses_defence),
             dice: l.dice.map(Int::of),

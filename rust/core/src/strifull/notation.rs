@@ -1,7 +1,10 @@
 //! Actions: the one fixed action space (ids), canonical text notation and JSON
 //! descriptions. The layout is documented in `docs/strifull.md`.
 
-use super::content::{Element, ELEMENTS};
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
+use super::content::Element;
 use super::state::{cell_name, parse_cell, zone_of, Dir, CELLS, DIRS};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -154,11 +157,11 @@ impl Action {
                 Action::Swap(a as u8, b as u8)
             }
             i if i < ID_ELEMENT => Action::PileSwap((i - ID_PILE) as u8),
-            i if i < ID_LEADER => Action::Element(ELEMENTS[i - ID_ELEMENT]),
+            i if i < ID_LEADER => Action::Element(Element::from_index(i - ID_ELEMENT)?),
             i if i < ID_MOVE => Action::Leader((i - ID_LEADER + 1) as u8),
             i if i < ID_REPLACE => {
                 let k = i - ID_MOVE;
-                Action::Move((k / 5) as u8, DIRS[k % 5])
+                Action::Move((k / 5) as u8, *DIRS.get(k % 5)?)
             }
             i if i < ID_ABILITY_FOE => Action::Replace((i - ID_REPLACE) as u8),
             i if i < ID_ABILITY_OWN => Action::AbilityFoe((i - ID_ABILITY_FOE) as u8),
@@ -219,7 +222,9 @@ impl Action {
                 .map(Action::Element)
                 .ok_or_else(|| bad("elements are fire, water, wind, earth")),
             ["leader", r] => match *r {
-                "1" | "2" | "3" => Ok(Action::Leader(r.as_bytes()[0] - b'0')),
+                "1" => Ok(Action::Leader(1)),
+                "2" => Ok(Action::Leader(2)),
+                "3" => Ok(Action::Leader(3)),
                 _ => Err(bad("leader rows are 1, 2, 3")),
             },
             ["move", a, b] => {
@@ -287,6 +292,7 @@ pub fn dir_name(d: Dir) -> &'static str {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

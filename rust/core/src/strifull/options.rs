@@ -1,6 +1,9 @@
 //! The rules options of STRIFULL and the players' choices of faction, leader and deck
 //! (`docs/strifull.md`, "Options").
 
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
