@@ -302,30 +302,83 @@ impl AbilityData {
                 "only leaders have activated abilities (turn step III)",
             );
         }
-        let cond = Cond {
-            zone: self.zone,
-            row: self.row,
-            element: self.element,
-            foe_element: self.foe_element,
-        };
+        let cond = self.conditions()?;
+        let effect = self.effect()?;
+        let to = self.target(leader)?;
+        match allowed_targets(trigger, effect, leader) {
+            None => {
+                return field_err(
+                    "effect",
+                    format!(
+                        "effect {:?} cannot be used with trigger {:?} (see the table in \
+                         docs/strifull-cards.md)",
+                        effect.name(),
+                        trigger.name()
+                    ),
+                )
+            }
+            Some(allowed) if !allowed.contains(&to) => {
+                let names: Vec<&str> = allowed.iter().map(|t| t.name(leader)).collect();
+                return field_err(
+                    "to",
+                    format!(
+                        "{:?} with {:?} reaches {}, not {:?}",
+                        effect.name(),
+                        trigger.name(),
+                        names.join(" or "),
+                        to.name(leader)
+                    ),
+                );
+            }
+            Some(_) => {}
+        }
+        if matches!(effect, Effect::AttackAny) && cond.foe_element.is_some() {
+            return field_err(
+                "foe_element",
+                "attack_any is decided before the target is chosen, so it cannot depend on it",
+            );
+        }
+        Ok(Ability {
+            trigger,
+            cond,
+            to,
+            effect,
+            uses: self.uses.map(Int::u8),
+        })
+    }
+
+    /// The conditions on the subject, where the trigger has what they ask about.
+    fn conditions(&self) -> std::result::Result<Cond, FieldError> {
+        let trigger = self.when;
         let combat = matches!(
             trigger,
             Trigger::OnAttack | Trigger::OnDefence | Trigger::OnDefeat
         );
-        if cond.foe_element.is_some() && !combat && trigger != Trigger::WhileRevealed {
+        if self.foe_element.is_some() && !combat && trigger != Trigger::WhileRevealed {
             return field_err(
                 "foe_element",
                 "only combat triggers (on_attack, on_defence, on_defeat) and while_revealed \
                  effects have a foe",
             );
         }
-        if trigger == Trigger::Activated && (cond.element.is_some() || cond.foe_element.is_some()) {
+        if trigger == Trigger::Activated && (self.element.is_some() || self.foe_element.is_some()) {
             return field_err(
                 "element",
                 "an activated ability's target may only be restricted by zone and row: the \
                  element of a face-down target is hidden",
             );
         }
+        Ok(Cond {
+            zone: self.zone,
+            row: self.row,
+            element: self.element,
+            foe_element: self.foe_element,
+        })
+    }
+
+    /// The effect from its kind (the `effect` tag) and its parameters; a parameter the kind
+    /// does not use is an error.
+    fn effect(&self) -> std::result::Result<Effect, FieldError> {
         let atk = self.atk.map_or(0, Int::i8);
         let def = self.def.map_or(0, Int::i8);
         let effect = match self.effect {
@@ -375,10 +428,17 @@ impl AbilityData {
             "max",
             self.max.is_some() && !matches!(effect, Effect::Grow { .. }),
         )?;
-        unused("uses", self.uses.is_some() && trigger != Trigger::Activated)?;
+        unused(
+            "uses",
+            self.uses.is_some() && self.when != Trigger::Activated,
+        )?;
+        Ok(effect)
+    }
 
-        // Which effects each trigger allows, and with which `to`.
-        let to = match self.to.as_deref() {
+    /// Who the effect reaches: `to`, or the trigger's default.
+    fn target(&self, leader: bool) -> std::result::Result<To, FieldError> {
+        let trigger = self.when;
+        Ok(match self.to.as_deref() {
             None => {
                 if trigger == Trigger::Activated {
                     return field_err(
@@ -407,75 +467,45 @@ impl AbilityData {
                     ),
                 )
             }
-        };
-        let allowed: &[To] = match (trigger, effect) {
-            (Trigger::WhileRevealed, Effect::Stat { .. }) => {
-                if leader {
-                    &[To::Allies, To::Enemies]
-                } else {
-                    &[To::Subject, To::Allies, To::Enemies]
-                }
-            }
-            (Trigger::WhileRevealed, Effect::AttackAny | Effect::UseDefence) => {
-                if leader {
-                    &[To::Allies]
-                } else {
-                    &[To::Subject, To::Allies]
-                }
-            }
-            (Trigger::OnAttack, Effect::Stat { .. })
-            | (Trigger::OnDefence, Effect::Stat { .. }) => &[To::Subject, To::Foe],
-            (Trigger::OnAttack, Effect::AttackAny) => &[To::Subject],
-            (Trigger::OnDefence, Effect::UseDefence) => &[To::Subject],
-            (Trigger::OnDefeat, Effect::Tie | Effect::Survive { .. }) => &[To::Subject],
-            (Trigger::TurnStart, Effect::Grow { .. }) => {
-                if leader {
-                    &[To::Allies]
-                } else {
-                    &[To::Subject, To::Allies]
-                }
-            }
-            (Trigger::Activated, Effect::Reveal) => &[To::Foe],
-            (Trigger::Activated, Effect::Stat { .. }) => &[To::Foe, To::Subject],
-            _ => {
-                return field_err(
-                    "effect",
-                    format!(
-                        "effect {:?} cannot be used with trigger {:?} (see the table in \
-                         docs/strifull-cards.md)",
-                        effect.name(),
-                        trigger.name()
-                    ),
-                )
-            }
-        };
-        if !allowed.contains(&to) {
-            let names: Vec<&str> = allowed.iter().map(|t| t.name(leader)).collect();
-            return field_err(
-                "to",
-                format!(
-                    "{:?} with {:?} reaches {}, not {:?}",
-                    effect.name(),
-                    trigger.name(),
-                    names.join(" or "),
-                    to.name(leader)
-                ),
-            );
-        }
-        if matches!(effect, Effect::AttackAny) && cond.foe_element.is_some() {
-            return field_err(
-                "foe_element",
-                "attack_any is decided before the target is chosen, so it cannot depend on it",
-            );
-        }
-        Ok(Ability {
-            trigger,
-            cond,
-            to,
-            effect,
-            uses: self.uses.map(Int::u8),
         })
     }
+}
+
+/// Which effects each trigger allows, and whom they may reach (`docs/strifull-cards.md`);
+/// None: the effect does not go with the trigger.
+fn allowed_targets(trigger: Trigger, effect: Effect, leader: bool) -> Option<&'static [To]> {
+    Some(match (trigger, effect) {
+        (Trigger::WhileRevealed, Effect::Stat { .. }) => {
+            if leader {
+                &[To::Allies, To::Enemies]
+            } else {
+                &[To::Subject, To::Allies, To::Enemies]
+            }
+        }
+        (Trigger::WhileRevealed, Effect::AttackAny | Effect::UseDefence) => {
+            if leader {
+                &[To::Allies]
+            } else {
+                &[To::Subject, To::Allies]
+            }
+        }
+        (Trigger::OnAttack, Effect::Stat { .. }) | (Trigger::OnDefence, Effect::Stat { .. }) => {
+            &[To::Subject, To::Foe]
+        }
+        (Trigger::OnAttack, Effect::AttackAny) => &[To::Subject],
+        (Trigger::OnDefence, Effect::UseDefence) => &[To::Subject],
+        (Trigger::OnDefeat, Effect::Tie | Effect::Survive { .. }) => &[To::Subject],
+        (Trigger::TurnStart, Effect::Grow { .. }) => {
+            if leader {
+                &[To::Allies]
+            } else {
+                &[To::Subject, To::Allies]
+            }
+        }
+        (Trigger::Activated, Effect::Reveal) => &[To::Foe],
+        (Trigger::Activated, Effect::Stat { .. }) => &[To::Foe, To::Subject],
+        _ => return None,
+    })
 }
 
 impl Ability {
