@@ -37,3 +37,8 @@ impl PyArte {
         REFERENCE_TOML
     }
 }
+
+/// Arte's extras are methods of its class; nothing else to add to the module.
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

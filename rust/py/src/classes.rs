@@ -63,61 +63,32 @@ macro_rules! game_class {
     };
 }
 
-game_class!(
-    PyBattleLine,
-    kingdoms_core::battleline::BattleLine,
-    "BattleLine",
-    "kingdoms.battleline",
-    "Battle Line: 9 flags, 60 troops, 10 tactics cards, exact claim proofs.\n\n`BattleLine(seed=None, *, traitor_troops_only=False, claim_at_turn_start=False, first_player=0)`. Rules: docs/rules/battle-line.md; state format, notation and observation layout: docs/battleline.md."
-);
+/// Every game's class, its arm in [`wrap`] and its line in [`register`], from the one list
+/// of games (`kingdoms_core::for_each_game!`). Each game's extras live in `crate::<module>`
+/// (`rust/py/src/<module>.rs`), whose `register` adds them to the extension module.
+macro_rules! game_classes {
+    (() $($module:ident :: $ty:ident, $py:ident, $class:literal, $pymodule:literal, $doc:literal;)*) => {
+        $(game_class!($py, kingdoms_core::$module::$ty, $class, $pymodule, $doc);)*
 
-game_class!(
-    PyStrifull,
-    kingdoms_core::strifull::Strifull,
-    "Strifull",
-    "kingdoms.strifull",
-    "Strained Kingdoms: STRIFULL. `Strifull(seed=None, **rules_options)`; options: factions, leaders, decks, cards_file, cards_toml, tie_is_defeat, dead_cells_open_flanks, moves_in_leader_row_only, mutual_wipeout (docs/rules/strifull.md)."
-);
+        /// Wrap a core game in the Python class of its game.
+        pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
+            let base = PyGame { inner };
+            let name = base.inner.name();
+            $(if name == <kingdoms_core::$module::$ty as kingdoms_core::Game>::NAME {
+                return Ok(Py::new(py, PyClassInitializer::from(base).add_subclass($py))?.into_any());
+            })*
+            Ok(Py::new(py, base)?.into_any())
+        }
 
-game_class!(
-    PyArte,
-    kingdoms_core::arte::Arte,
-    "Arte",
-    "kingdoms.arte",
-    "Arte da Guerra: draft terrain and unit cards (one of every three hidden), build a field \
-     of three terrain rows, then three rounds of deployment and combat. Rules options: \
-     `cards_file` / `cards_toml` (a card set), `deployment` (\"simultaneous\" | \"alternating\"), \
-     `ranged_scoring` (\"exception\" | \"ranged_defender\"), `sudden_death_row` \
-     (\"chosen\" | \"front\"); see docs/rules/arte-da-guerra.md."
-);
-
-/// Wrap a core game in the Python class of its game.
-pub fn wrap(py: Python<'_>, inner: Box<dyn DynGame>) -> PyResult<Py<PyAny>> {
-    let base = PyGame { inner };
-    #[allow(clippy::match_single_binding)]
-    match base.inner.name() {
-        // GAMES: one arm per game class.
-        "battleline" => Ok(Py::new(
-            py,
-            PyClassInitializer::from(base).add_subclass(PyBattleLine),
-        )?
-        .into_any()),
-        "strifull" => Ok(Py::new(
-            py,
-            pyo3::PyClassInitializer::from(base).add_subclass(PyStrifull),
-        )?
-        .into_any()),
-        "arte" => Ok(Py::new(py, PyClassInitializer::from(base).add_subclass(PyArte))?.into_any()),
-        _ => Ok(Py::new(py, base)?.into_any()),
-    }
+        /// Register every game class (and its extras) on the extension module.
+        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(
+                m.add_class::<$py>()?;
+                crate::$module::register(m)?;
+            )*
+            Ok(())
+        }
+    };
 }
 
-/// Register every game class on the extension module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyBattleLine>()?;
-    crate::battleline::register(m)?;
-    m.add_class::<PyStrifull>()?;
-    crate::strifull::register(m)?;
-    m.add_class::<PyArte>()?;
-    Ok(())
-}
+kingdoms_core::for_each_game!(game_classes!());
