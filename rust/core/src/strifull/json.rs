@@ -440,46 +440,59 @@ impl SideData {
             .chain(grave)
             .collect();
         all.sort_unstable();
-        if let Some(counts) = self.deck {
-            let mut deck = Vec::new();
-            for (id, n) in counts {
-                let t = troop_of(cards, &id, &at(&format!("deck.{id}")), fi)?;
-                deck.extend(std::iter::repeat_n(t, n.0 as usize));
-            }
-            deck.sort_unstable();
-            if deck != all {
+        check_deck(cards, fi, &all, self.deck, path)?;
+        Ok((s, all))
+    }
+}
+
+/// SK-1.2 on a side's cards (`all`, sorted): the deck, if given, is exactly them; at most
+/// 30 troops and at most min(copies, 3) of each.
+fn check_deck(
+    cards: &CardSet,
+    fi: usize,
+    all: &[u8],
+    deck_counts: Option<BTreeMap<String, Int<0, { MAX_COPIES as i64 }>>>,
+    path: &str,
+) -> Result<()> {
+    if let Some(counts) = deck_counts {
+        let mut deck = Vec::new();
+        for (id, n) in counts {
+            let t = troop_of(cards, &id, &format!("{path}.deck.{id}"), fi)?;
+            deck.extend(std::iter::repeat_n(t, n.0 as usize));
+        }
+        deck.sort_unstable();
+        if deck != all {
+            return Err(Error::state(
+                format!("{path}.deck"),
+                "the field, pile and graveyard do not hold exactly the deck's cards",
+            ));
+        }
+    }
+    if all.len() > DECK_SIZE {
+        return Err(Error::state(
+            path,
+            format!("more than {DECK_SIZE} troops (SK-1.2)"),
+        ));
+    }
+    let mut copies: BTreeMap<u8, u8> = BTreeMap::new();
+    for &c in all {
+        *copies.entry(c).or_default() += 1;
+    }
+    for (c, n) in copies {
+        if let Some(t) = cards.troops.get(c as usize) {
+            let limit = t.copies.min(MAX_COPIES);
+            if n > limit {
                 return Err(Error::state(
-                    at("deck"),
-                    "the field, pile and graveyard do not hold exactly the deck's cards",
+                    path,
+                    format!(
+                        "{n} copies of {:?}; a deck holds at most {limit} (SK-1.2)",
+                        t.id
+                    ),
                 ));
             }
         }
-        if all.len() > DECK_SIZE {
-            return Err(Error::state(
-                path,
-                format!("more than {DECK_SIZE} troops (SK-1.2)"),
-            ));
-        }
-        let mut copies: BTreeMap<u8, u8> = BTreeMap::new();
-        for &c in &all {
-            *copies.entry(c).or_default() += 1;
-        }
-        for (c, n) in copies {
-            if let Some(t) = cards.troops.get(c as usize) {
-                let limit = t.copies.min(MAX_COPIES);
-                if n > limit {
-                    return Err(Error::state(
-                        path,
-                        format!(
-                            "{n} copies of {:?}; a deck holds at most {limit} (SK-1.2)",
-                            t.id
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok((s, all))
     }
+    Ok(())
 }
 
 impl CombatData {
