@@ -1,7 +1,7 @@
 //! STRIFULL's extra functions: loading and validating card sets, and the embedded
 //! reference set's files (the format users copy to enter their own cards).
 
-use kingdoms_core::strifull::cards::{CardSet, REFERENCE_FILES};
+use kingdoms_core::strifull::content::{CardSet, REFERENCE_FILES};
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 

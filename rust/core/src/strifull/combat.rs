@@ -2,7 +2,7 @@
 //! (SK-6.1-6.4, SK-9), the dice and the result (SK-6.5-6.8), row elimination and its
 //! consequences (SK-7), victory (SK-8), and turn-start growth.
 
-use super::cards::{Element, TroopCard};
+use super::content::{Element, TroopCard};
 use super::effects::{Ability, Cond, Effect, ElemSel, RowSel, To, Trigger};
 use super::state::{
     cell_at, col_of, row_of, zone_of, Cell, CombatLog, CombatResult, Outcome, Step, Strifull, CELLS,

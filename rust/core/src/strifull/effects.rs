@@ -1,5 +1,6 @@
 //! The ability system: a small, data-driven vocabulary of triggers, conditions and effects
-//! (rules SK-9.x). Cards carry lists of [`Ability`] values parsed from TOML; the rules code
+//! (rules SK-9.x). Cards carry lists of [`Ability`] values read from TOML as
+//! [`AbilityData`] (the `effect` key is the tag of the effect kind); the rules code
 //! asks questions of them ("does anything make this attacker use its DEF?") in
 //! `rules.rs` / `combat.rs`.
 //!
@@ -9,13 +10,22 @@
 //! - `while_revealed` and `turn_start`: each troop the effect would reach (`to`);
 //! - `activated` (leaders only): the chosen target.
 
-use super::cards::Element;
-use crate::error::{Error, Result};
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
+use super::content::Element;
+use super::notation::Int;
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use std::fmt;
 
 /// The two zones of a field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Zone {
+    #[serde(alias = "ataque")]
     Attack,
+    #[serde(alias = "defense", alias = "defesa")]
     Defence,
 }
 
@@ -32,23 +42,18 @@ impl Zone {
             Zone::Defence => "defence",
         }
     }
-    fn parse(s: &str) -> Option<Zone> {
-        match s {
-            "attack" | "ataque" => Some(Zone::Attack),
-            "defence" | "defense" | "defesa" => Some(Zone::Defence),
-            _ => None,
-        }
-    }
 }
 
 /// When an ability acts (SK-9.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Trigger {
     /// Continuously, while the troop is face up (a leader: always).
     WhileRevealed,
     /// While the subject attacks.
     OnAttack,
     /// While the subject is attacked.
+    #[serde(alias = "on_defense")]
     OnDefence,
     /// When the subject falls in combat.
     OnDefeat,
@@ -68,17 +73,6 @@ impl Trigger {
             Trigger::TurnStart => "turn_start",
             Trigger::Activated => "activated",
         }
-    }
-    fn parse(s: &str) -> Option<Trigger> {
-        Some(match s {
-            "while_revealed" => Trigger::WhileRevealed,
-            "on_attack" => Trigger::OnAttack,
-            "on_defence" | "on_defense" => Trigger::OnDefence,
-            "on_defeat" => Trigger::OnDefeat,
-            "turn_start" => Trigger::TurnStart,
-            "activated" => Trigger::Activated,
-            _ => return None,
-        })
     }
 }
 
@@ -200,178 +194,217 @@ pub struct Ability {
     pub uses: Option<u8>,
 }
 
-const ABILITY_KEYS: &[&str] = &[
-    "when",
-    "effect",
-    "to",
-    "zone",
-    "row",
-    "element",
-    "foe_element",
-    "atk",
-    "def",
-    "roll",
-    "max",
-    "uses",
-];
+/// The kind of an effect: the `effect` key of an ability table, the tag that says which
+/// parameters (`atk`, `def`, `roll`, `max`) the ability takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectKind {
+    Stat,
+    AttackAny,
+    #[serde(alias = "use_defense")]
+    UseDefence,
+    Tie,
+    Survive,
+    Grow,
+    Reveal,
+}
 
-impl Ability {
-    /// Parse and validate one `[[troop.ability]]` / `[[leader.ability]]` table. `place`
-    /// names file, card and ability for error messages.
-    pub fn from_toml(table: &toml::Table, place: &str, leader: bool) -> Result<Ability> {
-        let at = |field: &str| format!("{place}, field \"{field}\"");
-        for key in table.keys() {
-            if !ABILITY_KEYS.contains(&key.as_str()) {
-                return Err(Error::data(
-                    at(key),
-                    format!("unknown field; an ability has {}", ABILITY_KEYS.join(", ")),
-                ));
+/// `row = 1 | 2 | 3 | "leader" | "same"`.
+impl<'de> Deserialize<'de> for RowSel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = RowSel;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("1, 2, 3, \"leader\" or \"same\"")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> std::result::Result<RowSel, E> {
+                match n {
+                    1..=3 => Ok(RowSel::Row(n as u8)),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(n), &self)),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> std::result::Result<RowSel, E> {
+                self.visit_i64(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<RowSel, E> {
+                match s {
+                    "leader" => Ok(RowSel::Leader),
+                    "same" => Ok(RowSel::Same),
+                    _ => Err(E::invalid_value(de::Unexpected::Other("that text"), &self)),
+                }
             }
         }
-        let text = |field: &str| -> Result<Option<&str>> {
-            match table.get(field) {
-                None => Ok(None),
-                Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
-                Some(v) => Err(Error::data(
-                    at(field),
-                    format!("expected a string, found {}", v.type_str()),
-                )),
-            }
-        };
-        let int = |field: &str, lo: i64, hi: i64| -> Result<Option<i64>> {
-            match table.get(field) {
-                None => Ok(None),
-                Some(toml::Value::Integer(n)) if (lo..=hi).contains(n) => Ok(Some(*n)),
-                Some(toml::Value::Integer(n)) => Err(Error::data(
-                    at(field),
-                    format!("{n} is out of range {lo}..={hi}"),
-                )),
-                Some(v) => Err(Error::data(
-                    at(field),
-                    format!("expected an integer, found {}", v.type_str()),
-                )),
-            }
-        };
-        let element = |field: &str| -> Result<Option<ElemSel>> {
-            Ok(match text(field)? {
-                None => None,
-                Some("leader") => Some(ElemSel::Leader),
-                Some(s) => Some(ElemSel::Is(Element::parse(s).ok_or_else(|| {
-                    Error::data(
-                        at(field),
-                        format!(
-                            "unknown element {s:?}; expected fire, water, wind, earth or leader"
-                        ),
-                    )
-                })?)),
-            })
-        };
+        d.deserialize_any(V)
+    }
+}
 
-        let when = text("when")?.ok_or_else(|| Error::data(at("when"), "missing"))?;
-        let trigger = Trigger::parse(when).ok_or_else(|| {
-            Error::data(
-                at("when"),
-                format!(
-                    "unknown trigger {when:?}; expected while_revealed, on_attack, on_defence, \
-                     on_defeat, turn_start or activated"
-                ),
-            )
-        })?;
+/// `element = "fire" | ... | "leader"`.
+impl<'de> Deserialize<'de> for ElemSel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s == "leader" {
+            return Ok(ElemSel::Leader);
+        }
+        Element::parse(&s).map(ElemSel::Is).ok_or_else(|| {
+            de::Error::custom(format!(
+                "unknown element {:?}; expected fire, water, wind, earth or leader",
+                s.chars().take(40).collect::<String>()
+            ))
+        })
+    }
+}
+
+/// One `[[troop.ability]]` / `[[leader.ability]]` table as written (`docs/strifull-cards.md`);
+/// [`AbilityData::into_ability`] checks that its parts fit together.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityData {
+    when: Trigger,
+    effect: EffectKind,
+    #[serde(default)]
+    to: Option<String>,
+    #[serde(default)]
+    zone: Option<Zone>,
+    #[serde(default)]
+    row: Option<RowSel>,
+    #[serde(default)]
+    element: Option<ElemSel>,
+    #[serde(default)]
+    foe_element: Option<ElemSel>,
+    #[serde(default)]
+    atk: Option<Int<-10, 10>>,
+    #[serde(default)]
+    def: Option<Int<-10, 10>>,
+    #[serde(default)]
+    roll: Option<Int<2, 6>>,
+    #[serde(default)]
+    max: Option<Int<1, 10>>,
+    #[serde(default)]
+    uses: Option<Int<1, 99>>,
+}
+
+/// What is wrong with an ability: the field and why.
+pub type FieldError = (&'static str, String);
+
+fn field_err<T>(field: &'static str, why: impl Into<String>) -> std::result::Result<T, FieldError> {
+    Err((field, why.into()))
+}
+
+impl AbilityData {
+    /// The ability, if its trigger, effect, target and conditions fit together (the table
+    /// in `docs/strifull-cards.md`); else the field at fault and why.
+    pub fn into_ability(self, leader: bool) -> std::result::Result<Ability, FieldError> {
+        let trigger = self.when;
         if trigger == Trigger::Activated && !leader {
-            return Err(Error::data(
-                at("when"),
+            return field_err(
+                "when",
                 "only leaders have activated abilities (turn step III)",
-            ));
+            );
         }
-        let zone = match text("zone")? {
-            None => None,
-            Some(s) => Some(Zone::parse(s).ok_or_else(|| {
-                Error::data(
-                    at("zone"),
-                    format!("unknown zone {s:?}; expected attack or defence"),
+        let cond = self.conditions()?;
+        let effect = self.effect()?;
+        let to = self.target(leader)?;
+        match allowed_targets(trigger, effect, leader) {
+            None => {
+                return field_err(
+                    "effect",
+                    format!(
+                        "effect {:?} cannot be used with trigger {:?} (see the table in \
+                         docs/strifull-cards.md)",
+                        effect.name(),
+                        trigger.name()
+                    ),
                 )
-            })?),
-        };
-        let row = match table.get("row") {
-            None => None,
-            Some(toml::Value::Integer(n)) if (1..=3).contains(n) => Some(RowSel::Row(*n as u8)),
-            Some(toml::Value::String(s)) if s == "leader" => Some(RowSel::Leader),
-            Some(toml::Value::String(s)) if s == "same" => Some(RowSel::Same),
-            Some(v) => {
-                return Err(Error::data(
-                    at("row"),
-                    format!("expected 1, 2, 3, \"leader\" or \"same\", found {v}"),
-                ))
             }
-        };
-        let cond = Cond {
-            zone,
-            row,
-            element: element("element")?,
-            foe_element: element("foe_element")?,
-        };
+            Some(allowed) if !allowed.contains(&to) => {
+                let names: Vec<&str> = allowed.iter().map(|t| t.name(leader)).collect();
+                return field_err(
+                    "to",
+                    format!(
+                        "{:?} with {:?} reaches {}, not {:?}",
+                        effect.name(),
+                        trigger.name(),
+                        names.join(" or "),
+                        to.name(leader)
+                    ),
+                );
+            }
+            Some(_) => {}
+        }
+        if matches!(effect, Effect::AttackAny) && cond.foe_element.is_some() {
+            return field_err(
+                "foe_element",
+                "attack_any is decided before the target is chosen, so it cannot depend on it",
+            );
+        }
+        Ok(Ability {
+            trigger,
+            cond,
+            to,
+            effect,
+            uses: self.uses.map(Int::u8),
+        })
+    }
+
+    /// The conditions on the subject, where the trigger has what they ask about.
+    fn conditions(&self) -> std::result::Result<Cond, FieldError> {
+        let trigger = self.when;
         let combat = matches!(
             trigger,
             Trigger::OnAttack | Trigger::OnDefence | Trigger::OnDefeat
         );
-        if cond.foe_element.is_some() && !combat && trigger != Trigger::WhileRevealed {
-            return Err(Error::data(
-                at("foe_element"),
+        if self.foe_element.is_some() && !combat && trigger != Trigger::WhileRevealed {
+            return field_err(
+                "foe_element",
                 "only combat triggers (on_attack, on_defence, on_defeat) and while_revealed \
                  effects have a foe",
-            ));
+            );
         }
-        if trigger == Trigger::Activated && (cond.element.is_some() || cond.foe_element.is_some()) {
-            return Err(Error::data(
-                at("element"),
+        if trigger == Trigger::Activated && (self.element.is_some() || self.foe_element.is_some()) {
+            return field_err(
+                "element",
                 "an activated ability's target may only be restricted by zone and row: the \
                  element of a face-down target is hidden",
-            ));
+            );
         }
+        Ok(Cond {
+            zone: self.zone,
+            row: self.row,
+            element: self.element,
+            foe_element: self.foe_element,
+        })
+    }
 
-        let effect_name = text("effect")?.ok_or_else(|| Error::data(at("effect"), "missing"))?;
-        let atk = int("atk", -10, 10)?.unwrap_or(0) as i8;
-        let def = int("def", -10, 10)?.unwrap_or(0) as i8;
-        let roll = int("roll", 2, 6)?;
-        let max = int("max", 1, 10)?;
-        let uses = int("uses", 1, 99)?.map(|n| n as u8);
-        let effect = match effect_name {
-            "stat" => Effect::Stat { atk, def },
-            "attack_any" => Effect::AttackAny,
-            "use_defence" | "use_defense" => Effect::UseDefence,
-            "tie" => Effect::Tie,
-            "survive" => Effect::Survive {
-                roll: roll.ok_or_else(|| {
-                    Error::data(
-                        at("roll"),
-                        "missing: the lowest die face (2-6) that survives",
-                    )
-                })? as u8,
+    /// The effect from its kind (the `effect` tag) and its parameters; a parameter the kind
+    /// does not use is an error.
+    fn effect(&self) -> std::result::Result<Effect, FieldError> {
+        let atk = self.atk.map_or(0, Int::i8);
+        let def = self.def.map_or(0, Int::i8);
+        let effect = match self.effect {
+            EffectKind::Stat => Effect::Stat { atk, def },
+            EffectKind::AttackAny => Effect::AttackAny,
+            EffectKind::UseDefence => Effect::UseDefence,
+            EffectKind::Tie => Effect::Tie,
+            EffectKind::Survive => match self.roll {
+                Some(roll) => Effect::Survive { roll: roll.u8() },
+                None => {
+                    return field_err("roll", "missing: the lowest die face (2-6) that survives")
+                }
             },
-            "grow" => Effect::Grow {
-                atk,
-                def,
-                max: max.ok_or_else(|| {
-                    Error::data(at("max"), "missing: the cap (1-10) on the counters")
-                })? as u8,
+            EffectKind::Grow => match self.max {
+                Some(max) => Effect::Grow {
+                    atk,
+                    def,
+                    max: max.u8(),
+                },
+                None => return field_err("max", "missing: the cap (1-10) on the counters"),
             },
-            "reveal" => Effect::Reveal,
-            other => {
-                return Err(Error::data(
-                    at("effect"),
-                    format!(
-                        "unknown effect {other:?}; expected stat, attack_any, use_defence, tie, \
-                         survive, grow or reveal"
-                    ),
-                ))
-            }
+            EffectKind::Reveal => Effect::Reveal,
         };
-        let unused = |field: &str| -> Result<()> {
-            if table.contains_key(field) {
-                Err(Error::data(
-                    at(field),
-                    format!("not used by effect {:?}", effect.name()),
-                ))
+        let unused = |field: &'static str, present: bool| -> std::result::Result<(), FieldError> {
+            if present {
+                field_err(field, format!("not used by effect {:?}", effect.name()))
             } else {
                 Ok(())
             }
@@ -379,36 +412,39 @@ impl Ability {
         match effect {
             Effect::Stat { atk, def } | Effect::Grow { atk, def, .. } => {
                 if atk == 0 && def == 0 {
-                    return Err(Error::data(
-                        at("atk"),
-                        "a stat or grow effect needs a non-zero atk or def",
-                    ));
+                    return field_err("atk", "a stat or grow effect needs a non-zero atk or def");
                 }
             }
             _ => {
-                unused("atk")?;
-                unused("def")?;
+                unused("atk", self.atk.is_some())?;
+                unused("def", self.def.is_some())?;
             }
         }
-        if !matches!(effect, Effect::Survive { .. }) {
-            unused("roll")?;
-        }
-        if !matches!(effect, Effect::Grow { .. }) {
-            unused("max")?;
-        }
-        if trigger != Trigger::Activated {
-            unused("uses")?;
-        }
+        unused(
+            "roll",
+            self.roll.is_some() && !matches!(effect, Effect::Survive { .. }),
+        )?;
+        unused(
+            "max",
+            self.max.is_some() && !matches!(effect, Effect::Grow { .. }),
+        )?;
+        unused(
+            "uses",
+            self.uses.is_some() && self.when != Trigger::Activated,
+        )?;
+        Ok(effect)
+    }
 
-        // Which effects each trigger allows, and with which `to`.
-        let to_text = text("to")?;
-        let to = match to_text {
+    /// Who the effect reaches: `to`, or the trigger's default.
+    fn target(&self, leader: bool) -> std::result::Result<To, FieldError> {
+        let trigger = self.when;
+        Ok(match self.to.as_deref() {
             None => {
                 if trigger == Trigger::Activated {
-                    return Err(Error::data(
-                        at("to"),
+                    return field_err(
+                        "to",
                         "missing: an activated ability targets a \"foe\" or an \"ally\"",
-                    ));
+                    );
                 }
                 match (trigger, leader) {
                     (Trigger::WhileRevealed | Trigger::TurnStart, true) => To::Allies,
@@ -421,85 +457,58 @@ impl Ability {
             Some("allies") => To::Allies,
             Some("enemies") => To::Enemies,
             Some(s) => {
-                return Err(Error::data(
-                    at("to"),
+                return field_err(
+                    "to",
                     format!(
-                        "{s:?} is not a target here; {} abilities name self, foe, allies or \
+                        "{:?} is not a target here; {} abilities name self, foe, allies or \
                          enemies, leader abilities ally, foe, allies or enemies",
+                        s.chars().take(40).collect::<String>(),
                         if leader { "leader" } else { "troop" }
                     ),
-                ))
+                )
             }
-        };
-        let allowed: &[To] = match (trigger, effect) {
-            (Trigger::WhileRevealed, Effect::Stat { .. }) => {
-                if leader {
-                    &[To::Allies, To::Enemies]
-                } else {
-                    &[To::Subject, To::Allies, To::Enemies]
-                }
-            }
-            (Trigger::WhileRevealed, Effect::AttackAny | Effect::UseDefence) => {
-                if leader {
-                    &[To::Allies]
-                } else {
-                    &[To::Subject, To::Allies]
-                }
-            }
-            (Trigger::OnAttack, Effect::Stat { .. })
-            | (Trigger::OnDefence, Effect::Stat { .. }) => &[To::Subject, To::Foe],
-            (Trigger::OnAttack, Effect::AttackAny) => &[To::Subject],
-            (Trigger::OnDefence, Effect::UseDefence) => &[To::Subject],
-            (Trigger::OnDefeat, Effect::Tie | Effect::Survive { .. }) => &[To::Subject],
-            (Trigger::TurnStart, Effect::Grow { .. }) => {
-                if leader {
-                    &[To::Allies]
-                } else {
-                    &[To::Subject, To::Allies]
-                }
-            }
-            (Trigger::Activated, Effect::Reveal) => &[To::Foe],
-            (Trigger::Activated, Effect::Stat { .. }) => &[To::Foe, To::Subject],
-            _ => {
-                return Err(Error::data(
-                    at("effect"),
-                    format!(
-                        "effect {:?} cannot be used with trigger {:?} (see the table in \
-                         docs/strifull-cards.md)",
-                        effect.name(),
-                        trigger.name()
-                    ),
-                ))
-            }
-        };
-        if !allowed.contains(&to) {
-            let names: Vec<&str> = allowed.iter().map(|t| t.name(leader)).collect();
-            return Err(Error::data(
-                at("to"),
-                format!(
-                    "{:?} with {:?} reaches {}, not {:?}",
-                    effect.name(),
-                    trigger.name(),
-                    names.join(" or "),
-                    to.name(leader)
-                ),
-            ));
-        }
-        if matches!(effect, Effect::AttackAny) && cond.foe_element.is_some() {
-            return Err(Error::data(
-                at("foe_element"),
-                "attack_any is decided before the target is chosen, so it cannot depend on it",
-            ));
-        }
-        Ok(Ability {
-            trigger,
-            cond,
-            to,
-            effect,
-            uses,
         })
     }
+}
 
+/// Which effects each trigger allows, and whom they may reach (`docs/strifull-cards.md`);
+/// None: the effect does not go with the trigger.
+fn allowed_targets(trigger: Trigger, effect: Effect, leader: bool) -> Option<&'static [To]> {
+    Some(match (trigger, effect) {
+        (Trigger::WhileRevealed, Effect::Stat { .. }) => {
+            if leader {
+                &[To::Allies, To::Enemies]
+            } else {
+                &[To::Subject, To::Allies, To::Enemies]
+            }
+        }
+        (Trigger::WhileRevealed, Effect::AttackAny | Effect::UseDefence) => {
+            if leader {
+                &[To::Allies]
+            } else {
+                &[To::Subject, To::Allies]
+            }
+        }
+        (Trigger::OnAttack, Effect::Stat { .. }) | (Trigger::OnDefence, Effect::Stat { .. }) => {
+            &[To::Subject, To::Foe]
+        }
+        (Trigger::OnAttack, Effect::AttackAny) => &[To::Subject],
+        (Trigger::OnDefence, Effect::UseDefence) => &[To::Subject],
+        (Trigger::OnDefeat, Effect::Tie | Effect::Survive { .. }) => &[To::Subject],
+        (Trigger::TurnStart, Effect::Grow { .. }) => {
+            if leader {
+                &[To::Allies]
+            } else {
+                &[To::Subject, To::Allies]
+            }
+        }
+        (Trigger::Activated, Effect::Reveal) => &[To::Foe],
+        (Trigger::Activated, Effect::Stat { .. }) => &[To::Foe, To::Subject],
+        _ => return None,
+    })
+}
+
+impl Ability {
     /// The ability in the TOML format's terms (`docs/strifull-cards.md`), as JSON.
     pub fn to_json(&self, leader: bool) -> serde_json::Value {
         use serde_json::{json, Value};

@@ -1,10 +1,74 @@
 //! Actions: the one fixed action space (ids), canonical text notation and JSON
 //! descriptions. The layout is documented in `docs/strifull.md`.
 
-use super::cards::{Element, ELEMENTS};
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
+use super::content::Element;
 use super::state::{cell_name, parse_cell, zone_of, Dir, CELLS, DIRS};
 use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+// ---- values of the text formats (JSON, TOML): each checks itself, so a serde error
+// lands on its path ---------------------------------------------------------------------
+
+/// An integer in `LO..=HI`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
+pub(crate) struct Int<const LO: i64, const HI: i64>(pub(crate) i64);
+
+impl<const LO: i64, const HI: i64> TryFrom<i64> for Int<LO, HI> {
+    type Error = String;
+    fn try_from(n: i64) -> std::result::Result<Self, String> {
+        if (LO..=HI).contains(&n) {
+            Ok(Int(n))
+        } else {
+            Err(format!("{n} is out of range {LO}..={HI}"))
+        }
+    }
+}
+impl<const LO: i64, const HI: i64> From<Int<LO, HI>> for i64 {
+    fn from(n: Int<LO, HI>) -> i64 {
+        n.0
+    }
+}
+impl<const LO: i64, const HI: i64> Int<LO, HI> {
+    /// From the engine's own value (always in range when the state is valid).
+    pub(crate) fn of(n: impl Into<i64>) -> Self {
+        Int(n.into())
+    }
+    // The range fits the target type (LO..=HI are at most -128..=127 where used).
+    pub(crate) fn i8(self) -> i8 {
+        self.0 as i8
+    }
+    pub(crate) fn u8(self) -> u8 {
+        self.0 as u8
+    }
+}
+
+pub(crate) type PlayerNo = Int<0, 1>;
+pub(crate) type Die = Int<1, 6>;
+pub(crate) type RowNo = Int<1, 3>;
+
+/// A cell name such as `aB2` (zone, column, row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub(crate) struct CellName(pub(crate) u8);
+
+impl TryFrom<String> for CellName {
+    type Error = String;
+    fn try_from(s: String) -> std::result::Result<Self, String> {
+        parse_cell(&s)
+            .map(|c| CellName(c as u8))
+            .ok_or_else(|| "expected a cell such as \"aB2\"".to_string())
+    }
+}
+impl From<CellName> for String {
+    fn from(c: CellName) -> String {
+        cell_name(c.0 as usize)
+    }
+}
 
 /// One decision. Cells are indices 0..18 of a field (see `state.rs`); which field is implied
 /// by the action (own cells, except the target of an attack and of `AbilityFoe`).
@@ -93,11 +157,11 @@ impl Action {
                 Action::Swap(a as u8, b as u8)
             }
             i if i < ID_ELEMENT => Action::PileSwap((i - ID_PILE) as u8),
-            i if i < ID_LEADER => Action::Element(ELEMENTS[i - ID_ELEMENT]),
+            i if i < ID_LEADER => Action::Element(Element::from_index(i - ID_ELEMENT)?),
             i if i < ID_MOVE => Action::Leader((i - ID_LEADER + 1) as u8),
             i if i < ID_REPLACE => {
                 let k = i - ID_MOVE;
-                Action::Move((k / 5) as u8, DIRS[k % 5])
+                Action::Move((k / 5) as u8, *DIRS.get(k % 5)?)
             }
             i if i < ID_ABILITY_FOE => Action::Replace((i - ID_REPLACE) as u8),
             i if i < ID_ABILITY_OWN => Action::AbilityFoe((i - ID_ABILITY_FOE) as u8),
@@ -158,7 +222,9 @@ impl Action {
                 .map(Action::Element)
                 .ok_or_else(|| bad("elements are fire, water, wind, earth")),
             ["leader", r] => match *r {
-                "1" | "2" | "3" => Ok(Action::Leader(r.as_bytes()[0] - b'0')),
+                "1" => Ok(Action::Leader(1)),
+                "2" => Ok(Action::Leader(2)),
+                "3" => Ok(Action::Leader(3)),
                 _ => Err(bad("leader rows are 1, 2, 3")),
             },
             ["move", a, b] => {
@@ -226,6 +292,7 @@ pub fn dir_name(d: Dir) -> &'static str {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -1,8 +1,10 @@
-//! What a player perceives: the observation tensor, the text render and the heuristic
-//! evaluation. All three use only what the player may see (SK-10).
+//! What a player perceives (SK-10): the determinization `resample_hidden`, the observation
+//! tensor and the text render. Each uses only what the player may see.
 
+use super::content::Element;
 use super::effects::{Ability, Effect, To, Trigger};
-use super::state::{cell_at, cell_name, row_of, zone_of, Outcome, Step, Strifull, CELLS};
+use super::state::{cell_at, cell_name, row_of, Outcome, Step, Strifull, CELLS};
+use crate::rng::GameRng;
 
 /// 36 cell rows (the observer's 18 cells, then the opponent's), then one row per side.
 pub const OBS_ROWS: usize = 2 * CELLS + 2;
@@ -34,8 +36,55 @@ fn ability_flags(abilities: &[Ability]) -> [bool; FLAGS] {
 }
 
 impl Strifull {
+    /// SK-10: a state consistent with `player`'s view, with everything hidden from them
+    /// redrawn: the opponent's face-down troops and pile (one shuffled pool), the unknown
+    /// part of the own pile's order, the opponent's secret setup choices, and the RNG.
+    pub(crate) fn resample(&self, player: usize, seed: u64) -> Strifull {
+        let mut g = self.clone();
+        let mut rng = GameRng::stream(seed, 0);
+        let q = 1 - player.min(1);
+        {
+            let s = &mut g.sides[q];
+            let mut pool: Vec<u8> = s
+                .cells
+                .iter()
+                .filter(|c| c.occupied() && !c.revealed)
+                .map(|c| c.card)
+                .chain(s.pile.as_slice().iter().copied())
+                .collect();
+            rng.shuffle(&mut pool);
+            let mut it = pool.into_iter();
+            for cell in s.cells.iter_mut() {
+                if cell.occupied() && !cell.revealed {
+                    cell.card = it.next().unwrap_or(cell.card);
+                }
+            }
+            for slot in s.pile.as_mut_slice() {
+                *slot = it.next().unwrap_or(*slot);
+            }
+            if g.turn == 0 {
+                if s.element.is_some() {
+                    s.element = Element::from_index(rng.below(4));
+                }
+                if s.leader_row != 0 {
+                    s.leader_row = 1 + rng.below(3) as u8;
+                }
+            }
+        }
+        {
+            let s = &mut g.sides[player.min(1)];
+            let known = s.pile_known as usize;
+            let pile = s.pile.as_mut_slice();
+            if known < pile.len() {
+                rng.shuffle(&mut pile[known..]);
+            }
+        }
+        g.rng = GameRng::stream(seed, 1);
+        g
+    }
+
     /// Whether `viewer` knows the card at (`side`, `cell`).
-    fn sees(&self, viewer: Option<usize>, side: usize, cell: usize) -> bool {
+    pub(crate) fn sees(&self, viewer: Option<usize>, side: usize, cell: usize) -> bool {
         let c = self.sides[side].cells[cell];
         c.occupied() && (viewer.is_none_or(|v| v == side) || c.revealed)
     }
@@ -123,87 +172,6 @@ impl Strifull {
                 self.first.is_some_and(|x| x.player as usize == side),
             ));
         }
-    }
-
-    /// Mean (ATK, DEF) of the cards `player` cannot see on `side`: the mean over that side's
-    /// unseen cards (the deck is public, SK-1.4, so this multiset is known).
-    fn unseen_mean(&self, side: usize) -> (f64, f64) {
-        let s = &self.sides[side];
-        let (mut atk, mut def, mut n) = (0.0, 0.0, 0usize);
-        for c in s
-            .cells
-            .iter()
-            .filter(|c| c.occupied() && !c.revealed)
-            .map(|c| c.card)
-            .chain(s.pile.as_slice().iter().copied())
-        {
-            let t = self.troop(c);
-            atk += f64::from(t.atk);
-            def += f64::from(t.def);
-            n += 1;
-        }
-        if n == 0 {
-            (3.5, 3.5)
-        } else {
-            (atk / n as f64, def / n as f64)
-        }
-    }
-
-    /// A material count from `player`'s point of view, squashed to [-1, 1]; terminal
-    /// states give the true result.
-    ///
-    /// Per side: live rows; every troop as one more hit the opponent needs to empty its
-    /// half-row; the stat the troop's zone uses (ATK in attack, DEF in defence: SK-6.1)
-    /// weighted three times the other one (which counts after a cross move); a small share
-    /// for the pile, and a penalty for a troop holding half a row alone. Unseen troops
-    /// count at the mean of their side's unseen cards. Weighing each troop by its zone's
-    /// stat rather than by ATK + DEF took ISMCTS@1000 from 92-97% to 98-99% against
-    /// random play and greedy from 77% to 92% (docs/agents.md).
-    pub(crate) fn heuristic(&self, player: usize) -> f64 {
-        const ROW: f64 = 4.0;
-        const TROOP: f64 = 1.5;
-        const ZONE_STAT: f64 = 1.5;
-        const OTHER_STAT: f64 = 0.5;
-        const PILE: f64 = 0.3;
-        const LONE: f64 = 1.0;
-        const SCALE: f64 = 35.0;
-        let player = player.min(1);
-        match self.outcome {
-            Outcome::Win(w) => return if w as usize == player { 1.0 } else { -1.0 },
-            Outcome::Draw => return 0.0,
-            Outcome::Running => {}
-        }
-        let score = |side: usize| -> f64 {
-            let s = &self.sides[side];
-            let (unseen_atk, unseen_def) = self.unseen_mean(side);
-            let mut v = ROW * s.live_rows() as f64 + PILE * s.pile.len() as f64;
-            for c in 0..CELLS {
-                let cell = s.cells[c];
-                if cell.is_empty() {
-                    continue;
-                }
-                let (atk, def) = if self.sees(Some(player), side, c) {
-                    let t = self.troop(cell.card);
-                    (
-                        f64::from(t.atk) + f64::from(cell.atk),
-                        f64::from(t.def) + f64::from(cell.def),
-                    )
-                } else {
-                    (unseen_atk, unseen_def)
-                };
-                let (zone_stat, other) = if zone_of(c) == 0 {
-                    (atk, def)
-                } else {
-                    (def, atk)
-                };
-                v += TROOP + ZONE_STAT * zone_stat + OTHER_STAT * other;
-                if s.half_count(zone_of(c), row_of(c)) == 1 {
-                    v -= LONE;
-                }
-            }
-            v
-        };
-        ((score(player) - score(1 - player)) / SCALE).tanh()
     }
 
     /// The text picture. Player 1's field is on top, player 0's below, laid out as the

@@ -1,7 +1,7 @@
 //! The turn machine: which decisions exist in each step (legal actions, generated in
 //! ascending id order), why an action is illegal (with its rule id), and applying actions.
 
-use super::cards::ELEMENTS;
+use super::content::ELEMENTS;
 use super::effects::{Effect, To};
 use super::notation::Action;
 use super::state::{

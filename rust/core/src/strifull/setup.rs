@@ -1,7 +1,7 @@
 //! A new game: decks from the options (SK-1.2, SK-1.3), the deal of 18 face-down troops and
 //! the pile (SK-3.1). The setup decisions themselves are actions (rules.rs).
 
-use super::cards::{CardSet, DECK_SIZE};
+use super::content::{CardSet, DECK_SIZE};
 use super::state::{Cell, Outcome, Shared, Side, Step, Strifull, CELLS};
 use super::{DeckChoice, Options};
 use crate::error::{Error, Result};
@@ -32,7 +32,7 @@ pub(crate) fn resolve_deck(
                 .flat_map(|&t| {
                     std::iter::repeat_n(
                         t,
-                        cards.troops[t].copies.min(super::cards::MAX_COPIES) as usize,
+                        cards.troops[t].copies.min(super::content::MAX_COPIES) as usize,
                     )
                 })
                 .collect();

@@ -1,9 +1,10 @@
 //! The state of a game: two fields, piles and graveyards, the turn machine, the RNG.
 //! Geometry helpers for the 18 cells of a field live here too (rules SK-2.x).
 
-use super::cards::{CardSet, Element, LeaderCard, TroopCard};
+use super::content::{CardSet, Element, LeaderCard, TroopCard};
 use super::Options;
 use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Cells of one field: attack zone 0..9, defence zone 9..18; inside a zone
@@ -265,8 +266,9 @@ impl Side {
     }
 }
 
-/// What the player to act is deciding (SK-3, SK-4, SK-7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What the player to act is deciding (SK-3, SK-4, SK-7); serde writes [`Step::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Step {
     /// Setup: up to three changes, or `pass`.
     Changes,
@@ -277,6 +279,7 @@ pub enum Step {
     /// Turn step I: an optional battle move.
     Move,
     /// Turn step II: an optional leader move.
+    #[serde(rename = "leader")]
     LeaderMove,
     /// Turn step III: the leader's activated ability (optional).
     Ability,
@@ -343,7 +346,8 @@ pub struct TurnMod {
     pub def: i8,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CombatResult {
     Attacker,
     Defender,

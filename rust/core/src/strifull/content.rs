@@ -2,8 +2,13 @@
 //! (`docs/strifull-cards.md` documents the format). The reference set is embedded from
 //! `data/strifull/*.toml`; users load their own with the `cards_file` / `cards_toml` options.
 
-use super::effects::{Ability, Trigger};
+// This module reads user input (saved states, notation, card files): no panicking access.
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
+use super::effects::{Ability, AbilityData, Trigger};
+use super::notation::Int;
 use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -61,6 +66,25 @@ impl Element {
             "wind" | "vento" => Element::Wind,
             "earth" | "terra" => Element::Earth,
             _ => return None,
+        })
+    }
+}
+
+/// Written as its English name; read through [`Element::parse`].
+impl Serialize for Element {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Element {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Element::parse(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown element {:?}; expected fire, water, wind or earth",
+                s.chars().take(40).collect::<String>()
+            ))
         })
     }
 }
@@ -213,27 +237,27 @@ impl CardSet {
         let ids = |v: &[usize], f: &dyn Fn(usize) -> String| -> Vec<String> {
             v.iter().map(|&i| f(i)).collect()
         };
-        let troop_id = |i: usize| self.troops[i].id.clone();
+        let troop_id = |i: usize| id_at(&self.troops, i, |t| &t.id);
         json!({
             "factions": self.factions.iter().map(|f| json!({
                 "id": f.id,
                 "name": f.name,
                 "banner": f.banner,
-                "brigades": ids(&f.brigades, &|i| self.brigades[i].id.clone()),
+                "brigades": ids(&f.brigades, &|i| id_at(&self.brigades, i, |b| &b.id)),
                 "troops": ids(&f.troops, &troop_id),
-                "leaders": ids(&f.leaders, &|i| self.leaders[i].id.clone()),
+                "leaders": ids(&f.leaders, &|i| id_at(&self.leaders, i, |l| &l.id)),
                 "recommended": ids(&f.recommended, &troop_id),
             })).collect::<Vec<_>>(),
             "brigades": self.brigades.iter().map(|b| json!({
                 "id": b.id,
                 "name": b.name,
-                "faction": self.factions[b.faction].id,
+                "faction": self.faction_id(b.faction),
             })).collect::<Vec<_>>(),
             "troops": self.troops.iter().map(|t| json!({
                 "id": t.id,
                 "name": t.name,
-                "faction": self.factions[t.faction].id,
-                "brigade": self.brigades[t.brigade].id,
+                "faction": self.faction_id(t.faction),
+                "brigade": id_at(&self.brigades, t.brigade, |b| &b.id),
                 "element": t.element.name(),
                 "atk": t.atk,
                 "def": t.def,
@@ -244,13 +268,21 @@ impl CardSet {
             "leaders": self.leaders.iter().map(|l| json!({
                 "id": l.id,
                 "name": l.name,
-                "faction": self.factions[l.faction].id,
+                "faction": self.faction_id(l.faction),
                 "text": l.text,
                 "abilities": l.abilities.iter().map(|a| a.to_json(true)).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
     }
 
+    /// The id of faction `i` ("" if there is none).
+    pub fn faction_id(&self, i: usize) -> String {
+        id_at(&self.factions, i, |f| &f.id)
+    }
+    /// The id of troop `i` ("" if there is none).
+    pub fn troop_id(&self, i: usize) -> String {
+        id_at(&self.troops, i, |t| &t.id)
+    }
     pub fn troop_index(&self, id: &str) -> Option<usize> {
         self.troops.iter().position(|t| t.id == id)
     }
@@ -278,13 +310,16 @@ impl CardSet {
             if card.faction != faction {
                 return Err(format!(
                     "troop {:?} belongs to faction {:?}, not {:?}",
-                    card.id, self.factions[card.faction].id, self.factions[faction].id
+                    card.id,
+                    self.faction_id(card.faction),
+                    self.faction_id(faction)
                 ));
             }
-            counts[t] = counts[t].saturating_add(1);
+            if let Some(n) = counts.get_mut(t) {
+                *n = n.saturating_add(1);
+            }
         }
-        for (t, &n) in counts.iter().enumerate().take(self.troops.len()) {
-            let card = &self.troops[t];
+        for (card, &n) in self.troops.iter().zip(counts.iter()) {
             let limit = card.copies.min(MAX_COPIES);
             if n > limit {
                 return Err(format!(
@@ -348,8 +383,196 @@ fn read_path(path: &str) -> Result<Vec<(String, String)>> {
     }
 }
 
+// ---- the files' plain data ---------------------------------------------------------------
+
+/// An id: 1-64 of a-z, 0-9, `_` and `-`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+struct Id(String);
+
+impl TryFrom<String> for Id {
+    type Error = String;
+    fn try_from(s: String) -> std::result::Result<Self, String> {
+        let ok = (1..=64).contains(&s.len())
+            && s.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+        if ok {
+            Ok(Id(s))
+        } else {
+            Err(format!(
+                "{:?} is not an id: use 1-64 of a-z, 0-9, _ and -",
+                s.chars().take(40).collect::<String>()
+            ))
+        }
+    }
+}
+
+/// A display name: not blank.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "String")]
+struct Name(String);
+
+impl TryFrom<String> for Name {
+    type Error = &'static str;
+    fn try_from(s: String) -> std::result::Result<Self, &'static str> {
+        if s.trim().is_empty() {
+            Err("must not be empty")
+        } else {
+            Ok(Name(s))
+        }
+    }
+}
+
+/// One card file: arrays of tables, each decoded on its own so that an error names its
+/// card (`docs/strifull-cards.md`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileData {
+    #[serde(default)]
+    faction: Vec<toml::Table>,
+    #[serde(default)]
+    brigade: Vec<toml::Table>,
+    #[serde(default)]
+    troop: Vec<toml::Table>,
+    #[serde(default)]
+    leader: Vec<toml::Table>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FactionData {
+    id: Id,
+    name: Name,
+    #[serde(default)]
+    banner: String,
+    /// The ready-made beginner's deck: 30 troop ids (repeats for copies).
+    #[serde(default)]
+    recommended: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BrigadeData {
+    id: Id,
+    faction: Id,
+    name: Name,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TroopData {
+    id: Id,
+    brigade: Id,
+    name: Name,
+    element: Element,
+    atk: Int<0, 20>,
+    def: Int<0, 20>,
+    #[serde(default)]
+    copies: Option<Int<1, 9>>,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    ability: Vec<AbilityData>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LeaderData {
+    id: Id,
+    faction: Id,
+    name: Name,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    ability: Vec<AbilityData>,
+}
+
+/// Where a decoding error is: `troop "x", ability 1, field "roll"` from the serde path
+/// `ability[0].roll`; a missing field is named as the field.
+fn place_of(card: &str, path: &serde_path_to_error::Path, msg: &str) -> String {
+    use serde_path_to_error::Segment;
+    let mut place = card.to_string();
+    let mut segments = path.iter().peekable();
+    while let Some(seg) = segments.next() {
+        match (seg, segments.peek()) {
+            (Segment::Map { key }, Some(Segment::Seq { index })) if key == "ability" => {
+                place += &format!(", ability {}", index + 1);
+                segments.next();
+            }
+            (Segment::Map { key }, _) => {
+                place += &format!(", field {key:?}");
+                break;
+            }
+            _ => {}
+        }
+    }
+    if let Some(field) = missing_field(msg) {
+        place += &format!(", field {field:?}");
+    }
+    place
+}
+
+/// The field a serde "missing field `x`" message names.
+fn missing_field(msg: &str) -> Option<&str> {
+    msg.strip_prefix("missing field `")
+        .and_then(|r| r.split('`').next())
+}
+
+/// Decode one card table; `place` names file and card.
+fn decode<T: for<'de> Deserialize<'de>>(table: toml::Table, place: &str) -> Result<T> {
+    serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+        let msg = e.inner().message().to_string();
+        let place = place_of(place, e.path(), &msg);
+        Error::data(
+            place,
+            if missing_field(&msg).is_some() {
+                "missing".to_string()
+            } else {
+                msg
+            },
+        )
+    })
+}
+
+/// "file: troop "id"" or "file: troop 3" when the id is missing.
+fn card_place(file: &str, kind: &str, index: usize, table: &toml::Table) -> String {
+    match table.get("id").and_then(toml::Value::as_str) {
+        Some(id) => format!(
+            "{file}: {kind} {:?}",
+            id.chars().take(64).collect::<String>()
+        ),
+        None => format!("{file}: {kind} {}", index + 1),
+    }
+}
+
+/// The abilities of a card, checked (at most one activated: step III uses it once a turn).
+fn abilities(data: Vec<AbilityData>, place: &str, leader: bool) -> Result<Vec<Ability>> {
+    let out = data
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| {
+            a.into_ability(leader).map_err(|(field, why)| {
+                Error::data(format!("{place}, ability {}, field {field:?}", i + 1), why)
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if out
+        .iter()
+        .filter(|a| a.trigger == Trigger::Activated)
+        .count()
+        > 1
+    {
+        return Err(Error::data(
+            format!("{place}, field \"ability\""),
+            "a leader has at most one activated ability (step III uses it once a turn)",
+        ));
+    }
+    Ok(out)
+}
+
 // ---- building and validation ------------------------------------------------------------
 
+/// The cards of every file, decoded, with the file each came from.
 #[derive(Default)]
 struct Builder {
     factions: Vec<(String, RawFaction)>,
@@ -388,151 +611,14 @@ struct RawLeader {
     abilities: Vec<Ability>,
 }
 
-/// Typed access to the fields of one TOML table, with messages naming the place.
-struct Fields<'a> {
-    table: &'a toml::Table,
-    place: String,
-}
-
-impl<'a> Fields<'a> {
-    fn new(table: &'a toml::Table, place: String, allowed: &[&str]) -> Result<Self> {
-        for key in table.keys() {
-            if !allowed.contains(&key.as_str()) {
-                return Err(Error::data(
-                    format!("{place}, field \"{key}\""),
-                    format!("unknown field; expected one of {}", allowed.join(", ")),
-                ));
-            }
-        }
-        Ok(Fields { table, place })
-    }
-    fn at(&self, field: &str) -> String {
-        format!("{}, field \"{field}\"", self.place)
-    }
-    fn opt_str(&self, field: &str) -> Result<Option<String>> {
-        match self.table.get(field) {
-            None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => Err(Error::data(
-                self.at(field),
-                format!("expected a string, found {}", v.type_str()),
-            )),
-        }
-    }
-    fn str(&self, field: &str) -> Result<String> {
-        let s = self
-            .opt_str(field)?
-            .ok_or_else(|| Error::data(self.at(field), "missing"))?;
-        if s.trim().is_empty() {
-            return Err(Error::data(self.at(field), "must not be empty"));
-        }
-        Ok(s)
-    }
-    fn id(&self, field: &str) -> Result<String> {
-        let s = self.str(field)?;
-        if s.len() > 64
-            || !s
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
-        {
-            return Err(Error::data(
-                self.at(field),
-                format!("{s:?} is not an id: use 1-64 of a-z, 0-9, _ and -"),
-            ));
-        }
-        Ok(s)
-    }
-    fn int(&self, field: &str, lo: i64, hi: i64, default: Option<i64>) -> Result<i64> {
-        match self.table.get(field) {
-            None => default.ok_or_else(|| Error::data(self.at(field), "missing")),
-            Some(toml::Value::Integer(n)) if (lo..=hi).contains(n) => Ok(*n),
-            Some(toml::Value::Integer(n)) => Err(Error::data(
-                self.at(field),
-                format!("{n} is out of range {lo}..={hi}"),
-            )),
-            Some(v) => Err(Error::data(
-                self.at(field),
-                format!("expected an integer, found {}", v.type_str()),
-            )),
-        }
-    }
-    fn abilities(&self, leader: bool) -> Result<Vec<Ability>> {
-        let items = match self.table.get("ability") {
-            None => return Ok(Vec::new()),
-            Some(toml::Value::Array(items)) => items,
-            Some(v) => {
-                return Err(Error::data(
-                    self.at("ability"),
-                    format!("expected [[...ability]] tables, found {}", v.type_str()),
-                ))
-            }
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let place = format!("{}, ability {}", self.place, i + 1);
-            let table = item
-                .as_table()
-                .ok_or_else(|| Error::data(&place, "expected a table"))?;
-            out.push(Ability::from_toml(table, &place, leader)?);
-        }
-        if out
-            .iter()
-            .filter(|a| a.trigger == Trigger::Activated)
-            .count()
-            > 1
-        {
-            return Err(Error::data(
-                self.at("ability"),
-                "a leader has at most one activated ability (step III uses it once a turn)",
-            ));
-        }
-        Ok(out)
-    }
-}
-
-fn table_list<'a>(
-    file: &str,
-    root: &'a toml::Table,
-    key: &str,
-) -> Result<Vec<(usize, &'a toml::Table)>> {
-    match root.get(key) {
-        None => Ok(Vec::new()),
-        Some(toml::Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                v.as_table().map(|t| (i, t)).ok_or_else(|| {
-                    Error::data(
-                        format!("{file}: {key} {}", i + 1),
-                        "expected a table ([[...]])",
-                    )
-                })
-            })
-            .collect(),
-        Some(v) => Err(Error::data(
-            format!("{file}: {key}"),
-            format!(
-                "expected an array of tables [[{key}]], found {}",
-                v.type_str()
-            ),
-        )),
-    }
-}
-
-/// "file: troop "id"" or "file: troop 3" when the id is missing.
-fn card_place(file: &str, kind: &str, index: usize, table: &toml::Table) -> String {
-    match table.get("id").and_then(toml::Value::as_str) {
-        Some(id) => format!("{file}: {kind} {id:?}"),
-        None => format!("{file}: {kind} {}", index + 1),
-    }
-}
-
 impl Builder {
     fn add_file(&mut self, file: &str, text: &str) -> Result<()> {
         let root: toml::Table = text.parse::<toml::Table>().map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            let line = e.span().map(|s| {
+                text.get(..s.start)
+                    .map_or(0, |before| before.matches('\n').count())
+                    + 1
+            });
             Error::data(
                 match line {
                     Some(l) => format!("{file}, line {l}"),
@@ -541,113 +627,80 @@ impl Builder {
                 format!("not valid TOML: {}", e.message()),
             )
         })?;
-        for key in root.keys() {
-            if !["faction", "brigade", "troop", "leader"].contains(&key.as_str()) {
-                return Err(Error::data(
-                    format!("{file}: {key}"),
-                    "unknown table; a card file has [[faction]], [[brigade]], [[troop]] and [[leader]]",
-                ));
-            }
-        }
-        for (i, t) in table_list(file, &root, "faction")? {
-            let f = Fields::new(
-                t,
-                card_place(file, "faction", i, t),
-                &["id", "name", "banner", "recommended"],
-            )?;
-            let recommended = match t.get("recommended") {
-                None => {
-                    return Err(Error::data(
-                        f.at("recommended"),
-                        "missing: the ready-made beginner's deck, a list of 30 troop ids",
-                    ))
+        let data: FileData =
+            serde_path_to_error::deserialize(toml::Value::Table(root)).map_err(|e| {
+                let place = format!("{file}: {}", e.path());
+                let msg = e.into_inner().message().to_string();
+                if msg.starts_with("unknown field") {
+                    Error::data(
+                        place,
+                        "unknown table; a card file has [[faction]], [[brigade]], [[troop]] \
+                         and [[leader]]",
+                    )
+                } else {
+                    Error::data(place, msg)
                 }
-                Some(toml::Value::Array(items)) => items
-                    .iter()
-                    .map(|v| {
-                        v.as_str().map(str::to_string).ok_or_else(|| {
-                            Error::data(f.at("recommended"), "expected a list of troop ids")
-                        })
-                    })
-                    .collect::<Result<Vec<_>>>()?,
-                Some(_) => {
-                    return Err(Error::data(
-                        f.at("recommended"),
-                        "expected a list of troop ids",
-                    ))
-                }
-            };
+            })?;
+        for (i, t) in data.faction.into_iter().enumerate() {
+            let place = card_place(file, "faction", i, &t);
+            let f: FactionData = decode(t, &place)?;
+            let recommended = f.recommended.ok_or_else(|| {
+                Error::data(
+                    format!("{place}, field \"recommended\""),
+                    "missing: the ready-made beginner's deck, a list of 30 troop ids",
+                )
+            })?;
             self.factions.push((
                 file.to_string(),
                 RawFaction {
-                    id: f.id("id")?,
-                    name: f.str("name")?,
-                    banner: f.opt_str("banner")?.unwrap_or_default(),
+                    id: f.id.0,
+                    name: f.name.0,
+                    banner: f.banner,
                     recommended,
                 },
             ));
         }
-        for (i, t) in table_list(file, &root, "brigade")? {
-            let f = Fields::new(
-                t,
-                card_place(file, "brigade", i, t),
-                &["id", "faction", "name"],
-            )?;
+        for (i, t) in data.brigade.into_iter().enumerate() {
+            let place = card_place(file, "brigade", i, &t);
+            let b: BrigadeData = decode(t, &place)?;
             self.brigades.push((
                 file.to_string(),
                 RawBrigade {
-                    id: f.id("id")?,
-                    faction: f.id("faction")?,
-                    name: f.str("name")?,
+                    id: b.id.0,
+                    faction: b.faction.0,
+                    name: b.name.0,
                 },
             ));
         }
-        for (i, t) in table_list(file, &root, "troop")? {
-            let f = Fields::new(
-                t,
-                card_place(file, "troop", i, t),
-                &[
-                    "id", "brigade", "name", "element", "atk", "def", "copies", "text", "ability",
-                ],
-            )?;
-            let element_text = f.str("element")?;
-            let element = Element::parse(&element_text).ok_or_else(|| {
-                Error::data(
-                    f.at("element"),
-                    format!(
-                        "unknown element {element_text:?}; expected fire, water, wind or earth"
-                    ),
-                )
-            })?;
+        for (i, t) in data.troop.into_iter().enumerate() {
+            let place = card_place(file, "troop", i, &t);
+            let d: TroopData = decode(t, &place)?;
             self.troops.push((
                 file.to_string(),
                 RawTroop {
-                    id: f.id("id")?,
-                    brigade: f.id("brigade")?,
-                    name: f.str("name")?,
-                    element,
-                    atk: f.int("atk", 0, 20, None)? as i8,
-                    def: f.int("def", 0, 20, None)? as i8,
-                    copies: f.int("copies", 1, 9, Some(3))? as u8,
-                    text: f.opt_str("text")?.unwrap_or_default(),
-                    abilities: f.abilities(false)?,
+                    id: d.id.0,
+                    brigade: d.brigade.0,
+                    name: d.name.0,
+                    element: d.element,
+                    atk: d.atk.i8(),
+                    def: d.def.i8(),
+                    copies: d.copies.map_or(3, Int::u8),
+                    text: d.text,
+                    abilities: abilities(d.ability, &place, false)?,
                 },
             ));
         }
-        for (i, t) in table_list(file, &root, "leader")? {
-            let f = Fields::new(
-                t,
-                card_place(file, "leader", i, t),
-                &["id", "faction", "name", "text", "ability"],
-            )?;
+        for (i, t) in data.leader.into_iter().enumerate() {
+            let place = card_place(file, "leader", i, &t);
+            let d: LeaderData = decode(t, &place)?;
             self.leaders.push((
                 file.to_string(),
                 RawLeader {
-                    id: f.id("id")?,
-                    faction: f.id("faction")?,
-                    name: f.str("name")?,
-                    text: f.opt_str("text")?.unwrap_or_default(),
-                    abilities: f.abilities(true)?,
+                    id: d.id.0,
+                    faction: d.faction.0,
+                    name: d.name.0,
+                    text: d.text,
+                    abilities: abilities(d.ability, &place, true)?,
                 },
             ));
         }
@@ -708,7 +761,9 @@ impl Builder {
         let mut brigades = Vec::with_capacity(self.brigades.len());
         for (file, b) in &self.brigades {
             let fi = faction_of(file, "brigade", &b.id, &b.faction)?;
-            factions[fi].brigades.push(brigades.len());
+            if let Some(f) = factions.get_mut(fi) {
+                f.brigades.push(brigades.len());
+            }
             brigades.push(Brigade {
                 id: b.id.clone(),
                 name: b.name.clone(),
@@ -726,8 +781,10 @@ impl Builder {
                         format!("unknown brigade {:?}", t.brigade),
                     )
                 })?;
-            let fi = brigades[bi].faction;
-            factions[fi].troops.push(troops.len());
+            let fi = brigades.get(bi).map_or(0, |b: &Brigade| b.faction);
+            if let Some(f) = factions.get_mut(fi) {
+                f.troops.push(troops.len());
+            }
             let (kinds, reach_kinds) = super::effects::kinds(&t.abilities);
             troops.push(TroopCard {
                 id: t.id.clone(),
@@ -747,7 +804,9 @@ impl Builder {
         let mut leaders = Vec::with_capacity(self.leaders.len());
         for (file, l) in &self.leaders {
             let fi = faction_of(file, "leader", &l.id, &l.faction)?;
-            factions[fi].leaders.push(leaders.len());
+            if let Some(f) = factions.get_mut(fi) {
+                f.leaders.push(leaders.len());
+            }
             leaders.push(LeaderCard {
                 id: l.id.clone(),
                 name: l.name.clone(),
@@ -758,7 +817,10 @@ impl Builder {
             });
         }
         for (file, b) in &self.brigades {
-            if !troops.iter().any(|t| brigades[t.brigade].id == b.id) {
+            if !troops
+                .iter()
+                .any(|t| id_at(&brigades, t.brigade, |x| &x.id) == b.id)
+            {
                 return Err(Error::data(
                     format!("{file}: brigade {:?}", b.id),
                     "has no troop",
@@ -773,13 +835,17 @@ impl Builder {
         };
         for (fi, (file, raw)) in self.factions.iter().enumerate() {
             let place = format!("{file}: faction {:?}", raw.id);
-            if set.factions[fi].leaders.is_empty() {
+            let Some(faction) = set.factions.get(fi) else {
+                continue;
+            };
+            if faction.leaders.is_empty() {
                 return Err(Error::data(place, "has no leader"));
             }
-            let total: usize = set.factions[fi]
+            let total: usize = faction
                 .troops
                 .iter()
-                .map(|&t| set.troops[t].copies.min(MAX_COPIES) as usize)
+                .filter_map(|&t| set.troops.get(t))
+                .map(|t| t.copies.min(MAX_COPIES) as usize)
                 .sum();
             if total < DECK_SIZE {
                 return Err(Error::data(
@@ -804,10 +870,17 @@ impl Builder {
                     format!("not a legal deck: {why}"),
                 )
             })?;
-            set.factions[fi].recommended = deck;
+            if let Some(f) = set.factions.get_mut(fi) {
+                f.recommended = deck;
+            }
         }
         Ok(set)
     }
+}
+
+/// The id of item `i` of a card list ("" if out of range: indices come from the set itself).
+fn id_at<T>(items: &[T], i: usize, id: impl Fn(&T) -> &String) -> String {
+    items.get(i).map(id).cloned().unwrap_or_default()
 }
 
 fn factions_index(factions: &[(String, RawFaction)], id: &str) -> Option<usize> {
