@@ -4,6 +4,7 @@
 pub mod agents;
 pub mod arte;
 pub mod battleline;
+pub mod datafile;
 pub mod error;
 pub mod game;
 pub mod hex;

@@ -128,8 +128,7 @@ impl CardSet {
 
     /// Read and validate a card set file.
     pub fn load(path: &str) -> Result<CardSet> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::data(path, format!("cannot read the card set: {e}")))?;
+        let text = crate::datafile::read_text(path)?;
         CardSet::from_toml(&text, path)
     }
 
