@@ -117,6 +117,7 @@ impl CardSet {
     /// The embedded reference set, parsed once.
     pub fn reference() -> Arc<CardSet> {
         static REF: OnceLock<Arc<CardSet>> = OnceLock::new();
+        #[allow(clippy::expect_used, reason = "the embedded set is tested valid")]
         REF.get_or_init(|| {
             Arc::new(
                 CardSet::from_toml(REFERENCE_TOML, REFERENCE_SOURCE)
