@@ -261,6 +261,12 @@ def test_unknown_game_is_a_clear_error() -> None:
     assert issubclass(kingdoms.IllegalActionError, kingdoms.KingdomsError)
 
 
+def test_simulate_refuses_a_batch_past_the_last_game_index() -> None:
+    with pytest.raises(kingdoms.KingdomsError, match="first"):
+        kingdoms.simulate("battleline", 2, seed=1, first=2**64 - 1)
+    assert kingdoms.simulate("battleline", 1, seed=1, first=2**64 - 2).games == 1
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_player_is_a_team_of_one_in_two_player_games(name: str) -> None:
     g = kingdoms.new_game(name, seed=1)

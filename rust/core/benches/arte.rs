@@ -3,6 +3,8 @@
 //!
 //! `cargo bench -p kingdoms-core --bench arte`
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kingdoms_core::arte::{Arte, Options};
 use kingdoms_core::simulate::{random_playout, simulate};

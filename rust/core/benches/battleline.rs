@@ -6,6 +6,9 @@
 //! time: on a shared 2-core machine other processes stretch wall time several-fold, while
 //! CPU time measures the work done. On an idle machine the two agree.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+#![allow(unsafe_code)] // the CPU clock (clock_gettime); never in shipped code
+
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kingdoms_core::battleline::cards::parse_cards;

@@ -2,6 +2,8 @@
 //! with a successor closure, as one would use it on a `HexMap`), on a 64-zone and a
 //! 100,000-zone map. `cargo bench -p kingdoms-core --bench hex`; figures in docs/hex.md.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use kingdoms_core::hex::coords::{self, distance, Hex};
 use kingdoms_core::hex::{HexMap, Orientation, Parity};

@@ -1,6 +1,8 @@
 //! Random playouts of STRIFULL: whole games (setup included) and the core operations.
 //! `cargo bench -p kingdoms-core --bench strifull`
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kingdoms_core::simulate::random_playout;
 use kingdoms_core::strifull::{Options, Strifull};

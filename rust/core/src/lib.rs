@@ -1,9 +1,12 @@
 //! kingdoms-core: exact, fast rules engines for four tactical card and board games, behind
 //! one [`Game`] trait. Pure Rust; the Python bindings live in the `kingdoms-py` crate.
 
+#![forbid(unsafe_code)]
+
 pub mod agents;
 pub mod arte;
 pub mod battleline;
+pub mod datafile;
 pub mod error;
 pub mod game;
 pub mod hex;

@@ -62,6 +62,10 @@ impl GameRng {
         }
     }
 
+    #[allow(
+        clippy::expect_used,
+        reason = "rand_xoshiro's own serde form of its state; no user input involved"
+    )]
     fn words(&self) -> [u64; 4] {
         // rand_xoshiro serializes its state as `{"s": [u64; 4]}`.
         let v = serde_json::to_value(&self.0).expect("xoshiro state serializes");

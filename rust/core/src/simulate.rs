@@ -82,9 +82,16 @@ pub fn simulate<G: Game>(
     threads: Option<usize>,
 ) -> Result<SimStats> {
     let start = Instant::now();
+    // Game indices are u64: `first + games` past 2^64 would silently play nothing.
+    let end = first.checked_add(games).ok_or_else(|| {
+        Error::invalid(format!(
+            "first ({first}) + games ({games}) is beyond the last game index {}",
+            u64::MAX
+        ))
+    })?;
     let pool = pool(threads)?;
     let stats = pool.install(|| {
-        (first..first + games)
+        (first..end)
             .into_par_iter()
             .map(|i| -> Result<SimStats> {
                 let mut game = G::new(game_seed(seed, i), options)?;
@@ -108,4 +115,20 @@ pub fn simulate<G: Game>(
         seconds: start.elapsed().as_secs_f64(),
         ..stats
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::simulate;
+    use crate::battleline::{BattleLine, Options};
+
+    #[test]
+    fn a_batch_past_the_last_game_index_is_an_error() {
+        let err = simulate::<BattleLine>(&Options::default(), 2, 1, u64::MAX, Some(1)).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("first") && text.contains("games"), "{text}");
+        let last =
+            simulate::<BattleLine>(&Options::default(), 1, 1, u64::MAX - 1, Some(1)).unwrap();
+        assert_eq!(last.games, 1);
+    }
 }

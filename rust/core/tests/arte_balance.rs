@@ -7,6 +7,8 @@
 //! `ARTE_BALANCE_GAMES=100000 cargo test --release --test arte_balance -- --nocapture`.
 //! `ARTE_BALANCE_CARDS=<file.toml>` measures a card set of one's own instead of the reference.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+
 use kingdoms_core::arte::{Action, Arte, Options};
 use kingdoms_core::simulate::game_seed;
 use kingdoms_core::{Game, GameRng};

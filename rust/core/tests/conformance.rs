@@ -19,6 +19,8 @@
 //! and the ignored test `known_failures_are_fixed` runs only them (`cargo test --test
 //! conformance -- --ignored`); remove an entry once it passes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+
 mod common;
 
 use common::{describe, legal, option_sets, options, random_playout};

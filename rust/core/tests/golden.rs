@@ -9,6 +9,8 @@
 //! `KINGDOMS_BLESS=1 cargo test -p kingdoms-core --test golden`.
 //! A new game gets its file by registering (write it once with `KINGDOMS_BLESS=1`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
+
 mod common;
 
 use common::{legal, option_sets, options, random_playout};

@@ -743,9 +743,8 @@ impl PyHexMap {
     /// Read a map file in the text format.
     #[classmethod]
     fn load(_cls: &Bound<'_, PyType>, path: std::path::PathBuf) -> PyResult<Self> {
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| DataError::new_err(format!("bad data in {name}: cannot read: {e}")))?;
+        let name = kingdoms_core::datafile::shown(&path);
+        let text = kingdoms_core::datafile::read_text(&path).py()?;
         Ok(PyHexMap::wrap(
             kingdoms_core::hex::text::parse(&text, &name).py()?,
         ))

@@ -117,6 +117,7 @@ impl CardSet {
     /// The embedded reference set, parsed once.
     pub fn reference() -> Arc<CardSet> {
         static REF: OnceLock<Arc<CardSet>> = OnceLock::new();
+        #[allow(clippy::expect_used, reason = "the embedded set is tested valid")]
         REF.get_or_init(|| {
             Arc::new(
                 CardSet::from_toml(REFERENCE_TOML, REFERENCE_SOURCE)
@@ -128,8 +129,7 @@ impl CardSet {
 
     /// Read and validate a card set file.
     pub fn load(path: &str) -> Result<CardSet> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::data(path, format!("cannot read the card set: {e}")))?;
+        let text = crate::datafile::read_text(path)?;
         CardSet::from_toml(&text, path)
     }
 

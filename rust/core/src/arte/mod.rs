@@ -100,8 +100,7 @@ impl Options {
                 "arte: give the card set as cards_file or as cards_toml, not both",
             )),
             (Some(path), None) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| Error::data(path, format!("cannot read the card set: {e}")))?;
+                let text = crate::datafile::read_text(path)?;
                 parsed(path, &text)
             }
             (None, Some(text)) => parsed("cards_toml", text),

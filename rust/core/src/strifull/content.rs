@@ -363,20 +363,11 @@ fn cached(key: String, build: impl FnOnce() -> Result<CardSet>) -> Result<Arc<Ca
 fn read_path(path: &str) -> Result<Vec<(String, String)>> {
     let p = std::path::Path::new(path);
     let read = |f: &std::path::Path| -> Result<(String, String)> {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| Error::data(f.display().to_string(), format!("cannot read: {e}")))?;
-        Ok((f.display().to_string(), text))
+        let text = crate::datafile::read_text(f)?;
+        Ok((f.display().to_string(), text.to_string()))
     };
     if p.is_dir() {
-        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(p)
-            .map_err(|e| Error::data(path, format!("cannot list the directory: {e}")))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            return Err(Error::data(path, "the directory holds no .toml file"));
-        }
+        let files = crate::datafile::files_in(p, "toml")?;
         files.iter().map(|f| read(f)).collect()
     } else {
         Ok(vec![read(p)?])
