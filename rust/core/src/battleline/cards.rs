@@ -255,6 +255,42 @@ impl Iterator for CardIter {
     }
 }
 
+impl std::str::FromStr for Card {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Card> {
+        Card::parse(text)
+    }
+}
+
+/// In saved states a card is its notation (`"R10"`, `"Scout"`).
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Card {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Card, D::Error> {
+        struct Notation;
+        impl serde::de::Visitor<'_> for Notation {
+            type Value = Card;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a card notation string (R10, Scout, ...)")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> std::result::Result<Card, E> {
+                // The longest notation is 9 characters: a longer text is not echoed back.
+                if text.chars().count() > 12 {
+                    return Err(E::custom(
+                        "not a card notation: a card is a colour letter with a value (R10) or a tactics name",
+                    ));
+                }
+                Card::parse(text).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Notation)
+    }
+}
+
 /// Cards of a 64-bit troop set in ascending id order.
 pub fn troops_of(bits: u64) -> CardIter {
     CardIter(bits as u128)

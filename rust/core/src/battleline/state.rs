@@ -22,8 +22,9 @@ pub struct Options {
     pub first_player: u8,
 }
 
-/// The step of the turn the player to move is in.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// The step of the turn the player to move is in (in saved states: `play`, `claim`, ...).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Play one card (or pass).
     Play,
@@ -301,8 +302,9 @@ impl BattleLine {
     pub fn flags(&self) -> &[Flag; NUM_FLAGS] {
         &self.flags
     }
-    pub fn hand(&self, p: usize) -> CardSet {
-        self.hands[p & 1]
+    /// Player `p`'s hand (`None` unless `p` is 0 or 1).
+    pub fn hand(&self, p: usize) -> Option<CardSet> {
+        self.hands.get(p).copied()
     }
     pub fn troop_deck(&self) -> &[Card] {
         self.troop_deck.as_slice()
@@ -328,8 +330,9 @@ impl BattleLine {
     pub fn pass_streak(&self) -> u8 {
         self.pass_streak
     }
-    pub fn knowledge(&self, p: usize) -> &Knowledge {
-        &self.known[p & 1]
+    /// What player `p` knows through Scout (`None` unless `p` is 0 or 1).
+    pub fn knowledge(&self, p: usize) -> Option<&Knowledge> {
+        self.known.get(p)
     }
     /// Troop cards not visible on the table or in the discard (the proofs' pool).
     pub fn unseen_troops(&self) -> u64 {
