@@ -12,7 +12,6 @@
 use super::cards::{Card, CardSet, NUM_CARDS, TACTICS_BITS};
 use super::state::*;
 use crate::error::{Error, Result};
-use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::fmt::Write;
@@ -224,76 +223,6 @@ impl BattleLine {
         serde_json::to_value(self.state_data(None)).unwrap_or(Value::Null)
     }
 
-    /// `player`'s view: the opponent's hand and the deck order hidden (`null`), except what
-    /// `player` put on the decks with Scout and those cards once the opponent drew them.
-    pub fn view_value(&self, player: usize) -> Value {
-        serde_json::to_value(self.state_data(Some(player))).unwrap_or(Value::Null)
-    }
-
-    /// A state consistent with `player`'s view, every card hidden from them redrawn.
-    pub fn resample(&self, player: usize, seed: u64) -> BattleLine {
-        let p = player & 1;
-        let o = 1 - p;
-        let mut g = self.clone();
-        let k = self.known[p];
-        let mut rng = GameRng::seed(seed);
-        let known_opp = CardSet(self.hands[o].0 & k.opp_hand.0);
-        let hidden_hand = CardSet(self.hands[o].0 & !known_opp.0);
-        let mut troops: Vec<Card> = Vec::new();
-        let mut tactics: Vec<Card> = Vec::new();
-        for c in hidden_hand.iter() {
-            if c.is_troop() {
-                troops.push(c);
-            } else {
-                tactics.push(c);
-            }
-        }
-        for (i, &c) in self.troop_deck.as_slice().iter().enumerate() {
-            if k.deck_pos[0] >> i & 1 == 0 {
-                troops.push(c);
-            }
-        }
-        for (i, &c) in self.tactics_deck.as_slice().iter().enumerate() {
-            if k.deck_pos[1] >> i & 1 == 0 {
-                tactics.push(c);
-            }
-        }
-        rng.shuffle(&mut troops);
-        rng.shuffle(&mut tactics);
-        let n_troops = hidden_hand.troops().count_ones() as usize;
-        let n_tactics = hidden_hand.len() - n_troops;
-        let mut hand = known_opp;
-        let mut ti = troops.into_iter();
-        let mut ai = tactics.into_iter();
-        for _ in 0..n_troops {
-            if let Some(c) = ti.next() {
-                hand.insert(c);
-            }
-        }
-        for _ in 0..n_tactics {
-            if let Some(c) = ai.next() {
-                hand.insert(c);
-            }
-        }
-        g.hands[o] = hand;
-        for (i, slot) in g.troop_deck.as_mut_slice().iter_mut().enumerate() {
-            if k.deck_pos[0] >> i & 1 == 0 {
-                if let Some(c) = ti.next() {
-                    *slot = c;
-                }
-            }
-        }
-        for (i, slot) in g.tactics_deck.as_mut_slice().iter_mut().enumerate() {
-            if k.deck_pos[1] >> i & 1 == 0 {
-                if let Some(c) = ai.next() {
-                    *slot = c;
-                }
-            }
-        }
-        g.rebuild();
-        g
-    }
-
     /// Read and validate a saved state: a `StateError` names the path and the rule.
     pub fn from_value(value: &Value) -> Result<BattleLine> {
         if !value.is_object() {
@@ -412,7 +341,12 @@ impl FlagData {
     fn of(f: &Flag) -> FlagData {
         let env = [(Card::FOG, f.fog), (Card::MUD, f.mud)]
             .into_iter()
-            .filter_map(|(card, side)| side.map(|s| EnvData { card, side: Side(s) }))
+            .filter_map(|(card, side)| {
+                side.map(|s| EnvData {
+                    card,
+                    side: Side(s),
+                })
+            })
             .collect();
         FlagData {
             sides: [f.side(0).to_vec(), f.side(1).to_vec()],
@@ -645,9 +579,8 @@ fn scout_counts(scout: Option<&ScoutData>, g: &BattleLine) -> Result<(u8, u8)> {
         _ if scout.is_some() => return Err(Error::state("$.scout", "only during Scout's steps")),
         _ => return Ok((0, 0)),
     };
-    let s = scout.ok_or_else(|| {
-        Error::state("$.scout", "expected the Scout state during Scout's steps")
-    })?;
+    let s = scout
+        .ok_or_else(|| Error::state("$.scout", "expected the Scout state during Scout's steps"))?;
     let (left, other, key, other_key) = if drawing {
         (s.draws_left, s.returns_left, "draws_left", "returns_left")
     } else {
@@ -666,9 +599,7 @@ fn scout_counts(scout: Option<&ScoutData>, g: &BattleLine) -> Result<(u8, u8)> {
     let drawn = in_range(Some(s.drawn), "drawn")?;
     let left = in_range(left, key)?;
     let ok = if drawing {
-        left >= 1
-            && drawn + left <= 3
-            && left as usize <= g.troop_deck.len() + g.tactics_deck.len()
+        left >= 1 && drawn + left <= 3 && left as usize <= g.troop_deck.len() + g.tactics_deck.len()
     } else {
         left >= 1 && left <= drawn.saturating_sub(1).min(2)
     };
@@ -695,7 +626,12 @@ impl KnownData {
         let [troop_mask, tactics_mask] = &mut k.deck_pos;
         for (mask, key, list, len) in [
             (troop_mask, "troop_deck", &self.troop_deck, troop_deck.len()),
-            (tactics_mask, "tactics_deck", &self.tactics_deck, tactics_deck.len()),
+            (
+                tactics_mask,
+                "tactics_deck",
+                &self.tactics_deck,
+                tactics_deck.len(),
+            ),
         ] {
             for (i, &pos) in list.iter().enumerate() {
                 if pos >= len as u64 {

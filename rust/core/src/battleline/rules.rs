@@ -1,9 +1,9 @@
 //! The rules: setup, legal actions, and applying an action (validated in full first, then
 //! carried out), with the turn flow play → claim → draw (BL-3).
 
-use super::action::Action;
 use super::cards::{Card, CardSet, Deck, ALL_TROOPS, TACTICS_BITS};
 use super::formation::best_formation;
+use super::notation::Action;
 use super::proof::Verdict;
 use super::state::*;
 use crate::error::{Error, Result};
