@@ -5,6 +5,12 @@
 //! Bit `id` of a [`CardSet`] is the card `id`; the troops are its low 60 bits, which is what
 //! the claim proofs work on (as a `u64`).
 
+// User input passes through here: no panicking index or unwrap (tests aside).
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
+
 use crate::error::{Error, Result};
 use std::fmt;
 
@@ -158,12 +164,12 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_troop() {
-            write!(f, "{}{}", COLOURS[self.colour() as usize], self.value())
-        } else if self.is_tactics() {
-            f.write_str(TACTICS_NAMES[self.id() - 60])
-        } else {
-            write!(f, "?{}", self.0)
+        let colour = COLOURS.get(self.colour() as usize);
+        let tactics = self.id().checked_sub(60).and_then(|i| TACTICS_NAMES.get(i));
+        match (colour, tactics) {
+            (Some(c), _) if self.is_troop() => write!(f, "{c}{}", self.value()),
+            (_, Some(name)) => f.write_str(name),
+            _ => write!(f, "?{}", self.0),
         }
     }
 }

@@ -16,6 +16,12 @@
 //! Card ids as in [`super::cards`]; only troops, morale cards, Fog and Mud (ids 0..66) are
 //! ever placed at a flag, so those are the cards plays and Redeploy/Deserter/Traitor name.
 
+// User input passes through here: no panicking index or unwrap (tests aside).
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
+
 use super::cards::{Card, Deck};
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
