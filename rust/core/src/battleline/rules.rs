@@ -246,8 +246,15 @@ impl BattleLine {
     fn legal_plays(&self, p: usize, out: &mut Vec<Action>) {
         let o = 1 - p;
         let hand = self.hands[p];
+        let free = self.free_flags(p);
         for c in hand.iter() {
-            for f in bits(self.play_flags(p, c)) {
+            // play_flags(p, c) for a troop in hand is `free`: skip its questions.
+            let flags = if c.is_troop() {
+                free
+            } else {
+                self.play_flags(p, c)
+            };
+            for f in bits(flags) {
                 out.push(Action::Play {
                     card: c,
                     flag: f as u8,
@@ -572,13 +579,6 @@ impl BattleLine {
                 Ok(())
             }
         }
-    }
-
-    /// Validate, then carry out.
-    pub fn apply_action(&mut self, a: Action) -> Result<()> {
-        self.check(a)?;
-        self.execute(a);
-        Ok(())
     }
 
     // ---- carrying out --------------------------------------------------------------
