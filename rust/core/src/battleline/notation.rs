@@ -126,6 +126,14 @@ impl Action {
 
     /// Parse the notation (see the module docs). Surrounding whitespace is ignored.
     pub fn parse(text: &str) -> Result<Action> {
+        // The longest action is 26 characters (`Redeploy Alexander>discard`): a longer text is
+        // refused without being echoed back in full.
+        if let Some((cut, _)) = text.char_indices().nth(40) {
+            return Err(Error::notation(
+                format!("{}…", text.get(..cut).unwrap_or_default()),
+                "longer than any Battle Line action",
+            ));
+        }
         let t = text.trim();
         let bad = |why: String| Error::notation(text, why);
         let flag = |s: &str| -> Result<u8> {
@@ -258,6 +266,9 @@ mod tests {
 
     #[test]
     fn notation_examples() {
+        let long = "Redeploy ".repeat(1000);
+        let e = Action::parse(&long).unwrap_err().to_string();
+        assert!(e.len() < 120, "{e}");
         let p = |s| Action::parse(s).unwrap();
         assert_eq!(
             p("R10@3"),
