@@ -406,6 +406,21 @@ def test_from_dict_errors_say_where() -> None:
         BattleLine.from_dict(bad)
 
 
+def test_hand_counts_are_derived_and_errors_name_the_path() -> None:
+    g = BattleLine(seed=3)
+    d = g.to_dict()
+    del d["hand_counts"]
+    assert BattleLine.from_dict(d) == g
+    bad = copy.deepcopy(d)
+    bad["flags"][3]["sides"][1] = ["R3", 7]
+    with pytest.raises(StateError, match=r"\$\.flags\[3\]\.sides\[1\]\[1\]"):
+        BattleLine.from_dict(bad)
+    bad = copy.deepcopy(d)
+    bad["hand_counts"] = [{"troops": 6, "tactics": 1}, {"troops": 7, "tactics": 0}]
+    with pytest.raises(StateError, match=r"\$\.hand_counts"):
+        BattleLine.from_dict(bad)
+
+
 def test_best_formation_api() -> None:
     f = best_formation(["Alexander", "R9", "R8"])
     assert isinstance(f, Formation)

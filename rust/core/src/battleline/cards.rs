@@ -5,6 +5,12 @@
 //! Bit `id` of a [`CardSet`] is the card `id`; the troops are its low 60 bits, which is what
 //! the claim proofs work on (as a `u64`).
 
+// User input passes through here: no panicking index or unwrap (tests aside).
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
+
 use crate::error::{Error, Result};
 use std::fmt;
 
@@ -158,12 +164,12 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_troop() {
-            write!(f, "{}{}", COLOURS[self.colour() as usize], self.value())
-        } else if self.is_tactics() {
-            f.write_str(TACTICS_NAMES[self.id() - 60])
-        } else {
-            write!(f, "?{}", self.0)
+        let colour = COLOURS.get(self.colour() as usize);
+        let tactics = self.id().checked_sub(60).and_then(|i| TACTICS_NAMES.get(i));
+        match (colour, tactics) {
+            (Some(c), _) if self.is_troop() => write!(f, "{c}{}", self.value()),
+            (_, Some(name)) => f.write_str(name),
+            _ => write!(f, "?{}", self.0),
         }
     }
 }
@@ -252,6 +258,42 @@ impl Iterator for CardIter {
             self.0 &= self.0 - 1;
             Some(Card(i as u8))
         }
+    }
+}
+
+impl std::str::FromStr for Card {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Card> {
+        Card::parse(text)
+    }
+}
+
+/// In saved states a card is its notation (`"R10"`, `"Scout"`).
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Card {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Card, D::Error> {
+        struct Notation;
+        impl serde::de::Visitor<'_> for Notation {
+            type Value = Card;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a card notation string (R10, Scout, ...)")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> std::result::Result<Card, E> {
+                // The longest notation is 9 characters: a longer text is not echoed back.
+                if text.chars().count() > 12 {
+                    return Err(E::custom(
+                        "not a card notation: a card is a colour letter with a value (R10) or a tactics name",
+                    ));
+                }
+                Card::parse(text).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Notation)
     }
 }
 

@@ -3,19 +3,24 @@
 //! Rules: `docs/rules/battle-line.md` (ids `BL-x.y`); state format, notation, action ids,
 //! observation layout and the proof API: `docs/battleline.md`.
 //!
+//! - [`options`]: the rules options;
+//! - [`state`]: the game state and small accessors;
 //! - [`cards`]: card ids, card sets (bitsets) and the card notation;
+//! - [`notation`]: the action enum, its ids and its notation;
+//! - [`rules`]: setup, legal actions and their effects;
 //! - [`formation`]: formations and the exact best-completion search;
 //! - [`proof`]: claim proofs with their explanation and counterexample;
-//! - [`action`]: the action enum, its ids and its notation;
-//! - [`state`]: the game state and options; [`rules`]: legal actions and their effects;
-//! - [`json`]: state JSON, views and determinization;
-//! - [`observation`]: observation tensor, text render, heuristic evaluation.
+//! - [`json`]: the saved state (plain data through serde, then one validation step);
+//! - [`observe`]: views, determinization, observation tensor, text render;
+//! - [`evaluate`]: the heuristic value of a position.
 
-pub mod action;
 pub mod cards;
+pub mod evaluate;
 pub mod formation;
 pub mod json;
-pub mod observation;
+pub mod notation;
+pub mod observe;
+pub mod options;
 pub mod proof;
 pub mod rules;
 pub mod state;
@@ -25,11 +30,12 @@ mod brute;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, NUM_ACTIONS};
 pub use cards::{Card, CardSet, Deck};
 pub use formation::{best_completion, best_formation, Formation, Kind};
+pub use notation::{Action, NUM_ACTIONS};
+pub use options::Options;
 pub use proof::{best_formation_checked, prove_claim, ClaimProof, Verdict};
-pub use state::{BattleLine, Flag, Knowledge, Options, Phase};
+pub use state::{BattleLine, Flag, Knowledge, Phase};
 
 use crate::error::Result;
 use crate::game::{Game, Player};
@@ -91,22 +97,25 @@ impl Game for BattleLine {
     fn from_json(value: &Value) -> Result<Self> {
         BattleLine::from_value(value)
     }
+    // The trait gives these no way to fail: `Session` refuses a bad player index before it
+    // calls them (the boundary). A bad index reaching here from Rust gets nothing about
+    // either player: a `null` view, the state itself, no observation, no value.
     fn view(&self, player: Player) -> Value {
-        self.view_value(player)
+        self.view_value(player).unwrap_or(Value::Null)
     }
     fn resample_hidden(&self, player: Player, seed: u64) -> Self {
-        self.resample(player, seed)
+        self.resample(player, seed).unwrap_or_else(|_| self.clone())
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![observation::OBS_LEN]
+        vec![observe::OBS_LEN]
     }
     fn observation(&self, player: Player, out: &mut [f32]) {
-        self.write_observation(player, out);
+        let _ = self.write_observation(player, out);
     }
     fn render(&self, player: Option<Player>) -> String {
-        self.render_text(player)
+        self.render_text(player).unwrap_or_else(|e| e.to_string())
     }
     fn evaluate(&self, player: Player) -> f64 {
-        self.evaluate_for(player)
+        self.evaluate_for(player).unwrap_or(0.0)
     }
 }

@@ -1,9 +1,9 @@
 //! The rules: setup, legal actions, and applying an action (validated in full first, then
 //! carried out), with the turn flow play → claim → draw (BL-3).
 
-use super::action::Action;
 use super::cards::{Card, CardSet, Deck, ALL_TROOPS, TACTICS_BITS};
 use super::formation::best_formation;
+use super::notation::Action;
 use super::proof::Verdict;
 use super::state::*;
 use crate::error::{Error, Result};
@@ -93,6 +93,126 @@ impl BattleLine {
         self.hands[p].troops() != 0 && self.free_flags(p) != 0
     }
 
+    // ---- the conditions: move generation and `check` both decide by these -----------
+
+    /// Flags where `p` may play `card` from hand now: a troop where `p`'s side has room
+    /// (BL-4.2); a tactics card only within the limit (BL-6.1), a Leader only once (BL-6.2),
+    /// a morale card where there is room, Fog or Mud at any unclaimed flag (BL-7.1); a guile
+    /// card is not placed at a flag (BL-8.5).
+    #[inline]
+    fn play_flags(&self, p: usize, card: Card) -> u16 {
+        if !self.hands[p].contains(card) {
+            0
+        } else if card.is_troop() {
+            self.free_flags(p)
+        } else if !self.tactics_allowed(p) {
+            0
+        } else if card.is_leader() {
+            if self.leader_allowed(p) {
+                self.free_flags(p)
+            } else {
+                0
+            }
+        } else if card.is_morale() {
+            self.free_flags(p)
+        } else if card.is_environment() {
+            self.unclaimed_mask()
+        } else {
+            0
+        }
+    }
+
+    /// Whether `p` may play the guile card `card` now: in hand, within the limit (BL-6.1).
+    #[inline]
+    fn guile_allowed(&self, p: usize, card: Card) -> bool {
+        self.hands[p].contains(card) && self.tactics_allowed(p)
+    }
+
+    /// The flag of table card `c` if it lies on `side` at an unclaimed flag: the cards
+    /// Redeploy, Deserter and Traitor may touch (BL-8.2 to BL-8.4, BL-9.7).
+    #[inline]
+    fn touchable(&self, c: Card, side: usize) -> Option<usize> {
+        self.table_place(c)
+            .filter(|&(f, s)| s == side && self.unclaimed_mask() & 1 << f != 0)
+            .map(|(f, _)| f)
+    }
+
+    /// Flags where card `c`, moved to `p`'s side, may land: a formation card where `p` has
+    /// room (BL-4.2), Fog or Mud at any unclaimed flag.
+    #[inline]
+    fn landing(&self, p: usize, c: Card) -> u16 {
+        if c.is_formation_card() {
+            self.free_flags(p)
+        } else {
+            self.unclaimed_mask()
+        }
+    }
+
+    /// Flags Redeploy may move `p`'s card `c` to (bit 9: the discard), if it may touch it.
+    #[inline]
+    fn redeploy_targets(&self, p: usize, c: Card) -> u16 {
+        match self.touchable(c, p) {
+            Some(f) => (self.landing(p, c) & !(1 << f)) | (1 << NUM_FLAGS),
+            None => 0,
+        }
+    }
+
+    /// Flags Traitor may move the opponent's card `c` to (BL-8.4).
+    #[inline]
+    fn traitor_targets(&self, p: usize, c: Card) -> u16 {
+        if self.traitor_may_take(p, c) && self.touchable(c, 1 - p).is_some() {
+            self.landing(p, c)
+        } else {
+            0
+        }
+    }
+
+    /// Whether `a` is legal now: the one decision behind both [`BattleLine::legal`] and
+    /// [`BattleLine::check`].
+    fn allows(&self, a: Action) -> bool {
+        let p = self.to_move as usize;
+        let card_ok = |c: Card| c.id() < 70;
+        let flag_bit = |f: u8| {
+            if (f as usize) < NUM_FLAGS {
+                1u16 << f
+            } else {
+                0
+            }
+        };
+        match (self.phase, a) {
+            (Phase::Play, Action::Play { card, flag }) => {
+                card_ok(card) && self.play_flags(p, card) & flag_bit(flag) != 0
+            }
+            (Phase::Play, Action::Scout) => {
+                self.guile_allowed(p, Card::SCOUT) && !self.decks_empty()
+            }
+            (Phase::Play, Action::Redeploy { card, to }) => {
+                let bit = to.map_or(1 << NUM_FLAGS, flag_bit);
+                card_ok(card)
+                    && self.guile_allowed(p, Card::REDEPLOY)
+                    && self.redeploy_targets(p, card) & bit != 0
+            }
+            (Phase::Play, Action::Deserter { card }) => {
+                card_ok(card)
+                    && self.guile_allowed(p, Card::DESERTER)
+                    && self.touchable(card, 1 - p).is_some()
+            }
+            (Phase::Play, Action::Traitor { card, flag }) => {
+                card_ok(card)
+                    && self.guile_allowed(p, Card::TRAITOR)
+                    && self.traitor_targets(p, card) & flag_bit(flag) != 0
+            }
+            (Phase::Play, Action::Pass) => !self.has_troop_play(p),
+            (Phase::Claim, Action::Claim(f)) => self.claimable & flag_bit(f) != 0,
+            (Phase::Claim, Action::Done) => true,
+            (Phase::Draw | Phase::ScoutDraw, Action::Draw(d)) => self.deck_len(d) > 0,
+            (Phase::ScoutReturn, Action::Return(card)) => {
+                card_ok(card) && self.hands[p].contains(card)
+            }
+            _ => false,
+        }
+    }
+
     // ---- legal actions -------------------------------------------------------------
 
     /// The legal actions, ascending by id.
@@ -109,11 +229,10 @@ impl BattleLine {
                 out.push(Action::Done);
             }
             Phase::Draw | Phase::ScoutDraw => {
-                if !self.troop_deck.is_empty() {
-                    out.push(Action::Draw(Deck::Troop));
-                }
-                if !self.tactics_deck.is_empty() {
-                    out.push(Action::Draw(Deck::Tactics));
+                for d in [Deck::Troop, Deck::Tactics] {
+                    if self.deck_len(d) > 0 {
+                        out.push(Action::Draw(d));
+                    }
                 }
             }
             Phase::ScoutReturn => {
@@ -128,24 +247,12 @@ impl BattleLine {
         let o = 1 - p;
         let hand = self.hands[p];
         let free = self.free_flags(p);
-        let unclaimed = self.unclaimed_mask();
         for c in hand.iter() {
+            // play_flags(p, c) for a troop in hand is `free`: skip its questions.
             let flags = if c.is_troop() {
                 free
-            } else if !self.tactics_allowed(p) {
-                break; // all further cards are tactics
-            } else if c.is_leader() {
-                if self.leader_allowed(p) {
-                    free
-                } else {
-                    0
-                }
-            } else if c.is_morale() {
-                free
-            } else if c.is_environment() {
-                unclaimed
             } else {
-                break; // guile cards follow
+                self.play_flags(p, c)
             };
             for f in bits(flags) {
                 out.push(Action::Play {
@@ -154,56 +261,37 @@ impl BattleLine {
                 });
             }
         }
-        // Redeploy, Deserter and Traitor touch table cards at unclaimed flags; a moved card
-        // lands on a flag with room if it is a formation card, on any unclaimed flag if not.
-        let at_unclaimed = |c: Card| {
-            self.table_place(c)
-                .map(|(f, _)| f)
-                .filter(|&f| unclaimed & 1 << f != 0)
-        };
-        let landing = |c: Card| {
-            if c.is_formation_card() {
-                free
-            } else {
-                unclaimed
-            }
-        };
-        if self.tactics_allowed(p) {
-            if hand.contains(Card::SCOUT) && !self.decks_empty() {
-                out.push(Action::Scout);
-            }
-            if hand.contains(Card::REDEPLOY) {
-                for c in self.table[p].iter() {
-                    let Some(f) = at_unclaimed(c) else {
-                        continue;
-                    };
-                    for g in bits(landing(c) & !(1 << f)) {
-                        out.push(Action::Redeploy {
-                            card: c,
-                            to: Some(g as u8),
-                        });
-                    }
+        if self.guile_allowed(p, Card::SCOUT) && !self.decks_empty() {
+            out.push(Action::Scout);
+        }
+        if self.guile_allowed(p, Card::REDEPLOY) {
+            for c in self.table[p].iter() {
+                let targets = self.redeploy_targets(p, c);
+                for g in bits(targets & !(1 << NUM_FLAGS)) {
+                    out.push(Action::Redeploy {
+                        card: c,
+                        to: Some(g as u8),
+                    });
+                }
+                if targets != 0 {
                     out.push(Action::Redeploy { card: c, to: None });
                 }
             }
-            if hand.contains(Card::DESERTER) {
-                for c in self.table[o].iter() {
-                    if at_unclaimed(c).is_some() {
-                        out.push(Action::Deserter { card: c });
-                    }
+        }
+        if self.guile_allowed(p, Card::DESERTER) {
+            for c in self.table[o].iter() {
+                if self.touchable(c, o).is_some() {
+                    out.push(Action::Deserter { card: c });
                 }
             }
-            if hand.contains(Card::TRAITOR) {
-                for c in self.table[o].iter() {
-                    if !self.traitor_may_take(p, c) || at_unclaimed(c).is_none() {
-                        continue;
-                    }
-                    for g in bits(landing(c)) {
-                        out.push(Action::Traitor {
-                            card: c,
-                            flag: g as u8,
-                        });
-                    }
+        }
+        if self.guile_allowed(p, Card::TRAITOR) {
+            for c in self.table[o].iter() {
+                for g in bits(self.traitor_targets(p, c)) {
+                    out.push(Action::Traitor {
+                        card: c,
+                        flag: g as u8,
+                    });
                 }
             }
         }
@@ -222,8 +310,21 @@ impl BattleLine {
 
     // ---- validation ----------------------------------------------------------------
 
-    /// Check that `a` is legal now; never mutates.
+    /// Check that `a` is legal now; never mutates. Legality is [`BattleLine::allows`], the
+    /// decision move generation makes; a refusal then names the first rule `a` breaks.
     pub fn check(&self, a: Action) -> Result<()> {
+        if self.allows(a) {
+            return Ok(());
+        }
+        Err(match self.refusal(a) {
+            Err(e) => e,
+            // Every refusal is explained above; this is a guard, not a rule.
+            Ok(()) => Error::illegal("BL-3.1", format!("{a} is not legal now")),
+        })
+    }
+
+    /// Why `a` is refused, in the order the rules are read: `Err` with the rule id.
+    fn refusal(&self, a: Action) -> Result<()> {
         let p = self.to_move as usize;
         let o = 1 - p;
         if self.phase == Phase::Over {
@@ -478,13 +579,6 @@ impl BattleLine {
                 Ok(())
             }
         }
-    }
-
-    /// Validate, then carry out.
-    pub fn apply_action(&mut self, a: Action) -> Result<()> {
-        self.check(a)?;
-        self.execute(a);
-        Ok(())
     }
 
     // ---- carrying out --------------------------------------------------------------

@@ -2,28 +2,30 @@
 //! player knows from Scout. Plain fixed-size data (no heap), so a clone is a memcpy.
 
 use super::cards::{Card, CardSet, Deck, ALL_TROOPS, NUM_CARDS};
+pub use super::options::Options;
 use super::proof::{prove_unchecked, ClaimProof};
+use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 pub const NUM_FLAGS: usize = 9;
 pub const HAND_SIZE: usize = 7;
 
-/// Rules options. The defaults are the reading in `shared/rules-notes.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(deny_unknown_fields, default)]
-pub struct Options {
-    /// BL-8.4: Traitor takes only troop cards (the publisher's rule). Default `false`: any
-    /// opponent card at an unclaimed flag, troop or tactics (the seed).
-    pub traitor_troops_only: bool,
-    /// BL-3.2: claims are made at the start of the turn, before playing (a published
-    /// variant). Default `false`: after playing (the seed, BL-3.1).
-    pub claim_at_turn_start: bool,
-    /// BL-2.3: who plays first, 0 or 1 (in match play, the previous game's winner, BL-12.2).
-    pub first_player: u8,
+/// `player` and their opponent, or an error for an index other than 0 and 1. Every entry
+/// point taking a player index goes through this, so a bad index is an error and never
+/// stands for the other player.
+pub(crate) fn me_and_opponent(player: usize) -> Result<(usize, usize)> {
+    match player {
+        0 => Ok((0, 1)),
+        1 => Ok((1, 0)),
+        _ => Err(Error::invalid(format!(
+            "player {player} out of range: Battle Line has players 0 and 1"
+        ))),
+    }
 }
 
-/// The step of the turn the player to move is in.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// The step of the turn the player to move is in (in saved states: `play`, `claim`, ...).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Play one card (or pass).
     Play,
@@ -301,8 +303,9 @@ impl BattleLine {
     pub fn flags(&self) -> &[Flag; NUM_FLAGS] {
         &self.flags
     }
-    pub fn hand(&self, p: usize) -> CardSet {
-        self.hands[p & 1]
+    /// Player `p`'s hand (`None` unless `p` is 0 or 1).
+    pub fn hand(&self, p: usize) -> Option<CardSet> {
+        self.hands.get(p).copied()
     }
     pub fn troop_deck(&self) -> &[Card] {
         self.troop_deck.as_slice()
@@ -328,8 +331,9 @@ impl BattleLine {
     pub fn pass_streak(&self) -> u8 {
         self.pass_streak
     }
-    pub fn knowledge(&self, p: usize) -> &Knowledge {
-        &self.known[p & 1]
+    /// What player `p` knows through Scout (`None` unless `p` is 0 or 1).
+    pub fn knowledge(&self, p: usize) -> Option<&Knowledge> {
+        self.known.get(p)
     }
     /// Troop cards not visible on the table or in the discard (the proofs' pool).
     pub fn unseen_troops(&self) -> u64 {

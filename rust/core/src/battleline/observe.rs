@@ -1,5 +1,6 @@
-//! What a player sees as numbers (the observation tensor), as text (`render`), and a
-//! heuristic value of the position (`evaluate`). Only what the player may see enters.
+//! What a player sees: the view (`view`, JSON), determinization (`resample_hidden`), the
+//! observation tensor and the text picture (`render`). Only what the player may see enters.
+//! A player index other than 0 and 1 is an error here, never the other player.
 //!
 //! Observation layout (flat `f32` vector of [`OBS_LEN`] = 1707, "me" = the observing player):
 //! - `[0, 1610)`: per card `c` (id 0..70, see `cards`), 23 one-hot location features at
@@ -22,8 +23,10 @@
 //!   traitor_troops_only.
 
 use super::cards::{cards_text, Card, CardSet};
-use super::formation::best_completion;
 use super::state::*;
+use crate::error::{Error, Result};
+use crate::rng::GameRng;
+use serde_json::Value;
 use std::fmt::Write;
 
 pub const CARD_FEATURES: usize = 23;
@@ -36,12 +39,14 @@ pub const OBS_LEN: usize = GLOBALS_OFFSET + GLOBAL_FEATURES;
 
 impl BattleLine {
     /// Fill `out` (length [`OBS_LEN`], zeroed) with `player`'s observation.
-    pub fn write_observation(&self, player: usize, out: &mut [f32]) {
+    pub fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<()> {
+        let (me, op) = me_and_opponent(player)?;
         if out.len() < OBS_LEN {
-            return;
+            return Err(Error::invalid(format!(
+                "observation buffer of {} floats, expected {OBS_LEN}",
+                out.len()
+            )));
         }
-        let me = player & 1;
-        let op = 1 - me;
         let k = &self.known[me];
         let mut set =
             |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
@@ -120,10 +125,14 @@ impl BattleLine {
         g[22] = f32::from(won[op]) / 5.0;
         g[23] = f32::from(u8::from(self.options.claim_at_turn_start));
         g[24] = f32::from(u8::from(self.options.traitor_troops_only));
+        Ok(())
     }
 
     /// A text picture; `Some(p)` shows only what `p` sees.
-    pub fn render_text(&self, player: Option<usize>) -> String {
+    pub fn render_text(&self, player: Option<usize>) -> Result<String> {
+        if let Some(p) = player {
+            me_and_opponent(p)?;
+        }
         let mut s = String::new();
         let status = match self.phase {
             Phase::Over => match self.winner {
@@ -218,65 +227,77 @@ impl BattleLine {
                 let _ = writeln!(s, "you know (Scout, 0 = top): {}", tops.join(", "));
             }
         }
-        s
+        Ok(s)
     }
 
-    /// Heuristic value for `player` in [-1, 1] from public information only: flags won,
-    /// claims that can be proved now, and the best formations each side can still reach.
-    pub fn evaluate_for(&self, player: usize) -> f64 {
-        let me = player & 1;
-        let op = 1 - me;
-        if self.phase == Phase::Over {
-            return match self.winner {
-                Some(w) if w as usize == me => 1.0,
-                Some(_) => -1.0,
-                None => 0.0,
-            };
+    /// `player`'s view: the opponent's hand and the deck order hidden (`null`), except what
+    /// `player` put on the decks with Scout and those cards once the opponent drew them.
+    pub fn view_value(&self, player: usize) -> Result<Value> {
+        me_and_opponent(player)?;
+        serde_json::to_value(self.state_data(Some(player)))
+            .map_err(|e| Error::invalid(format!("view: {e}")))
+    }
+
+    /// A state consistent with `player`'s view, every card hidden from them redrawn.
+    pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
+        let (p, o) = me_and_opponent(player)?;
+        let mut g = self.clone();
+        let k = self.known[p];
+        let mut rng = GameRng::seed(seed);
+        let known_opp = CardSet(self.hands[o].0 & k.opp_hand.0);
+        let hidden_hand = CardSet(self.hands[o].0 & !known_opp.0);
+        let mut troops: Vec<Card> = Vec::new();
+        let mut tactics: Vec<Card> = Vec::new();
+        for c in hidden_hand.iter() {
+            if c.is_troop() {
+                troops.push(c);
+            } else {
+                tactics.push(c);
+            }
         }
-        let potential = |fl: &Flag, p: usize| -> f64 {
-            let side = fl.side(p);
-            let size = fl.capacity();
-            match best_completion(side, self.unseen, size, fl.fog.is_some()) {
-                None => 0.0,
-                Some(form) => {
-                    let kind = if form.fog {
-                        0.0
-                    } else {
-                        form.kind as u8 as f64
-                    };
-                    let strength = (kind + f64::from(form.total) / (10.0 * size as f64)) / 5.0;
-                    // The more of the formation is on the table, the more it is worth.
-                    strength * (0.35 + 0.65 * side.len() as f64 / size as f64)
+        for (i, &c) in self.troop_deck.as_slice().iter().enumerate() {
+            if k.deck_pos[0] >> i & 1 == 0 {
+                troops.push(c);
+            }
+        }
+        for (i, &c) in self.tactics_deck.as_slice().iter().enumerate() {
+            if k.deck_pos[1] >> i & 1 == 0 {
+                tactics.push(c);
+            }
+        }
+        rng.shuffle(&mut troops);
+        rng.shuffle(&mut tactics);
+        let n_troops = hidden_hand.troops().count_ones() as usize;
+        let n_tactics = hidden_hand.len() - n_troops;
+        let mut hand = known_opp;
+        let mut ti = troops.into_iter();
+        let mut ai = tactics.into_iter();
+        for _ in 0..n_troops {
+            if let Some(c) = ti.next() {
+                hand.insert(c);
+            }
+        }
+        for _ in 0..n_tactics {
+            if let Some(c) = ai.next() {
+                hand.insert(c);
+            }
+        }
+        g.hands[o] = hand;
+        for (i, slot) in g.troop_deck.as_mut_slice().iter_mut().enumerate() {
+            if k.deck_pos[0] >> i & 1 == 0 {
+                if let Some(c) = ti.next() {
+                    *slot = c;
                 }
             }
-        };
-        let mut per_flag = [0.0f64; NUM_FLAGS];
-        for (f, fl) in self.flags.iter().enumerate() {
-            per_flag[f] = match fl.claimed {
-                Some(w) if w as usize == me => 1.0,
-                Some(_) => -1.0,
-                None => {
-                    if self.claim_proof(f, me).is_some_and(|p| p.holds()) {
-                        0.85
-                    } else if self.claim_proof(f, op).is_some_and(|p| p.holds()) {
-                        -0.85
-                    } else {
-                        (2.0 * (potential(fl, me) - potential(fl, op))).tanh() * 0.6
-                    }
-                }
-            };
         }
-        let total: f64 = per_flag.iter().sum();
-        // Three adjacent flags win: reward the best window of three.
-        let window = per_flag
-            .windows(3)
-            .map(|w| w.iter().sum::<f64>())
-            .fold(f64::NEG_INFINITY, f64::max);
-        let worst = per_flag
-            .windows(3)
-            .map(|w| w.iter().sum::<f64>())
-            .fold(f64::INFINITY, f64::min);
-        let score = total / 5.0 + 0.25 * (window + worst) / 3.0;
-        (score.tanh() * 0.95).clamp(-0.95, 0.95)
+        for (i, slot) in g.tactics_deck.as_mut_slice().iter_mut().enumerate() {
+            if k.deck_pos[1] >> i & 1 == 0 {
+                if let Some(c) = ai.next() {
+                    *slot = c;
+                }
+            }
+        }
+        g.rebuild();
+        Ok(g)
     }
 }

@@ -16,6 +16,12 @@
 //! Card ids as in [`super::cards`]; only troops, morale cards, Fog and Mud (ids 0..66) are
 //! ever placed at a flag, so those are the cards plays and Redeploy/Deserter/Traitor name.
 
+// User input passes through here: no panicking index or unwrap (tests aside).
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)
+)]
+
 use super::cards::{Card, Deck};
 use crate::error::{Error, Result};
 use serde_json::{json, Value};
@@ -120,6 +126,14 @@ impl Action {
 
     /// Parse the notation (see the module docs). Surrounding whitespace is ignored.
     pub fn parse(text: &str) -> Result<Action> {
+        // The longest action is 26 characters (`Redeploy Alexander>discard`): a longer text is
+        // refused without being echoed back in full.
+        if let Some((cut, _)) = text.char_indices().nth(40) {
+            return Err(Error::notation(
+                format!("{}…", text.get(..cut).unwrap_or_default()),
+                "longer than any Battle Line action",
+            ));
+        }
         let t = text.trim();
         let bad = |why: String| Error::notation(text, why);
         let flag = |s: &str| -> Result<u8> {
@@ -252,6 +266,9 @@ mod tests {
 
     #[test]
     fn notation_examples() {
+        let long = "Redeploy ".repeat(1000);
+        let e = Action::parse(&long).unwrap_err().to_string();
+        assert!(e.len() < 120, "{e}");
         let p = |s| Action::parse(s).unwrap();
         assert_eq!(
             p("R10@3"),
