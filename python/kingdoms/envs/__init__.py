@@ -13,9 +13,9 @@ The walk-through is ``docs/rl.md``.
 
 from __future__ import annotations
 
-
-
 from kingdoms.envs.aec import KingdomsAEC, aec_env
+from kingdoms.envs.single import SingleAgentEnv
 from kingdoms.envs.spaces import observation_bounds
+from kingdoms.envs.vector import BatchVectorEnv
 
 __all__ = ["BatchVectorEnv", "KingdomsAEC", "SingleAgentEnv", "aec_env", "observation_bounds"]
