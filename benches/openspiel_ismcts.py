@@ -15,12 +15,11 @@ import json
 import math
 import time
 
+import kingdoms.openspiel as ko
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
-
-import kingdoms.openspiel as ko
 from kingdoms.agents import ISMCTS
+from open_spiel.python.algorithms import ismcts, mcts
 
 
 def main() -> None:
@@ -70,8 +69,12 @@ def main() -> None:
         "results": wins,
         "kingdoms score": round(score, 3),
         "kingdoms score 95% interval": [round(score - half_width, 3), round(score + half_width, 3)],
-        "iterations/s openspiel ISMCTS": round(moves["openspiel"] * args.iterations / spent["openspiel"]),
-        "iterations/s kingdoms ISMCTS": round(moves["kingdoms"] * args.iterations / spent["kingdoms"]),
+        "iterations/s openspiel ISMCTS": round(
+            moves["openspiel"] * args.iterations / spent["openspiel"]
+        ),
+        "iterations/s kingdoms ISMCTS": round(
+            moves["kingdoms"] * args.iterations / spent["kingdoms"]
+        ),
     }
     print(json.dumps(result, indent=2))
 

@@ -83,7 +83,7 @@ class KingdomsGame(pyspiel.Game):  # type: ignore[misc]
         except ValueError as e:
             raise ValueError(f"options must be a JSON object text: {e}") from None
         if not isinstance(options, dict):
-            raise ValueError("options must be a JSON object text")
+            raise TypeError("options must be a JSON object text")
         self.options: dict[str, Any] = options
         probe = new_game(self.name, seed=0, **options)
         info = pyspiel.GameInfo(

@@ -48,10 +48,10 @@ def agent_name(player: int) -> str:
     return f"player_{player}"
 
 
-class KingdomsAEC(AECEnv[str, ObsDict, int]):
+class KingdomsAEC(AECEnv):  # type: ignore[misc]
     """The AEC environment of game ``game`` (a name) under rules ``options``."""
 
-    metadata = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (the base classes declare it so)
         "render_modes": ["ansi"],
         "name": "kingdoms_v0",
         "is_parallelizable": False,
@@ -77,7 +77,7 @@ class KingdomsAEC(AECEnv[str, ObsDict, int]):
         self.game: Game = new_game(game, seed=0, **options)
         self.metadata = {**self.metadata, "name": f"kingdoms_{self.game.name}_v0"}
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
-        self.agents = []
+        self.agents: list[str] = []
         low, high = observation_bounds(self.game)
         n = self.game.num_actions
         self._observation_space = gymnasium.spaces.Dict(
@@ -144,7 +144,7 @@ class KingdomsAEC(AECEnv[str, ObsDict, int]):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             # A finished agent's last step (action None): PettingZoo removes it.
-            self._was_dead_step(action)  # type: ignore[arg-type]
+            self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{agent} must act: action None is only for finished agents")

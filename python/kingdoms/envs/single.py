@@ -22,13 +22,15 @@ such as ``check_env`` that sample unmasked actions work) the episode ends as a l
 (reward -1, ``info["illegal_action"]`` True) and the game is left as it was; with
 ``"raise"`` it raises :class:`kingdoms.IllegalActionError`.
 
-``seat``: the learner's seat, or None to alternate, game by game, from seat 0.
+``seat``: the learner's seat, or None to alternate, game by game, from seat 0. The
+opponent restarts from its own seed every game, so a seeded reset repeats exactly.
 Seeding: ``reset(seed=s)`` starts the game seeded ``s``; ``reset()`` the next game of a
 stream seeded by the last seed given (0 at first).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal
 
 import gymnasium
@@ -47,7 +49,7 @@ Obs = npt.NDArray[np.float32]
 class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
     """One seat of ``game`` (a name, ``options`` its rules) against ``opponent``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (the base classes declare it so)
 
     def __init__(
         self,
@@ -70,6 +72,9 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         if seat is not None and seat not in (0, 1):
             raise ValueError(f"seat must be 0, 1 or None, got {seat!r}")
         self.opponent: RustAgent = opponent if opponent is not None else Random()
+        # The agent playing this game: a fresh copy of `opponent` each game, since an agent
+        # draws from its seeded RNG as it plays and a seeded reset must repeat exactly.
+        self._opponent = copy.deepcopy(self.opponent)
         self.seat = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -83,7 +88,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
 
     def _play_opponent(self) -> None:
         while (p := self.game.current_player) is not None and p != self.learner:
-            self.game.apply(self.opponent.act(self.game))
+            self.game.apply(self._opponent.act(self.game))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "learner": self.learner}
@@ -107,6 +112,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         self.learner = self._games % 2 if self.seat is None else self.seat
         self._games += 1
         self.game = new_game(self.game_name, seed=game_seed, **self.options)
+        self._opponent = copy.deepcopy(self.opponent)
         self._play_opponent()
         self._over = False
         return self.game.observation_tensor(self.learner), self._info()
@@ -130,7 +136,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         reward = float(self.game.returns()[self.learner]) if done else 0.0
         return self.game.observation_tensor(self.learner), reward, done, False, self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None

@@ -52,7 +52,7 @@ Arr = npt.NDArray[Any]
 class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
     """``num_envs`` games of ``game`` (``options`` its rules) stepped together in Rust."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (the base classes declare it so)
 
     def __init__(
         self,
