@@ -5,7 +5,10 @@ one random rollout to the end per leaf, world states from ``resample_from_infost
 and the Rust ISMCTS with its defaults. Seats alternate game by game; every game is seeded.
 Prints the score and each side's search speed (iterations per second of thinking time).
 
-    python benches/openspiel_ismcts.py --game battleline --games 100 --iterations 25
+    python benches/openspiel_ismcts.py --game battleline --games 100 --iterations 50
+
+Game ``i`` depends only on ``--seed`` and ``i``, so ``--first``/``--games`` split a run
+over processes: ``--merge`` adds up their ``--log`` files (one JSON line per game).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import json
 import math
 import time
+from typing import Any
 
 import kingdoms.openspiel as ko
 import numpy as np
@@ -28,12 +32,22 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--iterations", type=int, default=25)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="index of the first game")
+    ap.add_argument("--log", help="append one JSON line per game to this file")
+    ap.add_argument("--merge", nargs="+", help="merge these logs and print the summary")
     args = ap.parse_args()
-    game = pyspiel.load_game(ko.game_name(args.game), {"seed": args.seed})
-    wins = {"openspiel": 0, "kingdoms": 0, "draw": 0}
-    spent = {"openspiel": 0.0, "kingdoms": 0.0}
-    moves = {"openspiel": 0, "kingdoms": 0}
-    for i in range(args.games):
+    if args.merge:
+        lines = []
+        for name in args.merge:
+            with open(name, encoding="utf-8") as f:
+                lines += [json.loads(x) for x in f]
+        print(json.dumps(summary(lines, args.game, args.iterations), indent=2))
+        return
+    lines = []
+    for i in range(args.first, args.first + args.games):
+        game = pyspiel.load_game(ko.game_name(args.game), {"seed": args.seed * 1000 + i})
+        spent = {"openspiel": 0.0, "kingdoms": 0.0}
+        moves = {"openspiel": 0, "kingdoms": 0}
         rng = np.random.RandomState(args.seed * 1000 + i)
         bot = ismcts.ISMCTSBot(
             game, mcts.RandomRolloutEvaluator(1, rng), 2.0, args.iterations, random_state=rng
@@ -52,31 +66,41 @@ def main() -> None:
             moves[who] += 1
             state.apply_action(action)
         r = state.returns()
-        if r[os_seat] > 0:
-            wins["openspiel"] += 1
-        elif r[os_seat] < 0:
-            wins["kingdoms"] += 1
-        else:
-            wins["draw"] += 1
-        print(f"game {i + 1}: {wins}", flush=True)
-    n = args.games
+        winner = "openspiel" if r[os_seat] > 0 else "kingdoms" if r[os_seat] < 0 else "draw"
+        line = {"game": i, "winner": winner, "spent": spent, "moves": moves}
+        lines.append(line)
+        print(json.dumps(line), flush=True)
+        if args.log:
+            with open(args.log, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
+    print(json.dumps(summary(lines, args.game, args.iterations), indent=2))
+
+
+def summary(lines: list[dict[str, Any]], game: str, iterations: int) -> dict[str, Any]:
+    """Score and search speed over the games in ``lines``."""
+    wins = {"openspiel": 0, "kingdoms": 0, "draw": 0}
+    spent = {"openspiel": 0.0, "kingdoms": 0.0}
+    moves = {"openspiel": 0, "kingdoms": 0}
+    for line in lines:
+        wins[line["winner"]] += 1
+        for k in spent:
+            spent[k] += line["spent"][k]
+            moves[k] += line["moves"][k]
+    n = len(lines)
     score = (wins["kingdoms"] + 0.5 * wins["draw"]) / n
     half_width = 1.96 * math.sqrt(score * (1 - score) / n)
-    result = {
-        "game": args.game,
+    return {
+        "game": game,
         "games": n,
-        "iterations": args.iterations,
+        "iterations": iterations,
         "results": wins,
         "kingdoms score": round(score, 3),
         "kingdoms score 95% interval": [round(score - half_width, 3), round(score + half_width, 3)],
         "iterations/s openspiel ISMCTS": round(
-            moves["openspiel"] * args.iterations / spent["openspiel"]
+            moves["openspiel"] * iterations / spent["openspiel"]
         ),
-        "iterations/s kingdoms ISMCTS": round(
-            moves["kingdoms"] * args.iterations / spent["kingdoms"]
-        ),
+        "iterations/s kingdoms ISMCTS": round(moves["kingdoms"] * iterations / spent["kingdoms"]),
     }
-    print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":
