@@ -52,7 +52,8 @@ def test_aec_plays_whole_games_with_masks_and_final_rewards(name: str) -> None:
         np.testing.assert_array_equal(
             obs["observation"], game.observation_tensor(game.current_player)
         )
-        assert isinstance(env.render(), str)
+        # The picture shows only what the agent to move may see.
+        assert env.render() == game.render(game.current_player)
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     returns = env.unwrapped.game.returns()
     assert [total[a] for a in env.possible_agents] == returns
@@ -68,6 +69,16 @@ def test_aec_rejects_an_illegal_action_and_keeps_the_game() -> None:
     assert env.unwrapped.game.to_json() == before
     with pytest.raises(ValueError, match="render_mode"):
         aec_env(GAMES[0], render_mode="rgb_array")
+
+
+def test_aec_spectator_render_shows_the_whole_state() -> None:
+    env = aec_env(GAMES[0], render_mode="ansi", spectator=True)
+    env.reset(seed=3)
+    assert env.render() == env.unwrapped.game.render()
+    silent = aec_env(GAMES[0])
+    silent.reset(seed=3)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert silent.render() is None
 
 
 def test_aec_reset_without_seed_continues_a_seeded_stream() -> None:
