@@ -88,14 +88,20 @@ def summary(lines: list[dict[str, Any]], game: str, iterations: int) -> dict[str
             moves[k] += line["moves"][k]
     n = len(lines)
     score = (wins["kingdoms"] + 0.5 * wins["draw"]) / n
-    half_width = 1.96 * math.sqrt(score * (1 - score) / n)
+    # Wilson's interval: unlike score ± 1.96 sd it does not shrink to a point at 0% or 100%.
+    z = 1.96
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half_width = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return {
         "game": game,
         "games": n,
         "iterations": iterations,
         "results": wins,
         "kingdoms score": round(score, 3),
-        "kingdoms score 95% interval": [round(score - half_width, 3), round(score + half_width, 3)],
+        "kingdoms score 95% interval": [
+            round(centre - half_width, 3),
+            round(centre + half_width, 3),
+        ],
         "iterations/s openspiel ISMCTS": round(
             moves["openspiel"] * iterations / spent["openspiel"]
         ),
