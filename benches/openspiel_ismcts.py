@@ -33,6 +33,11 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=25)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--first", type=int, default=0, help="index of the first game")
+    ap.add_argument(
+        "--rollouts",
+        action="store_true",
+        help="our ISMCTS with random rollouts to the end (rollout_depth=None), as OpenSpiel's",
+    )
     ap.add_argument("--log", help="append one JSON line per game to this file")
     ap.add_argument("--merge", nargs="+", help="merge these logs and print the summary")
     args = ap.parse_args()
@@ -52,7 +57,8 @@ def main() -> None:
         bot = ismcts.ISMCTSBot(
             game, mcts.RandomRolloutEvaluator(1, rng), 2.0, args.iterations, random_state=rng
         )
-        ours = ISMCTS(iterations=args.iterations, seed=args.seed * 1000 + i)
+        depth = None if args.rollouts else 0
+        ours = ISMCTS(iterations=args.iterations, seed=args.seed * 1000 + i, rollout_depth=depth)
         os_seat = i % 2
         state = game.new_initial_state()
         while not state.is_terminal():
