@@ -130,3 +130,95 @@ def test_an_opponent_plays_inside_the_batch() -> None:
         Batch(name, 2, seat=0)
     with pytest.raises(kingdoms.KingdomsError):
         Batch(name, 0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_reset_with_a_seed_starts_as_a_new_batch_with_that_seed(name: str) -> None:
+    used = Batch(name, 6, seed=1)
+    mask = used.reset().mask
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        mask = used.step(random_actions(mask, rng)).mask
+    again = used.reset(seed=9)
+    fresh = Batch(name, 6, seed=9)
+    first = fresh.observe()
+    for x, y in zip(again, first):
+        np.testing.assert_array_equal(x, y)
+    assert used.seed == 9
+    acts = random_actions(first.mask, np.random.default_rng(4))
+    for x, y in zip(used.step(acts), fresh.step(acts)):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_final_observations_are_the_ended_games_last_positions(name: str) -> None:
+    env = Batch(name, 8, seed=5)
+    mask = env.reset().mask
+    rng = np.random.default_rng(6)
+    ended = 0
+    for _ in range(3000):
+        actions = random_actions(mask, rng)
+        expected = []
+        for i in range(8):
+            g = env.game(i)
+            mover = g.current_player
+            g.apply_id(int(actions[i]))
+            expected.append(g.observation_tensor(mover))
+        step = env.step(actions)
+        for i in range(8):
+            if step.dones[i]:
+                np.testing.assert_array_equal(step.final_obs[i], expected[i])
+                ended += 1
+            else:
+                assert not step.final_obs[i].any()
+        mask = step.mask
+        if ended >= 8:
+            break
+    assert ended >= 8
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_step_into_caller_buffers_writes_what_step_returns(threads: int) -> None:
+    name = GAMES[0]
+    a, b = Batch(name, 200, seed=2, threads=threads), Batch(name, 200, seed=2, threads=threads)
+    mask = a.reset().mask
+    b.reset()
+    out = b.buffers()
+    rng = np.random.default_rng(7)
+    saw_done = False
+    for _ in range(400):
+        acts = random_actions(mask, rng)
+        fresh = a.step(acts)
+        got = b.step(acts, out=out)
+        assert got is out
+        for field in ("obs", "mask", "player", "rewards", "dones"):
+            np.testing.assert_array_equal(getattr(got, field), getattr(fresh, field), field)
+        done = fresh.dones
+        np.testing.assert_array_equal(got.final_obs[done], fresh.final_obs[done])
+        saw_done |= bool(done.any())
+        mask = fresh.mask
+    assert saw_done
+
+
+def test_step_into_rejects_wrong_buffers_and_changes_nothing() -> None:
+    env = Batch(GAMES[0], 4, seed=3)
+    mask = env.reset().mask
+    before = [env.game(i).to_json() for i in range(4)]
+    acts = np.argmax(mask, axis=1)
+    good = env.buffers()
+    with pytest.raises(ValueError, match="obs has shape"):
+        env.step(acts, out=good._replace(obs=np.zeros((3, *env.observation_shape), np.float32)))
+    with pytest.raises(TypeError, match="mask must be a numpy array of dtype bool"):
+        env.step(acts, out=good._replace(mask=good.mask.astype(np.int8)))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        wide = np.zeros((4, 2 * env.num_players), np.float32)[:, ::2]
+        env.step(acts, out=good._replace(rewards=wide))
+    with pytest.raises(ValueError, match="final_obs cannot be written"):
+        env.step(acts, out=good._replace(final_obs=good.obs))
+    readonly = good.dones.copy()
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="dones cannot be written"):
+        env.step(acts, out=good._replace(dones=readonly))
+    with pytest.raises(TypeError, match="Step"):
+        env.step(acts, out=tuple(good))  # type: ignore[arg-type]
+    assert [env.game(i).to_json() for i in range(4)] == before

@@ -709,7 +709,7 @@ class Batch:
         self,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
     def reset(
-        self,
+        self, seed: int | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -719,5 +719,16 @@ class Batch:
         npt.NDArray[np.int64],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
     ]: ...
+    def step_into(
+        self,
+        actions: npt.NDArray[np.int64],
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.bool_],
+        player: npt.NDArray[np.int64],
+        rewards: npt.NDArray[np.float32],
+        dones: npt.NDArray[np.bool_],
+        final_obs: npt.NDArray[np.float32],
+    ) -> None: ...
     def game(self, i: int) -> Game: ...

@@ -4,9 +4,13 @@
 action id per game (an int array) and returns stacked numpy arrays: the observations of the
 players to move, their legal-action masks, who is to move, the returns of games that just
 ended and done flags. A game that ends is replaced at once by a new one (auto-reset), so
-the observation returned with ``done`` is the new game's first position. The stepping and
-the filling of the arrays run in Rust with the GIL released, on all cores for large
-batches; the arrays are handed over without a copy.
+the observation returned with ``done`` is the new game's first position, and the ended
+game's last observation (of the player who moved) is in ``final_obs`` (Gymnasium's
+"same-step" autoreset). The stepping and the filling of the arrays run in Rust with the
+GIL released, on all cores for large batches; the arrays are handed over without a copy.
+
+For speed, ``step(actions, out=buffers)`` writes into arrays you own (from
+:meth:`Batch.buffers`) instead of allocating new ones each call.
 
 >>> import numpy as np
 >>> from kingdoms.batch import Batch
@@ -26,6 +30,11 @@ slot's games played to the end), so seats alternate from game to game and across
 
 Seeding: slot ``i`` draws the seeds of its successive games from a stream of its own
 under ``seed``, so a run depends only on ``seed`` and the actions, never on threads.
+``reset(seed=s)`` restarts every stream under ``s``: the batch is then exactly as
+``Batch(game, n, seed=s)`` starts.
+
+Value ranges of the observations: see each game's documentation (``docs/<game>.md``,
+"Observation") and :func:`kingdoms.envs.observation_bounds`.
 """
 
 from __future__ import annotations
@@ -67,6 +76,10 @@ class Step(NamedTuple):
     (win 1, loss -1, draw 0), zero elsewhere."""
     dones: npt.NDArray[np.bool_]
     """``(num_games,)``: True where a game ended in this step (and was restarted)."""
+    final_obs: npt.NDArray[np.float32]
+    """``(num_games, *observation_shape)``: where ``dones``, the ended game's last
+    observation for the player who moved in this step (the learner, with an opponent).
+    Other rows: zeros in a fresh result; left as they were in ``out=`` buffers."""
 
 
 class Batch:
@@ -123,22 +136,43 @@ class Batch:
         """The learner's seat in each slot's current game (meaningful with an opponent)."""
         return self._inner.learner_seats()
 
-    def reset(self) -> Observation:
-        """Start a new game in every slot (continuing each slot's seed stream)."""
-        return Observation(*self._inner.reset())
+    def reset(self, seed: int | None = None) -> Observation:
+        """Start a new game in every slot: continuing each slot's seed stream, or, with
+        ``seed``, restarting every stream under it (as a new ``Batch`` with that seed)."""
+        return Observation(*self._inner.reset(seed))
 
     def observe(self) -> Observation:
         """The current positions, unchanged."""
         return Observation(*self._inner.observe())
 
-    def step(self, actions: npt.ArrayLike) -> Step:
+    def buffers(self) -> Step:
+        """Zeroed arrays of the shapes and dtypes :meth:`step` returns, to pass as ``out=``."""
+        n, shape = self.num_games, self.observation_shape
+        return Step(
+            obs=np.zeros((n, *shape), np.float32),
+            mask=np.zeros((n, self.num_actions), np.bool_),
+            player=np.zeros(n, np.int64),
+            rewards=np.zeros((n, self.num_players), np.float32),
+            dones=np.zeros(n, np.bool_),
+            final_obs=np.zeros((n, *shape), np.float32),
+        )
+
+    def step(self, actions: npt.ArrayLike, out: Step | None = None) -> Step:
         """Play ``actions[i]`` (an action id) in game ``i``. Every action is checked first:
         an illegal one raises :class:`~kingdoms.IllegalActionError` naming the game and
-        the id, and nothing is played."""
+        the id, and nothing is played.
+
+        With ``out`` (from :meth:`buffers`, or any C-contiguous arrays of those shapes and
+        dtypes) the results are written into it and it is returned: nothing is allocated."""
         ids = np.ascontiguousarray(actions, dtype=np.int64)
         if ids.ndim != 1:
             raise ValueError(f"actions must be one id per game, shape ({len(self)},)")
-        return Step(*self._inner.step(ids))
+        if out is None:
+            return Step(*self._inner.step(ids))
+        if not isinstance(out, Step):
+            raise TypeError("out must be a kingdoms.batch.Step of arrays (see Batch.buffers)")
+        self._inner.step_into(ids, *out)
+        return out
 
     def game(self, i: int) -> Game:
         """A copy of slot ``i``'s current game, with its history (``record()`` works)."""

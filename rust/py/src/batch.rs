@@ -6,8 +6,11 @@ use std::sync::Mutex;
 
 use kingdoms_core::agents::batch::{new_dyn, DynBatch, Views};
 use kingdoms_core::Error;
-use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::PyTypeError;
+use numpy::{
+    PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -26,6 +29,7 @@ type Stepped<'py> = (
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArrayDyn<f32>>,
     Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArrayDyn<f32>>,
 );
 
 /// `num_games` games of one kind, stepped together (the engine of `kingdoms.batch.Batch`).
@@ -37,7 +41,6 @@ pub struct PyBatch {
     obs_shape: Vec<usize>,
     num_actions: usize,
     num_players: usize,
-    seed: u64,
 }
 
 struct Buffers {
@@ -47,6 +50,21 @@ struct Buffers {
 }
 
 impl PyBatch {
+    /// The actions as a slice (copied only when not contiguous), one per game.
+    fn actions(&self, actions: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<i64>> {
+        if actions.len() != self.n {
+            return Err(crate::errors::to_py(Error::invalid(format!(
+                "expected {} actions (one per game), got {}",
+                self.n,
+                actions.len()
+            ))));
+        }
+        Ok(match actions.as_slice() {
+            Ok(s) => s.to_vec(),
+            Err(_) => actions.as_array().iter().copied().collect(),
+        })
+    }
+
     fn buffers(&self) -> Buffers {
         let obs_len: usize = self.obs_shape.iter().product();
         Buffers {
@@ -118,7 +136,6 @@ impl PyBatch {
             obs_shape: inner.obs_shape(),
             num_actions: inner.num_actions(),
             num_players: inner.num_players(),
-            seed,
             inner: Mutex::new(inner),
         })
     }
@@ -134,9 +151,10 @@ impl PyBatch {
     fn __len__(&self) -> usize {
         self.n
     }
+    /// The seed of the slots' streams (the constructor's, or the last seeded `reset`'s).
     #[getter]
-    fn seed(&self) -> u64 {
-        self.seed
+    fn seed(&self) -> PyResult<u64> {
+        self.with(|b| Ok(b.seed())).py()
     }
     /// Shape of one game's observation.
     #[getter]
@@ -174,6 +192,7 @@ impl PyBatch {
                     obs: &mut b.obs,
                     mask: &mut b.mask,
                     player: &mut b.player,
+                    final_obs: &mut [],
                     zeroed: true,
                 })
             })
@@ -182,55 +201,50 @@ impl PyBatch {
         self.arrays(py, b)
     }
 
-    /// Start a new game in every slot; (observations, masks, players).
-    fn reset<'py>(&self, py: Python<'py>) -> PyResult<Observed<'py>> {
+    /// Start a new game in every slot (with `seed`: every slot's stream restarts under
+    /// it); (observations, masks, players).
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Observed<'py>> {
         let mut b = self.buffers();
         py.detach(|| {
             self.with(|batch| {
-                batch.reset(Views {
-                    obs: &mut b.obs,
-                    mask: &mut b.mask,
-                    player: &mut b.player,
-                    zeroed: true,
-                })
+                batch.reset(
+                    seed,
+                    Views {
+                        obs: &mut b.obs,
+                        mask: &mut b.mask,
+                        player: &mut b.player,
+                        final_obs: &mut [],
+                        zeroed: true,
+                    },
+                )
             })
         })
         .py()?;
         self.arrays(py, b)
     }
 
-    /// Play one action id per game; (observations, masks, players, rewards, dones).
+    /// Play one action id per game; (observations, masks, players, rewards, dones, final
+    /// observations), in fresh arrays.
     fn step<'py>(
         &self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
-        if actions.len() != self.n {
-            return Err(crate::errors::to_py(Error::invalid(format!(
-                "expected {} actions (one per game), got {}",
-                self.n,
-                actions.len()
-            ))));
-        }
-        let owned: Vec<i64>;
-        let acts: &[i64] = match actions.as_slice() {
-            Ok(s) => s,
-            Err(_) => {
-                owned = actions.as_array().iter().copied().collect();
-                &owned
-            }
-        };
+        let acts = self.actions(&actions)?;
         let mut b = self.buffers();
         let mut rewards = vec![0.0f32; self.n * self.num_players];
         let mut dones = vec![false; self.n];
+        let mut finals = vec![0.0f32; b.obs.len()];
         py.detach(|| {
             self.with(|batch| {
                 batch.step(
-                    acts,
+                    &acts,
                     Views {
                         obs: &mut b.obs,
                         mask: &mut b.mask,
                         player: &mut b.player,
+                        final_obs: &mut finals,
                         zeroed: true,
                     },
                     &mut rewards,
@@ -240,13 +254,68 @@ impl PyBatch {
         })
         .py()?;
         let (obs, mask, player) = self.arrays(py, b)?;
+        let mut shape = vec![self.n];
+        shape.extend(&self.obs_shape);
         Ok((
             obs,
             mask,
             player,
             PyArray1::from_vec(py, rewards).reshape(vec![self.n, self.num_players])?,
             PyArray1::from_vec(py, dones),
+            PyArray1::from_vec(py, finals).reshape(shape)?,
         ))
+    }
+
+    /// `step` writing into caller-owned arrays (C-contiguous, of the shapes and dtypes
+    /// `step` returns): nothing is allocated. `final_obs` rows are written only where a
+    /// game ended.
+    #[allow(clippy::too_many_arguments)]
+    fn step_into<'py>(
+        &self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+        obs: &Bound<'py, PyAny>,
+        mask: &Bound<'py, PyAny>,
+        player: &Bound<'py, PyAny>,
+        rewards: &Bound<'py, PyAny>,
+        dones: &Bound<'py, PyAny>,
+        final_obs: &Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        let acts = self.actions(&actions)?;
+        let mut obs_shape = vec![self.n];
+        obs_shape.extend(&self.obs_shape);
+        let mut obs = out_array::<f32>("float32", obs, "obs", &obs_shape)?;
+        let mut mask = out_array::<bool>("bool", mask, "mask", &[self.n, self.num_actions])?;
+        let mut player = out_array::<i64>("int64", player, "player", &[self.n])?;
+        let mut rewards =
+            out_array::<f32>("float32", rewards, "rewards", &[self.n, self.num_players])?;
+        let mut dones = out_array::<bool>("bool", dones, "dones", &[self.n])?;
+        let mut finals = out_array::<f32>("float32", final_obs, "final_obs", &obs_shape)?;
+        let (obs, mask, player, rewards, dones, finals) = (
+            contiguous(&mut obs, "obs")?,
+            contiguous(&mut mask, "mask")?,
+            contiguous(&mut player, "player")?,
+            contiguous(&mut rewards, "rewards")?,
+            contiguous(&mut dones, "dones")?,
+            contiguous(&mut finals, "final_obs")?,
+        );
+        py.detach(|| {
+            self.with(|batch| {
+                batch.step(
+                    &acts,
+                    Views {
+                        obs,
+                        mask,
+                        player,
+                        final_obs: finals,
+                        zeroed: false,
+                    },
+                    rewards,
+                    dones,
+                )
+            })
+        })
+        .py()
     }
 
     /// A copy of slot `i`'s current game (with its history, so `record()` works).
@@ -257,10 +326,41 @@ impl PyBatch {
 
     fn __repr__(&self) -> String {
         format!(
-            "<Batch {} x{} seed={} obs={:?} actions={}>",
-            self.name, self.n, self.seed, self.obs_shape, self.num_actions
+            "<Batch {} x{} obs={:?} actions={}>",
+            self.name, self.n, self.obs_shape, self.num_actions
         )
     }
+}
+
+/// A caller's output array, borrowed for writing, checked for dtype and shape.
+fn out_array<'py, T: numpy::Element>(
+    dtype: &str,
+    a: &Bound<'py, PyAny>,
+    what: &str,
+    shape: &[usize],
+) -> PyResult<PyReadwriteArrayDyn<'py, T>> {
+    let arr = a.cast::<PyArrayDyn<T>>().map_err(|_| {
+        PyTypeError::new_err(format!("{what} must be a numpy array of dtype {dtype}"))
+    })?;
+    if arr.shape() != shape {
+        return Err(PyValueError::new_err(format!(
+            "{what} has shape {:?}, expected {shape:?}",
+            arr.shape()
+        )));
+    }
+    arr.try_readwrite().map_err(|e| {
+        PyValueError::new_err(format!(
+            "{what} cannot be written (read-only, or the same array as another buffer): {e}"
+        ))
+    })
+}
+
+fn contiguous<'a, T: numpy::Element>(
+    a: &'a mut PyReadwriteArrayDyn<'_, T>,
+    what: &str,
+) -> PyResult<&'a mut [T]> {
+    a.as_slice_mut()
+        .map_err(|_| PyValueError::new_err(format!("{what} must be C-contiguous")))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

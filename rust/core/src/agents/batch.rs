@@ -4,7 +4,8 @@
 //! the observation of the player to move, the mask of legal action ids, who is to move,
 //! the returns of a game that just ended and a done flag, into caller-owned flat buffers
 //! (numpy arrays, from Python). A game that ends is replaced at once by a new one
-//! (auto-reset), so the observation after `done` is the new game's first position.
+//! (auto-reset), so the observation after `done` is the new game's first position; the
+//! ended game's last observation (for the player who moved) goes to `final_obs`.
 //!
 //! With an `opponent`, the learner plays one seat of every game (fixed, or alternating
 //! game by game) and the opponent's moves are played in Rust inside the same call.
@@ -32,8 +33,11 @@ pub struct Views<'a> {
     pub mask: &'a mut [bool],
     /// `n` players to move.
     pub player: &'a mut [i64],
-    /// The caller guarantees `obs` and `mask` are all zeros / false (fresh buffers), so
-    /// they need not be cleared first.
+    /// `n * obs_len` floats, or empty when not wanted: where a game ends in `step`, the
+    /// final observation of the player who moved in it (other rows are left as they are).
+    pub final_obs: &'a mut [f32],
+    /// The caller guarantees `obs`, `mask` and `final_obs` are all zeros / false (fresh
+    /// buffers), so they need not be cleared first.
     pub zeroed: bool,
 }
 
@@ -54,13 +58,27 @@ type Slot<'a, G> = (
         (((usize, &'a mut Env<G>), &'a mut [f32]), &'a mut [bool]),
         &'a mut i64,
     ),
-    (&'a mut [f32], &'a mut bool),
+    ((&'a mut [f32], &'a mut bool), &'a mut [f32]),
 );
+
+/// One game's outputs, handed to the per-game work of a call.
+struct Out<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    player: &'a mut i64,
+    rewards: &'a mut [f32],
+    done: &'a mut bool,
+    /// Empty when the caller wants no final observations.
+    final_obs: &'a mut [f32],
+}
 
 /// `n` games of one kind stepped together.
 pub struct Batch<G: Game> {
     options: G::Options,
     envs: Vec<Env<G>>,
+    seed: u64,
+    /// Games finished before the last reseeding `reset` (which restarts the slot counters).
+    episodes_before: u64,
     opponent: Option<AgentSpec>,
     learner_seat: Option<usize>,
     obs_shape: Vec<usize>,
@@ -160,6 +178,8 @@ impl<G: Game> Batch<G> {
         };
         let mut batch = Batch {
             envs: Vec::with_capacity(n),
+            seed,
+            episodes_before: 0,
             num_actions: probe.num_actions(),
             options,
             opponent,
@@ -206,7 +226,11 @@ impl<G: Game> Batch<G> {
     /// Games that reached their end so far, over all slots (games abandoned by `reset`
     /// do not count).
     pub fn episodes_finished(&self) -> u64 {
-        self.envs.iter().map(|e| e.finished).sum()
+        self.episodes_before + self.envs.iter().map(|e| e.finished).sum::<u64>()
+    }
+    /// The seed of the slots' streams (the constructor's, or the last `reset`'s).
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     fn check_views(&self, v: &Views<'_>) -> Result<()> {
@@ -214,6 +238,7 @@ impl<G: Game> Batch<G> {
         if v.obs.len() != n * self.obs_len
             || v.mask.len() != n * self.num_actions
             || v.player.len() != n
+            || !(v.final_obs.is_empty() || v.final_obs.len() == n * self.obs_len)
         {
             return Err(Error::invalid("batch: output buffers have the wrong sizes"));
         }
@@ -223,33 +248,38 @@ impl<G: Game> Batch<G> {
     /// Run `f` on every env with its slices of the outputs; in parallel when large.
     fn each<F>(&mut self, v: Views<'_>, rewards: &mut [f32], dones: &mut [bool], f: F) -> Result<()>
     where
-        F: Fn(
-                usize,
-                &mut Env<G>,
-                &mut [f32],
-                &mut [bool],
-                &mut i64,
-                &mut [f32],
-                &mut bool,
-            ) -> Result<()>
-            + Sync,
+        F: Fn(usize, &mut Env<G>, Out<'_>) -> Result<()> + Sync,
     {
         let (ol, na, np) = (self.obs_len, self.num_actions, self.num_players);
         let n = self.envs.len();
-        let empty_r = rewards.is_empty();
-        // Placeholders when the caller wants no rewards/dones (observe, reset).
+        // Placeholders when the caller wants no rewards/dones (observe, reset) or no final
+        // observations: one empty slice per game.
         let mut r_store;
         let mut d_store;
-        let (rewards, dones) = if empty_r {
+        let (rewards, dones) = if rewards.is_empty() {
             r_store = vec![0.0f32; n * np];
             d_store = vec![false; n];
             (&mut r_store[..], &mut d_store[..])
         } else {
             (rewards, dones)
         };
-        let work = |((((ie, obs), mask), player), (rw, done)): Slot<'_, G>| {
+        // One final-observation slice per game (empty ones when not wanted).
+        let finals: Vec<&mut [f32]> = if v.final_obs.is_empty() {
+            (0..n).map(|_| <&mut [f32]>::default()).collect()
+        } else {
+            v.final_obs.chunks_mut(ol.max(1)).collect()
+        };
+        let work = |((((ie, obs), mask), player), ((rewards, done), final_obs)): Slot<'_, G>| {
             let (i, env) = ie;
-            f(i, env, obs, mask, player, rw, done)
+            let out = Out {
+                obs,
+                mask,
+                player,
+                rewards,
+                done,
+                final_obs,
+            };
+            f(i, env, out)
         };
         match &self.pool {
             Some(pool) if n >= PARALLEL_MIN => pool.install(|| {
@@ -259,7 +289,12 @@ impl<G: Game> Batch<G> {
                     .zip(v.obs.par_chunks_mut(ol.max(1)))
                     .zip(v.mask.par_chunks_mut(na.max(1)))
                     .zip(v.player.par_iter_mut())
-                    .zip(rewards.par_chunks_mut(np.max(1)).zip(dones.par_iter_mut()))
+                    .zip(
+                        rewards
+                            .par_chunks_mut(np.max(1))
+                            .zip(dones.par_iter_mut())
+                            .zip(finals.into_par_iter()),
+                    )
                     .with_min_len(32)
                     .try_for_each(work)
             }),
@@ -270,7 +305,12 @@ impl<G: Game> Batch<G> {
                 .zip(v.obs.chunks_mut(ol.max(1)))
                 .zip(v.mask.chunks_mut(na.max(1)))
                 .zip(v.player.iter_mut())
-                .zip(rewards.chunks_mut(np.max(1)).zip(dones.iter_mut()))
+                .zip(
+                    rewards
+                        .chunks_mut(np.max(1))
+                        .zip(dones.iter_mut())
+                        .zip(finals),
+                )
                 .try_for_each(work),
         }
     }
@@ -279,30 +319,42 @@ impl<G: Game> Batch<G> {
     pub fn observe(&mut self, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
         let zeroed = v.zeroed;
-        self.each(v, &mut [], &mut [], |_, env, obs, mask, player, _, _| {
-            env.write(obs, mask, player, zeroed);
+        self.each(v, &mut [], &mut [], |_, env, out| {
+            env.write(out.obs, out.mask, out.player, zeroed);
             Ok(())
         })
     }
 
-    /// Start a new game in every slot (continuing each slot's seed stream) and observe.
-    pub fn reset(&mut self, v: Views<'_>) -> Result<()> {
+    /// Start a new game in every slot and observe. With `seed`, every slot's stream
+    /// restarts under it (the batch is then exactly as `new` with that seed left it, games
+    /// finished so far still counted by `episodes_finished`); without, each slot's stream
+    /// continues.
+    pub fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
         let zeroed = v.zeroed;
+        if let Some(seed) = seed {
+            self.episodes_before = self.episodes_finished();
+            self.seed = seed;
+            for (i, env) in self.envs.iter_mut().enumerate() {
+                env.rng = GameRng::stream(seed, i as u64);
+                env.finished = 0;
+            }
+        }
         let (options, opp, seat) = (
             self.options.clone(),
             self.opponent.clone(),
             self.learner_seat,
         );
-        self.each(v, &mut [], &mut [], |i, env, obs, mask, player, _, _| {
+        self.each(v, &mut [], &mut [], |i, env, out| {
             env.start(&options, opp.as_ref(), seat, i)?;
-            env.write(obs, mask, player, zeroed);
+            env.write(out.obs, out.mask, out.player, zeroed);
             Ok(())
         })
     }
 
     /// Play `actions[i]` (an action id) in game `i`, then the opponent's replies; games that
-    /// end write their returns to `rewards[i * players ..]`, set `dones[i]` and restart.
+    /// end write their returns to `rewards[i * players ..]`, set `dones[i]`, write their
+    /// final observation to `v.final_obs` (when given) and restart.
     /// Every action is checked before any is played: on an illegal one nothing changes.
     pub fn step(
         &mut self,
@@ -325,11 +377,13 @@ impl<G: Game> Batch<G> {
         }
         for (i, (env, &id)) in self.envs.iter().zip(actions).enumerate() {
             let g = &env.session.game;
-            let legal = usize::try_from(id)
-                .ok()
-                .and_then(|id| g.action_from_id(id))
-                .filter(|a| env.legal.contains(a));
-            if legal.is_none() {
+            // `legal` is in ascending id order (the `Game` contract): a binary search.
+            let legal = usize::try_from(id).ok().is_some_and(|id| {
+                env.legal
+                    .binary_search_by_key(&id, |&a| g.action_id(a))
+                    .is_ok()
+            });
+            if !legal {
                 let what = usize::try_from(id)
                     .ok()
                     .and_then(|id| g.action_from_id(id))
@@ -350,24 +404,33 @@ impl<G: Game> Batch<G> {
             self.opponent.clone(),
             self.learner_seat,
         );
-        self.each(v, rewards, dones, |i, env, obs, mask, player, rw, done| {
+        self.each(v, rewards, dones, |i, env, out| {
             let a = env
                 .session
                 .game
                 .action_from_id(actions[i] as usize)
                 .ok_or_else(|| Error::invalid("batch: action vanished"))?;
+            // The observer of the final observation: whoever moves now (the learner, with
+            // an opponent).
+            let mover = env.session.game.current_player().unwrap_or(0);
             env.session.apply(a)?;
             env.play_opponent()?;
-            rw.fill(0.0);
-            *done = env.session.game.is_terminal();
-            if *done {
-                for (r, v) in rw.iter_mut().zip(env.session.game.returns()) {
+            out.rewards.fill(0.0);
+            *out.done = env.session.game.is_terminal();
+            if *out.done {
+                for (r, v) in out.rewards.iter_mut().zip(env.session.game.returns()) {
                     *r = v as f32;
+                }
+                if !out.final_obs.is_empty() {
+                    if !zeroed {
+                        out.final_obs.fill(0.0);
+                    }
+                    env.session.game.observation(mover, out.final_obs);
                 }
                 env.finished += 1;
                 env.start(&options, opp.as_ref(), seat, i)?;
             }
-            env.write(obs, mask, player, zeroed);
+            env.write(out.obs, out.mask, out.player, zeroed);
             Ok(())
         })
     }
@@ -394,7 +457,8 @@ pub trait DynBatch: Send {
     fn num_players(&self) -> usize;
     fn episodes_finished(&self) -> u64;
     fn observe(&mut self, v: Views<'_>) -> Result<()>;
-    fn reset(&mut self, v: Views<'_>) -> Result<()>;
+    fn seed(&self) -> u64;
+    fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()>;
     fn step(
         &mut self,
         actions: &[i64],
@@ -429,8 +493,11 @@ impl<G: Game> DynBatch for Batch<G> {
     fn observe(&mut self, v: Views<'_>) -> Result<()> {
         Batch::observe(self, v)
     }
-    fn reset(&mut self, v: Views<'_>) -> Result<()> {
-        Batch::reset(self, v)
+    fn seed(&self) -> u64 {
+        Batch::seed(self)
+    }
+    fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()> {
+        Batch::reset(self, seed, v)
     }
     fn step(
         &mut self,

@@ -377,6 +377,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
         obs: &mut obs,
         mask: &mut mask,
         player: &mut player,
+        final_obs: &mut [],
         zeroed: false,
     })
     .unwrap();
@@ -397,6 +398,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                final_obs: &mut [],
                 zeroed: false,
             },
             &mut rewards,
@@ -454,6 +456,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
         obs: &mut obs,
         mask: &mut mask,
         player: &mut player,
+        final_obs: &mut [],
         zeroed: false,
     })
     .unwrap();
@@ -474,6 +477,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                final_obs: &mut [],
                 zeroed: false,
             },
             &mut rewards,
@@ -489,6 +493,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 obs: &mut obs,
                 mask: &mut mask,
                 player: &mut player,
+                final_obs: &mut [],
                 zeroed: false,
             },
             &mut rewards,
@@ -554,5 +559,90 @@ fn measure() {
         })
         .unwrap();
         println!("{}", r.table());
+    }
+}
+
+/// A fresh batch's observations, masks and players.
+fn observed(b: &mut Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
+    let (mut obs, mut mask, mut player) = views(b);
+    b.observe(Views {
+        obs: &mut obs,
+        mask: &mut mask,
+        player: &mut player,
+        final_obs: &mut [],
+        zeroed: false,
+    })
+    .unwrap();
+    (obs, mask, player)
+}
+
+#[test]
+fn batch_reset_with_a_seed_restarts_every_stream() {
+    let mut fresh =
+        Batch::<Lanes>::new(LanesOptions::default(), 5, 11, None, None, Some(1)).unwrap();
+    let mut used = Batch::<Lanes>::new(LanesOptions::default(), 5, 4, None, None, Some(1)).unwrap();
+    drive(&mut used, 20); // one game finished in every slot
+    let (mut obs, mut mask, mut player) = views(&used);
+    used.reset(
+        Some(11),
+        Views {
+            obs: &mut obs,
+            mask: &mut mask,
+            player: &mut player,
+            final_obs: &mut [],
+            zeroed: false,
+        },
+    )
+    .unwrap();
+    assert_eq!((obs, mask, player), observed(&mut fresh));
+    assert_eq!(used.seed(), 11);
+    assert_eq!(used.episodes_finished(), 5, "finished games stay counted");
+    assert_eq!(drive(&mut used, 30), drive(&mut fresh, 30));
+}
+
+#[test]
+fn batch_keeps_the_final_observation_of_a_game_that_ends() {
+    let mut b = Batch::<Lanes>::new(LanesOptions::default(), 3, 6, None, None, Some(1)).unwrap();
+    let obs_len: usize = b.obs_shape().iter().product();
+    let (mut obs, mut mask, mut player) = observed(&mut b);
+    let mut finals = vec![7.0f32; 3 * obs_len];
+    for step in 0..18 {
+        let mut expected = Vec::new();
+        let actions: Vec<i64> = (0..3)
+            .map(|i| {
+                let s = b.session(i).unwrap();
+                let a = mask[i * 72..(i + 1) * 72].iter().position(|&m| m).unwrap();
+                let mut g = s.game.clone();
+                let mover = g.current_player().unwrap();
+                g.apply(g.action_from_id(a).unwrap()).unwrap();
+                let mut o = vec![0.0; obs_len];
+                g.observation(mover, &mut o);
+                expected.push(o);
+                a as i64
+            })
+            .collect();
+        let (mut rewards, mut dones) = (vec![0.0; 6], vec![false; 3]);
+        b.step(
+            &actions,
+            Views {
+                obs: &mut obs,
+                mask: &mut mask,
+                player: &mut player,
+                final_obs: &mut finals,
+                zeroed: false,
+            },
+            &mut rewards,
+            &mut dones,
+        )
+        .unwrap();
+        for i in 0..3 {
+            let row = &finals[i * obs_len..(i + 1) * obs_len];
+            if step == 17 {
+                assert!(dones[i]);
+                assert_eq!(row, &expected[i][..], "game {i}");
+            } else {
+                assert!(row.iter().all(|&x| x == 7.0), "untouched until a game ends");
+            }
+        }
     }
 }

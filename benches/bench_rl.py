@@ -1,0 +1,154 @@
+"""Steps per second of the RL environments next to raw ``Batch.step`` (docs/rl.md quotes it).
+
+    python benches/bench_rl.py [--game battleline] [--seconds 3] [--json]
+
+One step = one move in one game. Random legal ids are chosen in numpy outside the timed
+part. Rates are per second of CPU time (``time.process_time``: every thread of the process,
+so a two-thread figure counts both cores) and per second of wall time; on a shared machine
+the CPU figure is the steadier one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+from kingdoms.batch import Batch
+from kingdoms.envs import BatchVectorEnv, SingleAgentEnv, aec_env
+
+
+def timed(step: Callable[[], int], between: Callable[[], None], seconds: float) -> dict[str, float]:
+    """Alternate ``between()`` (untimed: the caller's own work, e.g. choosing ids) and
+    ``step()`` (timed; returns the game-steps it made) until ``seconds`` of CPU time."""
+    cpu = wall = 0.0
+    steps = 0
+    while cpu < seconds:
+        between()
+        c, w = time.process_time(), time.perf_counter()
+        steps += step()
+        cpu += time.process_time() - c
+        wall += time.perf_counter() - w
+    return {"steps/s (cpu)": steps / cpu, "steps/s (wall)": steps / wall}
+
+
+def nothing() -> None:
+    pass
+
+
+def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    ids: np.ndarray = np.argmax(rng.random(mask.shape) * mask, axis=1)
+    return ids
+
+
+def batch(game: str, n: int, threads: int, out: bool, seconds: float) -> dict[str, float]:
+    env = Batch(game, n, seed=1, threads=threads)
+    buf = env.buffers() if out else None
+    rng = np.random.default_rng(0)
+    state = {"mask": env.reset().mask, "ids": np.zeros(n, np.int64)}
+
+    def choose() -> None:
+        state["ids"] = random_ids(state["mask"], rng)
+
+    def step() -> int:
+        state["mask"] = env.step(state["ids"], out=buf).mask
+        return n
+
+    return timed(step, choose, seconds)
+
+
+def vector(game: str, n: int, threads: int, copy: bool, seconds: float) -> dict[str, float]:
+    envs = BatchVectorEnv(game, n, seed=1, threads=threads, copy=copy)
+    _, infos = envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    state = {"mask": infos["action_mask"], "ids": np.zeros(n, np.int64)}
+
+    def choose() -> None:
+        state["ids"] = random_ids(state["mask"], rng)
+
+    def step() -> int:
+        state["mask"] = envs.step(state["ids"])[4]["action_mask"]
+        return n
+
+    return timed(step, choose, seconds)
+
+
+def pettingzoo(game: str, seconds: float) -> dict[str, float]:
+    env = aec_env(game)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+
+    def step() -> int:
+        made = 0
+        for _ in range(100):
+            if not env.agents:
+                env.reset()
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            made += 1
+        return made
+
+    return timed(step, nothing, seconds)
+
+
+def single(game: str, seconds: float) -> dict[str, float]:
+    env = SingleAgentEnv(game)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    state = {"info": info}
+
+    def step() -> int:
+        action = rng.choice(np.flatnonzero(state["info"]["action_mask"]))
+        _, _, term, trunc, state["info"] = env.step(action)
+        if term or trunc:
+            _, state["info"] = env.reset()
+        return 1
+
+    return timed(step, nothing, seconds)
+
+
+def figures(game: str, seconds: float) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for threads in (1, 2):
+        out[f"Batch.step, 1024 games, {threads} thread(s), fresh arrays"] = batch(
+            game, 1024, threads, False, seconds
+        )
+        out[f"Batch.step(out=...), 1024 games, {threads} thread(s)"] = batch(
+            game, 1024, threads, True, seconds
+        )
+    out["BatchVectorEnv.step, 1024 games, 1 thread, copy=False"] = vector(
+        game, 1024, 1, False, seconds
+    )
+    out["BatchVectorEnv.step, 1024 games, 1 thread, copy=True"] = vector(
+        game, 1024, 1, True, seconds
+    )
+    out["PettingZoo AEC env (aec_env), one game"] = pettingzoo(game, seconds)
+    out["SingleAgentEnv against Random, one game (learner moves only)"] = single(game, seconds)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="battleline")
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    result = figures(args.game, args.seconds)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print("| what | steps/s (CPU time) | steps/s (wall) |")
+    print("| --- | --- | --- |")
+    for k, v in result.items():
+        print(f"| {k} | {v['steps/s (cpu)']:,.0f} | {v['steps/s (wall)']:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
