@@ -12,6 +12,7 @@ pub mod rng;
 pub mod session;
 pub mod simulate;
 pub mod strifull;
+pub mod zinordia;
 
 pub use error::{Error, Result};
 pub use game::{Game, Player};
