@@ -9,6 +9,7 @@
 //! registered.
 
 pub mod ability;
+pub mod combat;
 pub mod content;
 pub mod notation;
 pub mod options;

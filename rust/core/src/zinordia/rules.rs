@@ -92,6 +92,7 @@ impl Zinordia {
             turn: 0,
             play: None,
             rng: GameRng::seed(seed),
+            last_roll: None,
             winner: None,
         })
     }
@@ -569,7 +570,7 @@ impl Zinordia {
     }
 
     /// ZN-12.6, ZN-12.8: a team at the target, or the last team standing, ends the game.
-    fn check_victory(&mut self) -> bool {
+    pub(crate) fn check_victory(&mut self) -> bool {
         let target = u32::from(self.shared.mode().target);
         let teams = self.shared.num_teams();
         let reached: Vec<usize> = (0..teams)

@@ -110,6 +110,8 @@ pub struct Zinordia {
     pub turn: usize,
     pub play: Option<Play>,
     pub rng: GameRng,
+    /// The last attack's dice, public once rolled (ZN-7.6).
+    pub last_roll: Option<super::combat::AttackRoll>,
     /// The winning team once over (`None`: not over, or a draw).
     pub winner: Option<usize>,
 }
