@@ -3,6 +3,7 @@
 //! (ZN-11.7). Ability activation (next) calls these; tests drive them on hand-built
 //! positions.
 
+use super::ability::Stat;
 use super::state::Zinordia;
 use crate::hex::coords::{axis_direction, distance, DIRECTIONS};
 use crate::hex::{ForcedMove, Hex};
@@ -37,7 +38,7 @@ pub struct Damage {
 
 impl Zinordia {
     /// ZN-7.2 to ZN-7.4: the attacker rolls 2d6 once (plus `bonus`); each target, in the
-    /// order given, rolls 1d6 plus its Agilidade. The roll is kept as `last_roll`.
+    /// order given, rolls 1d6 plus its Agilidade and defence bonuses. The roll is kept as `last_roll`.
     pub fn roll_attack(&mut self, targets: &[usize], bonus: i32) -> AttackRoll {
         let dice = [self.rng.roll(6) as u8, self.rng.roll(6) as u8];
         let total = i32::from(dice[0]) + i32::from(dice[1]) + bonus;
@@ -45,7 +46,9 @@ impl Zinordia {
             .iter()
             .map(|&star| {
                 let die = self.rng.roll(6) as u8;
-                let d = i32::from(die) + i32::from(self.agilidade(star));
+                let d = i32::from(die)
+                    + i32::from(self.agilidade(star))
+                    + self.stat(star, Stat::Defence);
                 Defence {
                     star,
                     die,

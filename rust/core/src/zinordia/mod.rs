@@ -4,13 +4,15 @@
 //! What is here so far: the ability vocabulary ([`ability`]), the content loader
 //! ([`content`]: roster, maps, modes, with the reference set under `data/zinordia/`), and the
 //! first part of the engine: setup, turns, plays with movement, Renown markers and victory
-//! ([`rules`], [`state`], [`notation`], [`options`]). Abilities in play, reactions and the
-//! protocol (`Game`: JSON, views, observations) are not written yet, so the game is not
-//! registered.
+//! ([`rules`], [`state`], [`notation`], [`options`]), combat primitives ([`combat`]: rolls,
+//! damage, defeat, push and pull) and lasting effects ([`effects`]). Activating abilities,
+//! reactions and the protocol (`Game`: JSON, views, observations) are not written yet, so the
+//! game is not registered.
 
 pub mod ability;
 pub mod combat;
 pub mod content;
+pub mod effects;
 pub mod notation;
 pub mod options;
 pub mod rules;

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::ability::Stat;
 use super::content::{Content, PRIVILEGE, RENOWN, START};
 use super::notation::Action;
 use super::options::{Options, Placement, Selection, MAX_ROUNDS};
@@ -145,9 +146,9 @@ impl Zinordia {
         })
     }
 
-    /// The current Agilidade of a Star (ZN-11.4; no effects yet: the printed value).
+    /// The current Agilidade of a Star (ZN-11.2, ZN-11.4), never below 0.
     pub fn agilidade(&self, s: usize) -> u16 {
-        u16::from(self.star_data(s).agilidade)
+        self.stat(s, Stat::Agilidade).max(0) as u16
     }
 
     /// The checks of an action, the same ones move generation uses. `Err` names the rule.
@@ -459,6 +460,7 @@ impl Zinordia {
                     renown: 0,
                     defeated: false,
                     played: false,
+                    effects: Vec::new(),
                 }
             })
             .collect();
@@ -510,15 +512,15 @@ impl Zinordia {
             if !self.alive(s) {
                 continue;
             }
-            let d = &self.shared.content.stars[self.stars[s].roster];
-            let (max_amago, max_armadura) = (d.amago, u16::from(d.armadura));
+            let max_amago = self.star_data(s).amago;
+            // The current maximum: printed Armadura with its buffs and debuffs.
+            let max_armadura = self.stat(s, Stat::Armadura).max(0) as u16;
             let st = &mut self.stars[s];
             st.amago = (st.amago + AMAGO_REGEN).min(max_amago);
             st.armadura = max_armadura;
             st.played = false;
         }
-        // ZN-6.1: a turn with no Star able to play ends by itself (cannot happen: players
-        // out of the game are skipped).
+        self.tick_durations(p);
     }
 
     /// End a play early when nothing but `end play` is left (ZN-6.6).
@@ -547,6 +549,7 @@ impl Zinordia {
     /// Second Maintenance and the next turn (ZN-5.5, ZN-5.1, ZN-5.8).
     fn end_turn(&mut self) {
         self.play = None;
+        self.end_of_turn_effects(self.turn_player());
         if self.check_victory() {
             return;
         }

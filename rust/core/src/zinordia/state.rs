@@ -77,6 +77,8 @@ pub struct StarState {
     pub defeated: bool,
     /// Plays made this turn (0 or 1).
     pub played: bool,
+    /// Lasting effects on the Star (ZN-11).
+    pub effects: Vec<super::effects::Applied>,
 }
 
 /// The play in progress (ZN-6).

@@ -38,7 +38,8 @@ fn zn_7_4_area_attack_one_attacker_roll_several_defence_rolls() {
     for (d, &s) in roll.defences.iter().zip(&foes) {
         let die = replay.roll(6) as u8;
         assert_eq!((d.star, d.die), (s, die));
-        assert_eq!(d.total, i32::from(die) + i32::from(g.agilidade(s)));
+        let bonus = g.stat(s, crate::zinordia::ability::Stat::Defence);
+        assert_eq!(d.total, i32::from(die) + i32::from(g.agilidade(s)) + bonus);
         assert_eq!(
             d.hit,
             roll.total > d.total,

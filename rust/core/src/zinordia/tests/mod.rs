@@ -3,6 +3,7 @@
 
 mod combat;
 mod content;
+mod effects;
 mod setup;
 mod turn;
 

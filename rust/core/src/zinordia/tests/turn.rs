@@ -254,7 +254,29 @@ fn check_invariants(g: &Zinordia) {
     for (i, st) in g.stars.iter().enumerate() {
         let d = g.star_data(i);
         assert!(st.vida <= d.vida && st.amago <= d.amago);
-        assert!(st.armadura <= u16::from(d.armadura));
+        // Armadura is restored to the current maximum, which buffs and continuous passives
+        // may raise: bounded by the printed value plus every positive Armadura change the
+        // Star has or could have.
+        let mut most = i32::from(d.armadura);
+        for a in &d.abilities {
+            if a.trigger.is_some_and(|t| t.is_continuous()) {
+                for e in &a.effects {
+                    if let crate::zinordia::ability::Effect::Stat { stat, amount, .. } = e {
+                        if *stat == crate::zinordia::ability::Stat::Armadura && *amount > 0 {
+                            most += i32::from(*amount);
+                        }
+                    }
+                }
+            }
+        }
+        for e in &st.effects {
+            if let crate::zinordia::effects::Status::Stat { stat, amount, .. } = e.status {
+                if stat == crate::zinordia::ability::Stat::Armadura && amount > 0 {
+                    most += i32::from(amount);
+                }
+            }
+        }
+        assert!(i32::from(st.armadura) <= most);
     }
 }
 
