@@ -15,6 +15,7 @@ pub mod rng;
 pub mod session;
 pub mod simulate;
 pub mod strifull;
+pub mod zinordia;
 
 pub use error::{Error, Result};
 pub use game::{Game, Player};

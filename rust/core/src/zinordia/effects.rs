@@ -1,0 +1,220 @@
+//! Lasting effects on Stars (ZN-11): buffs and debuffs, marks, silence, immunity, damage over
+//! time; their durations (ZN-10.5, ZN-5.3) and the current status values they make
+//! (ZN-11.2), continuous passives included (ZN-10.2 `while_*`).
+
+use super::ability::{Immunity, Kind, SilenceScope, Stat, Trigger};
+use super::state::Zinordia;
+use crate::game::Player;
+use crate::hex::coords::neighbors;
+
+/// What a lasting effect is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A buff (`amount > 0`) or debuff; `stacks = false` replaces a like one.
+    Stat {
+        stat: Stat,
+        amount: i8,
+        stacks: bool,
+    },
+    Mark(String),
+    Silence {
+        scope: SilenceScope,
+        passives: bool,
+    },
+    Immune(Immunity),
+    /// An instance of `amount` damage at each of the applier's Second Maintenances.
+    Dot {
+        amount: u16,
+    },
+}
+
+/// A lasting effect on a Star.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub status: Status,
+    /// The player whose turns count it down (ZN-5.3, ZN-5.6).
+    pub applier: Player,
+    /// The Star that applied it (the source of its damage over time).
+    pub by: usize,
+    /// Turns left; `None`: until the end of the current turn (ZN-10.5).
+    pub turns: Option<u8>,
+}
+
+impl Zinordia {
+    pub fn is_immune(&self, s: usize, class: Immunity) -> bool {
+        self.stars[s]
+            .effects
+            .iter()
+            .any(|a| a.status == Status::Immune(class))
+    }
+
+    pub fn has_mark(&self, s: usize, mark: &str) -> bool {
+        self.stars[s]
+            .effects
+            .iter()
+            .any(|a| matches!(&a.status, Status::Mark(m) if m == mark))
+    }
+
+    /// Whether an ability of this kind is silenced on the Star (ZN-11.5).
+    pub fn is_silenced(&self, s: usize, kind: Kind) -> bool {
+        self.stars[s].effects.iter().any(|a| match a.status {
+            Status::Silence { scope, passives } => match kind {
+                Kind::Passive => passives,
+                Kind::Attack => matches!(scope, SilenceScope::All | SilenceScope::Attacks),
+                Kind::Instant => matches!(scope, SilenceScope::All | SilenceScope::Instants),
+                Kind::Reaction => matches!(scope, SilenceScope::All | SilenceScope::Reactions),
+            },
+            _ => false,
+        })
+    }
+
+    /// Put a lasting effect on `target` from the Star `by` (ZN-11). Returns false when an
+    /// immunity stopped it (ZN-11.10: it is simply not applied).
+    pub fn add_status(
+        &mut self,
+        by: usize,
+        target: usize,
+        status: Status,
+        turns: Option<u8>,
+    ) -> bool {
+        let blocked_by = match &status {
+            Status::Stat { amount, .. } if *amount < 0 => Some(Immunity::Debuff),
+            Status::Mark(_) => Some(Immunity::Mark),
+            Status::Silence { .. } => Some(Immunity::Silence),
+            Status::Dot { .. } => Some(Immunity::Damage),
+            _ => None,
+        };
+        if blocked_by.is_some_and(|c| self.is_immune(target, c)) {
+            return false;
+        }
+        let applier = self.shared.owner(by);
+        let effects = &mut self.stars[target].effects;
+        match &status {
+            // ZN-11.3: the same mark again refreshes it.
+            Status::Mark(m) => effects.retain(|a| !matches!(&a.status, Status::Mark(x) if x == m)),
+            // ZN-11.1: a non-stacking change replaces a like one (same stat, same sign).
+            Status::Stat {
+                stat,
+                amount,
+                stacks: false,
+            } => effects.retain(|a| {
+                !matches!(a.status, Status::Stat { stat: s, amount: x, stacks: false }
+                    if s == *stat && (x > 0) == (*amount > 0))
+            }),
+            _ => {}
+        }
+        effects.push(Applied {
+            status,
+            applier,
+            by,
+            turns,
+        });
+        true
+    }
+
+    /// A status value in use (ZN-11.2): printed value, plus every active change, plus the
+    /// Star's continuous passives whose condition holds. May be negative; callers clamp.
+    pub fn stat(&self, s: usize, stat: Stat) -> i32 {
+        let d = self.star_data(s);
+        let printed = match stat {
+            Stat::Armadura => i32::from(d.armadura),
+            Stat::Agilidade => i32::from(d.agilidade),
+            Stat::PoderFisico => i32::from(d.poder_fisico),
+            Stat::PoderMagico => i32::from(d.poder_magico),
+            Stat::Attack | Stat::Defence => 0,
+        };
+        let applied: i32 = self.stars[s]
+            .effects
+            .iter()
+            .map(|a| match a.status {
+                Status::Stat {
+                    stat: x, amount, ..
+                } if x == stat => i32::from(amount),
+                _ => 0,
+            })
+            .sum();
+        printed + applied + self.continuous(s, stat)
+    }
+
+    /// The stat changes of `s`'s continuous passives that hold now (ZN-10.2).
+    fn continuous(&self, s: usize, stat: Stat) -> i32 {
+        let Some(here) = self.stars[s].zone else {
+            return 0;
+        };
+        if self.is_silenced(s, Kind::Passive) {
+            return 0;
+        }
+        let team = self.shared.team(self.shared.owner(s));
+        let (mut allies, mut enemies) = (0, 0);
+        for n in neighbors(here) {
+            if let Some(o) = self.board.occupant(n) {
+                if self.shared.team(self.shared.owner(o as usize)) == team {
+                    allies += 1;
+                } else {
+                    enemies += 1;
+                }
+            }
+        }
+        let mut total = 0;
+        for a in &self.star_data(s).abilities {
+            let holds = match a.trigger {
+                Some(Trigger::WhileAdjacentAlly) => allies > 0,
+                Some(Trigger::WhileAdjacentEnemy) => enemies > 0,
+                Some(Trigger::WhileAlone) => allies == 0,
+                _ => false,
+            };
+            if holds {
+                for e in &a.effects {
+                    if let super::ability::Effect::Stat {
+                        stat: x, amount, ..
+                    } = e
+                    {
+                        if *x == stat {
+                            total += i32::from(*amount);
+                        }
+                    }
+                }
+            }
+        }
+        total
+    }
+
+    /// ZN-5.3 (3): the durations of effects `p` applied tick down; those at 0 end.
+    pub(crate) fn tick_durations(&mut self, p: Player) {
+        for st in &mut self.stars {
+            for a in &mut st.effects {
+                if a.applier == p {
+                    if let Some(t) = a.turns.as_mut() {
+                        *t = t.saturating_sub(1);
+                    }
+                }
+            }
+            st.effects.retain(|a| a.turns != Some(0));
+        }
+    }
+
+    /// ZN-5.5 (1): damage over time `p` applied, one instance each, in Star order; then the
+    /// effects that lasted "until the end of the turn" end (ZN-10.5).
+    pub(crate) fn end_of_turn_effects(&mut self, p: Player) {
+        for s in 0..self.stars.len() {
+            let dots: Vec<(usize, u16)> = self.stars[s]
+                .effects
+                .iter()
+                .filter(|a| a.applier == p)
+                .filter_map(|a| match a.status {
+                    Status::Dot { amount } => Some((a.by, amount)),
+                    _ => None,
+                })
+                .collect();
+            for (by, amount) in dots {
+                if self.alive(s) && !self.is_immune(s, Immunity::Damage) {
+                    self.damage(Some(by), s, u32::from(amount));
+                }
+            }
+        }
+        for st in &mut self.stars {
+            st.effects
+                .retain(|a| !(a.applier == p && a.turns.is_none()));
+        }
+    }
+}

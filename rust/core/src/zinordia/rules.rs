@@ -1,0 +1,632 @@
+//! Legality and effects of setup (ZN-4), the turn (ZN-5), plays (ZN-6) and victory (ZN-12):
+//! one set of conditions ([`Zinordia::check`]) used both by move generation and by `apply`,
+//! then the effect of an accepted action ([`Zinordia::apply_unchecked`]).
+
+use std::sync::Arc;
+
+use super::ability::Stat;
+use super::content::{Content, PRIVILEGE, RENOWN, START};
+use super::notation::Action;
+use super::options::{Options, Placement, Selection, MAX_ROUNDS};
+use super::state::{Phase, Play, Shared, StarState, Zinordia};
+use crate::error::{Error, Result};
+use crate::game::Player;
+use crate::hex::Hex;
+use crate::rng::GameRng;
+
+/// Âmago regained at each First Maintenance (ZN-5.3).
+pub const AMAGO_REGEN: u16 = 2;
+
+impl Zinordia {
+    /// A new game on `content` (ZN-3, ZN-4.1): selection starts with seat 0.
+    pub fn with_content(seed: u64, options: &Options, content: Arc<Content>) -> Result<Self> {
+        let mode_ix = content
+            .modes
+            .iter()
+            .position(|m| m.id == options.mode)
+            .ok_or_else(|| {
+                let ids: Vec<&str> = content.modes.iter().map(|m| m.id.as_str()).collect();
+                Error::options(format!(
+                    "mode: no such mode; the modes are {}",
+                    ids.join(", ")
+                ))
+            })?;
+        let mode = &content.modes[mode_ix];
+        let players = match options.players {
+            None => mode.min_players(),
+            Some(n) if mode.players.contains(&n) => usize::from(n),
+            Some(n) => {
+                return Err(Error::options(format!(
+                    "players: mode {:?} is for {:?} players, not {n}",
+                    mode.id, mode.players
+                )))
+            }
+        };
+        let map_id = options.map.clone().unwrap_or_else(|| mode.maps[0].clone());
+        if !mode.maps.contains(&map_id) {
+            return Err(Error::options(format!(
+                "map: mode {:?} is played on {:?}",
+                mode.id, mode.maps
+            )));
+        }
+        let map = content
+            .map(&map_id)
+            .ok_or_else(|| Error::options("map: not in the content"))?
+            .map
+            .clone();
+        if options.max_rounds == 0 || options.max_rounds > MAX_ROUNDS {
+            return Err(Error::options(format!(
+                "max_rounds: must be 1 to {MAX_ROUNDS}"
+            )));
+        }
+        let per_player = usize::from(mode.stars);
+        if options.selection == Selection::Draft && players * per_player > content.stars.len() {
+            return Err(Error::options(format!(
+                "selection: a draft of {} Stars needs a roster that large",
+                players * per_player
+            )));
+        }
+        // ZN-4.5: markers on the renown zones in zone order, by r then q.
+        let mut renown = map.tagged(RENOWN);
+        renown.sort_by_key(|h| (h.y, h.x));
+        renown.truncate(usize::from(mode.markers));
+        let zones: Vec<Hex> = map.zones().collect();
+        let shared = Shared {
+            content: Arc::clone(&content),
+            options: options.clone(),
+            mode: mode_ix,
+            map: map.clone(),
+            zones,
+            players,
+            per_player,
+        };
+        Ok(Zinordia {
+            shared: Arc::new(shared),
+            phase: Phase::Select { player: 0 },
+            picks: vec![Vec::new(); players],
+            order: Vec::new(),
+            rolls: Vec::new(),
+            stars: Vec::new(),
+            board: map,
+            markers: renown,
+            round: 0,
+            turn: 0,
+            play: None,
+            rng: GameRng::seed(seed),
+            last_roll: None,
+            winner: None,
+        })
+    }
+
+    /// Whose decision it is; `None` once over.
+    pub fn current_player(&self) -> Option<Player> {
+        match self.phase {
+            Phase::Select { player } => Some(player),
+            Phase::Place { step } => self.placement_order().get(step).copied(),
+            Phase::Main => Some(self.turn_player()),
+            Phase::Over => None,
+        }
+    }
+
+    /// Who places the `step`-th Star (ZN-4.4).
+    pub fn placement_order(&self) -> Vec<Player> {
+        let k = self.shared.per_player;
+        match self.options().placement {
+            Placement::Alternate => (0..k).flat_map(|_| self.order.iter().copied()).collect(),
+            Placement::Blocks => self
+                .order
+                .iter()
+                .flat_map(|&p| std::iter::repeat_n(p, k))
+                .collect(),
+        }
+    }
+
+    /// The zones `p` places on (ZN-4.4): the first player's (team's) start zones, the
+    /// others' privilege zones; privilege zones for everyone in free-for-all.
+    pub fn placement_zones(&self, p: Player) -> Vec<Hex> {
+        let sh = &self.shared;
+        let free_for_all = !sh.mode().teams && sh.players > 2;
+        let first_team = self.order.first().map(|&f| sh.team(f));
+        let tag = if !free_for_all && Some(sh.team(p)) == first_team {
+            START
+        } else {
+            PRIVILEGE
+        };
+        sh.map.tagged(tag)
+    }
+
+    /// Stars `p` may not pick now (ZN-4.2, ZN-1.2): their team's picks, and in a draft every
+    /// pick so far.
+    fn picked_against(&self, p: Player, star: usize) -> bool {
+        let sh = &self.shared;
+        (0..sh.players).any(|o| {
+            let counts =
+                o == p || sh.team(o) == sh.team(p) || self.options().selection == Selection::Draft;
+            counts && self.picks[o].contains(&star)
+        })
+    }
+
+    /// The current Agilidade of a Star (ZN-11.2, ZN-11.4), never below 0.
+    pub fn agilidade(&self, s: usize) -> u16 {
+        self.stat(s, Stat::Agilidade).max(0) as u16
+    }
+
+    /// The checks of an action, the same ones move generation uses. `Err` names the rule.
+    pub fn check(&self, a: Action) -> Result<()> {
+        let sh = &self.shared;
+        match (self.phase, a) {
+            (Phase::Over, _) => Err(Error::illegal("ZN-12.6", "the game is over")),
+            (Phase::Select { player }, Action::Pick(s)) => {
+                let s = usize::from(s);
+                if s >= sh.content.stars.len() {
+                    return Err(Error::illegal("ZN-4.2", "no such Star in the roster"));
+                }
+                if self.picked_against(player, s) {
+                    let rule = if self.options().selection == Selection::Draft {
+                        "ZN-4.2"
+                    } else {
+                        "ZN-1.2"
+                    };
+                    return Err(Error::illegal(rule, "this Star is already taken"));
+                }
+                Ok(())
+            }
+            (Phase::Select { .. }, _) => Err(Error::illegal(
+                "ZN-4.2",
+                "Star selection: the only action is pick <star>",
+            )),
+            (Phase::Place { step }, Action::Place { slot, zone }) => {
+                let p = self.placement_order().get(step).copied().unwrap_or(0);
+                let slot = usize::from(slot);
+                if slot >= sh.per_player {
+                    return Err(Error::illegal("ZN-4.4", "no such Star slot"));
+                }
+                let s = p * sh.per_player + slot;
+                if self.stars[s].zone.is_some() {
+                    return Err(Error::illegal("ZN-4.4", "this Star is already placed"));
+                }
+                let h = sh
+                    .zones
+                    .get(usize::from(zone))
+                    .copied()
+                    .ok_or_else(|| Error::illegal("ZN-4.4", "no such zone"))?;
+                if !self.placement_zones(p).contains(&h) {
+                    return Err(Error::illegal(
+                        "ZN-4.4",
+                        "not one of this player's placement zones (start or privilege)",
+                    ));
+                }
+                if self.board.occupant(h).is_some() {
+                    return Err(Error::illegal("ZN-2.2", "a zone holds one Star"));
+                }
+                Ok(())
+            }
+            (Phase::Place { .. }, _) => Err(Error::illegal(
+                "ZN-4.4",
+                "placement: the only action is place <slot> <q,r>",
+            )),
+            (Phase::Main, a) => self.check_main(a),
+        }
+    }
+
+    fn check_main(&self, a: Action) -> Result<()> {
+        let sh = &self.shared;
+        let p = self.turn_player();
+        match (self.play, a) {
+            (None, Action::Play(slot)) => {
+                let slot = usize::from(slot);
+                if slot >= sh.per_player {
+                    return Err(Error::illegal("ZN-6.1", "no such Star slot"));
+                }
+                let s = p * sh.per_player + slot;
+                if !self.alive(s) {
+                    return Err(Error::illegal("ZN-6.1", "this Star is out of the game"));
+                }
+                if self.stars[s].played {
+                    return Err(Error::illegal("ZN-5.4", "this Star has played this turn"));
+                }
+                Ok(())
+            }
+            (None, Action::EndTurn) => Ok(()),
+            (None, _) => Err(Error::illegal(
+                "ZN-6.1",
+                "between plays: play <slot> or end turn",
+            )),
+            (Some(_), Action::Play(_)) => Err(Error::illegal(
+                "ZN-5.4",
+                "plays of different Stars do not interleave: end this play first",
+            )),
+            (Some(_), Action::EndTurn) => {
+                Err(Error::illegal("ZN-6.1", "end the play before the turn"))
+            }
+            (Some(play), Action::Move(zone)) => {
+                let to = sh
+                    .zones
+                    .get(usize::from(zone))
+                    .copied()
+                    .ok_or_else(|| Error::illegal("ZN-6.2", "no such zone"))?;
+                let from = self.stars[play.star].zone.unwrap_or(to);
+                if from == to {
+                    return Err(Error::illegal("ZN-6.2", "the Star is already there"));
+                }
+                let left = self.agilidade(play.star).saturating_sub(play.moved);
+                match self.board.path(from, to) {
+                    Ok(Some((_, cost))) if cost <= u64::from(left) => Ok(()),
+                    Ok(Some(_)) => Err(Error::illegal(
+                        "ZN-6.2",
+                        format!("further than the {left} zones of movement left"),
+                    )),
+                    _ => Err(Error::illegal(
+                        "ZN-2.8",
+                        "no way there: Stars, obstacles and void block the path",
+                    )),
+                }
+            }
+            (Some(play), Action::Collect) => {
+                if play.activated {
+                    return Err(Error::illegal(
+                        "ZN-6.4",
+                        "the play's activation is already used",
+                    ));
+                }
+                match self.stars[play.star].zone {
+                    Some(h) if self.markers.contains(&h) => Ok(()),
+                    _ => Err(Error::illegal("ZN-12.2", "no Renown marker on this zone")),
+                }
+            }
+            (Some(_), Action::EndPlay) => Ok(()),
+            (Some(_), _) => Err(Error::illegal(
+                "ZN-6.1",
+                "during a play: move, collect or end play",
+            )),
+        }
+    }
+
+    /// The legal actions in ascending id order.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let sh = &self.shared;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Select { .. } => {
+                for s in 0..sh.content.stars.len() {
+                    let a = Action::Pick(s as u8);
+                    if self.check(a).is_ok() {
+                        out.push(a);
+                    }
+                }
+            }
+            Phase::Place { step } => {
+                let p = self.placement_order().get(step).copied().unwrap_or(0);
+                let zones = self.placement_zones(p);
+                for slot in 0..sh.per_player {
+                    if self.stars[p * sh.per_player + slot].zone.is_some() {
+                        continue;
+                    }
+                    let mut ids: Vec<u8> = zones
+                        .iter()
+                        .filter(|&&h| self.board.occupant(h).is_none())
+                        .filter_map(|&h| sh.zone_id(h).map(|z| z as u8))
+                        .collect();
+                    ids.sort_unstable();
+                    out.extend(ids.into_iter().map(|zone| Action::Place {
+                        slot: slot as u8,
+                        zone,
+                    }));
+                }
+            }
+            Phase::Main => match self.play {
+                None => {
+                    let p = self.turn_player();
+                    for slot in 0..sh.per_player {
+                        let s = p * sh.per_player + slot;
+                        if self.alive(s) && !self.stars[s].played {
+                            out.push(Action::Play(slot as u8));
+                        }
+                    }
+                    out.push(Action::EndTurn);
+                }
+                Some(play) => {
+                    self.moves(play, out);
+                    if self.check(Action::Collect).is_ok() {
+                        out.push(Action::Collect);
+                    }
+                    out.push(Action::EndPlay);
+                }
+            },
+        }
+    }
+
+    /// The moves of a play: every zone within the movement left (ZN-6.2), by zone id.
+    fn moves(&self, play: Play, out: &mut Vec<Action>) {
+        let Some(from) = self.stars[play.star].zone else {
+            return;
+        };
+        let left = self.agilidade(play.star).saturating_sub(play.moved);
+        if left == 0 {
+            return;
+        }
+        let Ok(reach) = self.board.reachable(from, u64::from(left)) else {
+            return;
+        };
+        let mut ids: Vec<u8> = reach
+            .into_iter()
+            .filter(|&(h, c)| c > 0 && h != from)
+            .filter_map(|(h, _)| self.shared.zone_id(h).map(|z| z as u8))
+            .collect();
+        ids.sort_unstable();
+        out.extend(ids.into_iter().map(Action::Move));
+    }
+
+    /// Check, then apply. On `Err` nothing changed.
+    pub fn apply(&mut self, a: Action) -> Result<()> {
+        self.check(a)?;
+        self.apply_unchecked(a);
+        Ok(())
+    }
+
+    /// The effect of an action `check` accepted.
+    pub fn apply_unchecked(&mut self, a: Action) {
+        let k = self.shared.per_player;
+        match (self.phase, a) {
+            (Phase::Select { player }, Action::Pick(s)) => {
+                self.picks[player].push(usize::from(s));
+                self.after_pick();
+            }
+            (Phase::Place { step }, Action::Place { slot, zone }) => {
+                let p = self.placement_order().get(step).copied().unwrap_or(0);
+                let s = p * k + usize::from(slot);
+                let h = self.shared.zones[usize::from(zone)];
+                self.stars[s].zone = Some(h);
+                // The zone exists and is free (checked): setting the occupant cannot fail.
+                let _ = self.board.set_occupant(h, Some(s as u32));
+                if step + 1 < self.placement_order().len() {
+                    self.phase = Phase::Place { step: step + 1 };
+                } else {
+                    self.phase = Phase::Main;
+                    self.round = 1;
+                    self.turn = 0;
+                    self.begin_turn();
+                }
+            }
+            (Phase::Main, Action::Play(slot)) => {
+                let s = self.turn_player() * k + usize::from(slot);
+                self.play = Some(Play {
+                    star: s,
+                    moved: 0,
+                    activated: false,
+                });
+                self.settle_play();
+            }
+            (Phase::Main, Action::Move(zone)) => {
+                if let Some(mut play) = self.play {
+                    let to = self.shared.zones[usize::from(zone)];
+                    if let Some(from) = self.stars[play.star].zone {
+                        let cost = match self.board.path(from, to) {
+                            Ok(Some((_, c))) => c as u16,
+                            _ => 0,
+                        };
+                        let _ = self.board.set_occupant(from, None);
+                        let _ = self.board.set_occupant(to, Some(play.star as u32));
+                        self.stars[play.star].zone = Some(to);
+                        play.moved += cost;
+                    }
+                    self.play = Some(play);
+                    self.settle_play();
+                }
+            }
+            (Phase::Main, Action::Collect) => {
+                if let Some(mut play) = self.play {
+                    if let Some(h) = self.stars[play.star].zone {
+                        self.markers.retain(|&m| m != h);
+                        self.stars[play.star].renown += 1;
+                    }
+                    play.activated = true;
+                    self.play = Some(play);
+                    if !self.check_victory() {
+                        self.settle_play();
+                    }
+                }
+            }
+            (Phase::Main, Action::EndPlay) => self.end_play(),
+            (Phase::Main, Action::EndTurn) => self.end_turn(),
+            _ => {}
+        }
+    }
+
+    /// After a pick: the next picker, or the reveal and initiative (ZN-4.2, ZN-4.3).
+    fn after_pick(&mut self) {
+        let sh = Arc::clone(&self.shared);
+        let (n, k) = (sh.players, sh.per_player);
+        let done: usize = self.picks.iter().map(Vec::len).sum();
+        if done < n * k {
+            let next = match self.options().selection {
+                Selection::Draft => done % n,
+                Selection::Secret => done / k,
+            };
+            self.phase = Phase::Select { player: next };
+            return;
+        }
+        self.stars = (0..n * k)
+            .map(|s| {
+                let roster = self.picks[s / k][s % k];
+                let d = &sh.content.stars[roster];
+                StarState {
+                    roster,
+                    zone: None,
+                    vida: d.vida,
+                    amago: d.amago,
+                    armadura: u16::from(d.armadura),
+                    renown: 0,
+                    defeated: false,
+                    played: false,
+                    effects: Vec::new(),
+                }
+            })
+            .collect();
+        self.roll_initiative();
+        self.phase = Phase::Place { step: 0 };
+    }
+
+    /// ZN-4.3: a d6 per player (per team in the team mode), highest first, ties rerolled
+    /// among the tied; teams then alternate, lower seat first.
+    fn roll_initiative(&mut self) {
+        let sh = Arc::clone(&self.shared);
+        let sides: Vec<usize> = if sh.mode().teams {
+            vec![0, 1]
+        } else {
+            (0..sh.players).collect()
+        };
+        let ranked = self.rank(sides);
+        self.order = if sh.mode().teams {
+            let (a, b) = (ranked[0], ranked[1]);
+            vec![a, b, a + 2, b + 2]
+        } else {
+            ranked
+        };
+    }
+
+    /// Order `sides` by d6 rolls, rerolling ties among the tied (recursively).
+    fn rank(&mut self, sides: Vec<usize>) -> Vec<usize> {
+        if sides.len() <= 1 {
+            return sides;
+        }
+        let rolls: Vec<(usize, u8)> = sides.iter().map(|&s| (s, self.rng.roll(6) as u8)).collect();
+        self.rolls.push(rolls.clone());
+        let mut out = Vec::new();
+        for die in (1..=6u8).rev() {
+            let tied: Vec<usize> = rolls
+                .iter()
+                .filter(|&&(_, d)| d == die)
+                .map(|&(s, _)| s)
+                .collect();
+            out.extend(self.rank(tied));
+        }
+        out
+    }
+
+    /// First Maintenance (ZN-5.3) of the player whose turn begins.
+    fn begin_turn(&mut self) {
+        let p = self.turn_player();
+        for s in self.stars_of(p) {
+            if !self.alive(s) {
+                continue;
+            }
+            let max_amago = self.star_data(s).amago;
+            // The current maximum: printed Armadura with its buffs and debuffs.
+            let max_armadura = self.stat(s, Stat::Armadura).max(0) as u16;
+            let st = &mut self.stars[s];
+            st.amago = (st.amago + AMAGO_REGEN).min(max_amago);
+            st.armadura = max_armadura;
+            st.played = false;
+        }
+        self.tick_durations(p);
+    }
+
+    /// End a play early when nothing but `end play` is left (ZN-6.6).
+    fn settle_play(&mut self) {
+        let Some(play) = self.play else { return };
+        let mut moves = Vec::new();
+        self.moves(play, &mut moves);
+        if moves.is_empty() && self.check(Action::Collect).is_err() {
+            self.end_play();
+        }
+    }
+
+    fn end_play(&mut self) {
+        if let Some(play) = self.play.take() {
+            self.stars[play.star].played = true;
+        }
+        let p = self.turn_player();
+        if !self
+            .stars_of(p)
+            .any(|s| self.alive(s) && !self.stars[s].played)
+        {
+            self.end_turn();
+        }
+    }
+
+    /// Second Maintenance and the next turn (ZN-5.5, ZN-5.1, ZN-5.8).
+    fn end_turn(&mut self) {
+        self.play = None;
+        self.end_of_turn_effects(self.turn_player());
+        if self.check_victory() {
+            return;
+        }
+        let n = self.order.len();
+        for _ in 0..n {
+            self.turn += 1;
+            if self.turn >= n {
+                self.turn = 0;
+                if self.round >= self.options().max_rounds {
+                    self.finish(None);
+                    return;
+                }
+                self.round += 1;
+            }
+            if self.player_in_game(self.turn_player()) {
+                self.begin_turn();
+                return;
+            }
+        }
+        self.finish(None);
+    }
+
+    /// ZN-12.6, ZN-12.8: a team at the target, or the last team standing, ends the game.
+    pub(crate) fn check_victory(&mut self) -> bool {
+        let target = u32::from(self.shared.mode().target);
+        let teams = self.shared.num_teams();
+        let reached: Vec<usize> = (0..teams)
+            .filter(|&t| self.team_renown(t) >= target)
+            .collect();
+        if !reached.is_empty() {
+            self.finish(Some(reached));
+            return true;
+        }
+        let standing: Vec<usize> = (0..teams).filter(|&t| self.team_in_game(t)).collect();
+        if standing.len() <= 1 {
+            self.finish(Some(standing));
+            return true;
+        }
+        false
+    }
+
+    /// End the game; among `candidates` (all teams if `None`) the tie rule picks the winner
+    /// (ZN-12.7): more Renown, then earlier in the initiative order.
+    fn finish(&mut self, candidates: Option<Vec<usize>>) {
+        let teams = self.shared.num_teams();
+        let candidates = candidates.unwrap_or_else(|| (0..teams).collect());
+        let first_turn = |t: usize| {
+            self.order
+                .iter()
+                .position(|&p| self.shared.team(p) == t)
+                .unwrap_or(usize::MAX)
+        };
+        self.winner = candidates
+            .iter()
+            .copied()
+            .min_by_key(|&t| (std::cmp::Reverse(self.team_renown(t)), first_turn(t)));
+        self.play = None;
+        self.phase = Phase::Over;
+    }
+
+    /// The winning player: the winning team's first player in initiative order.
+    pub fn winner_player(&self) -> Option<Player> {
+        let t = self.winner?;
+        self.order
+            .iter()
+            .copied()
+            .find(|&p| self.shared.team(p) == t)
+    }
+
+    /// Final utilities: the winning team's players 1, the others -1 (ZN-12.8).
+    pub fn returns(&self) -> Vec<f64> {
+        let n = self.shared.players;
+        match (self.phase, self.winner) {
+            (Phase::Over, Some(t)) => (0..n)
+                .map(|p| if self.shared.team(p) == t { 1.0 } else { -1.0 })
+                .collect(),
+            _ => vec![0.0; n],
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The state of a game: setup progress, the Stars on the board, markers, the turn.
+
+use std::sync::Arc;
+
+use super::content::{Content, Mode};
+use super::options::Options;
+use crate::game::Player;
+use crate::hex::{Hex, HexMap};
+use crate::rng::GameRng;
+
+/// What does not change during a game: content, options, the mode and the map's zones.
+#[derive(Debug)]
+pub struct Shared {
+    pub content: Arc<Content>,
+    pub options: Options,
+    /// Index of the mode in `content.modes`.
+    pub mode: usize,
+    /// The map, without occupants.
+    pub map: HexMap,
+    /// The zones in `map.zones()` order: zone ids in actions and observations.
+    pub zones: Vec<Hex>,
+    pub players: usize,
+    /// Stars per player.
+    pub per_player: usize,
+}
+
+impl Shared {
+    pub fn mode(&self) -> &Mode {
+        &self.content.modes[self.mode]
+    }
+    pub fn team(&self, p: Player) -> usize {
+        self.mode().team_of(p)
+    }
+    pub fn num_teams(&self) -> usize {
+        self.mode().num_teams(self.players)
+    }
+    pub fn zone_id(&self, h: Hex) -> Option<usize> {
+        self.map.zone_index(h)
+    }
+    /// Star slots in the game (every player's).
+    pub fn num_stars(&self) -> usize {
+        self.players * self.per_player
+    }
+    pub fn owner(&self, star: usize) -> Player {
+        star / self.per_player
+    }
+}
+
+/// Where the game is (ZN-4, ZN-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Star selection: whose pick it is.
+    Select {
+        player: Player,
+    },
+    /// Placement: index into the placement order.
+    Place {
+        step: usize,
+    },
+    /// The Main phase of `order[turn]`'s turn.
+    Main,
+    Over,
+}
+
+/// One Star in the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StarState {
+    /// Index in the roster.
+    pub roster: usize,
+    /// Its zone; `None` before placement and once defeated.
+    pub zone: Option<Hex>,
+    pub vida: u16,
+    pub amago: u16,
+    /// Current Armadura (absorbs damage, restored each turn).
+    pub armadura: u16,
+    pub renown: u16,
+    pub defeated: bool,
+    /// Plays made this turn (0 or 1).
+    pub played: bool,
+    /// Lasting effects on the Star (ZN-11).
+    pub effects: Vec<super::effects::Applied>,
+}
+
+/// The play in progress (ZN-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Play {
+    pub star: usize,
+    /// Zones moved so far.
+    pub moved: u16,
+    /// The play's activation was used (an ability, or collecting Renown).
+    pub activated: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Zinordia {
+    pub shared: Arc<Shared>,
+    pub phase: Phase,
+    /// Roster picks per player, in pick order (ZN-4.2); slot `i` is `picks[p][i]`.
+    pub picks: Vec<Vec<usize>>,
+    /// Initiative: players in turn order (ZN-4.3).
+    pub order: Vec<Player>,
+    /// Every initiative roll, round by round: (player or team, die).
+    pub rolls: Vec<Vec<(usize, u8)>>,
+    /// Star slots `p * per_player + i`; empty until selection ends.
+    pub stars: Vec<StarState>,
+    /// The map with Stars as occupants (occupant = star slot).
+    pub board: HexMap,
+    /// Zones holding a Renown marker.
+    pub markers: Vec<Hex>,
+    pub round: u16,
+    /// Index into `order` of the player whose turn it is.
+    pub turn: usize,
+    pub play: Option<Play>,
+    pub rng: GameRng,
+    /// The last attack's dice, public once rolled (ZN-7.6).
+    pub last_roll: Option<super::combat::AttackRoll>,
+    /// The winning team once over (`None`: not over, or a draw).
+    pub winner: Option<usize>,
+}
+
+impl Zinordia {
+    pub fn options(&self) -> &Options {
+        &self.shared.options
+    }
+    pub fn num_players(&self) -> usize {
+        self.shared.players
+    }
+    /// The player whose turn it is (Main phase).
+    pub fn turn_player(&self) -> Player {
+        self.order.get(self.turn).copied().unwrap_or(0)
+    }
+    pub fn stars_of(&self, p: Player) -> std::ops::Range<usize> {
+        let k = self.shared.per_player;
+        p * k..(p + 1) * k
+    }
+    pub fn alive(&self, s: usize) -> bool {
+        self.stars
+            .get(s)
+            .is_some_and(|st| !st.defeated && st.zone.is_some())
+    }
+    /// A team's Renown (ZN-12.5).
+    pub fn team_renown(&self, team: usize) -> u32 {
+        (0..self.stars.len())
+            .filter(|&s| self.shared.team(self.shared.owner(s)) == team)
+            .map(|s| u32::from(self.stars[s].renown))
+            .sum()
+    }
+    /// Whether a team has a Star on the board (ZN-5.7).
+    pub fn team_in_game(&self, team: usize) -> bool {
+        (0..self.stars.len())
+            .any(|s| self.shared.team(self.shared.owner(s)) == team && self.alive(s))
+    }
+    pub fn player_in_game(&self, p: Player) -> bool {
+        self.stars_of(p).any(|s| self.alive(s))
+    }
+    /// The roster entry of a star slot.
+    pub fn star_data(&self, s: usize) -> &super::content::Star {
+        &self.shared.content.stars[self.stars[s].roster]
+    }
+}
