@@ -274,13 +274,18 @@ impl Arte {
                 } else {
                     "AG-2.4"
                 };
+                // The face-down card is named as such only to a mover who knows it (the
+                // picker); to the chooser it reads like any card not on offer (AG-9).
+                let mover = self.current();
                 match d.slot_of(c) {
-                    Some(i) if d.hidden == Some(i as u8) => Err(Error::illegal(
-                        rule,
-                        "that card is face down: take it with `take ?`",
-                    )),
-                    Some(_) => Ok(()),
-                    None => Err(Error::illegal(
+                    Some(i) if d.hidden == Some(i as u8) && self.sees_slot(mover, d, i) => {
+                        Err(Error::illegal(
+                            rule,
+                            "that card is face down: take it with `take ?`",
+                        ))
+                    }
+                    Some(i) if d.hidden != Some(i as u8) => Ok(()),
+                    _ => Err(Error::illegal(
                         rule,
                         format!("{} is not a draft card that can be taken", label(c)),
                     )),

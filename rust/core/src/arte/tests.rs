@@ -211,6 +211,15 @@ fn ag_2_draft_stages_visibility_and_cards() {
         ]
     );
     refuse(&mut g, &format!("take {}", set.label(b)), "AG-2.3");
+    // AG-9.2: that refusal does not tell the chooser which card is face down: it reads like
+    // the refusal of a card that was never drawn.
+    let refusal = |g: &Arte, c: Card| match g.check(Action::Take(c)) {
+        Err(Error::IllegalAction { rule, message }) => {
+            (rule, message.replace(&set.label(c), "<card>"))
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(refusal(&g, b), refusal(&g, undrawn));
     // AG-2.3: the chooser takes the face-down card: the picker saw it, so it is not secret.
     play(&mut g, "take ?");
     assert_eq!(
@@ -822,6 +831,33 @@ fn random_games_keep_every_invariant() {
             );
             if v0 != v1 {
                 assert_eq!(g.winner(), Some(usize::from(v1 > v0)));
+            }
+        }
+    }
+}
+
+/// AG-9, issue 11: a refusal tells the mover nothing it cannot see. Along random games, every
+/// action the mover may not take is refused with the same rule and text on every
+/// determinization of the mover's view.
+#[test]
+fn ag_9_refusals_read_the_same_on_every_determinization() {
+    for (k, o) in all_options().into_iter().enumerate() {
+        for seed in 0..4u64 {
+            let mut g = Arte::new(seed * 5 + k as u64, &o).unwrap();
+            let mut rng = GameRng::seed(seed + 100);
+            let mut buf = Vec::new();
+            while let Some(p) = g.current() {
+                let worlds: Vec<Arte> = (0..3).map(|s| g.resample_hidden(p, s)).collect();
+                for id in 0..g.num_actions() {
+                    let a = g.action_from_id(id).unwrap();
+                    let mine = g.check(a).map_err(|e| e.to_string());
+                    for w in &worlds {
+                        let theirs = w.check(a).map_err(|e| e.to_string());
+                        assert_eq!(mine, theirs, "{}", g.action_notation(a));
+                    }
+                }
+                g.legal_actions(&mut buf);
+                g.apply(*rng.choose(&buf).unwrap()).unwrap();
             }
         }
     }
