@@ -18,6 +18,8 @@ mod rules;
 pub mod state;
 
 #[cfg(test)]
+mod legacy_json_test;
+#[cfg(test)]
 mod tests;
 
 pub use cards::{Card, CardSet, TerrainCard, UnitCard, UnitType};

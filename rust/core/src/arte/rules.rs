@@ -278,12 +278,9 @@ impl Arte {
                 // picker); to the chooser it reads like any card not on offer (AG-9).
                 let mover = self.current();
                 match d.slot_of(c) {
-                    Some(i) if d.hidden == Some(i as u8) && self.sees_slot(mover, d, i) => {
-                        Err(Error::illegal(
-                            rule,
-                            "that card is face down: take it with `take ?`",
-                        ))
-                    }
+                    Some(i) if d.hidden == Some(i as u8) && self.sees_slot(mover, d, i) => Err(
+                        Error::illegal(rule, "that card is face down: take it with `take ?`"),
+                    ),
                     Some(i) if d.hidden != Some(i as u8) => Ok(()),
                     _ => Err(Error::illegal(
                         rule,

@@ -742,7 +742,7 @@ impl Ends for String {
 
 // ---- properties along random games ------------------------------------------------------
 
-fn all_options() -> Vec<Options> {
+pub(super) fn all_options() -> Vec<Options> {
     vec![
         Options::default(),
         Options {
@@ -911,7 +911,7 @@ fn bad_states_are_rejected_with_a_path() {
     assert_eq!(path_of(&v), "$.cards");
     let mut v = good.clone();
     v["options"]["deployment"] = Value::from("sideways");
-    assert_eq!(path_of(&v), "$.options");
+    assert_eq!(path_of(&v), "$.options.deployment");
     let mut v = good.clone();
     v.as_object_mut().unwrap().remove("winner");
     assert_eq!(path_of(&v), "$.winner");
