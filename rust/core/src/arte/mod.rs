@@ -10,6 +10,7 @@
 
 pub mod cards;
 pub mod combat;
+pub mod content;
 mod hidden;
 mod json;
 pub mod notation;
@@ -17,8 +18,6 @@ mod observe;
 mod rules;
 pub mod state;
 
-#[cfg(test)]
-mod legacy_json_test;
 #[cfg(test)]
 mod tests;
 
