@@ -120,6 +120,7 @@ def test_action_space_mask_ids_and_notation_agree(name: str, seed: int, walk: in
             assert g.parse_action(text) == a, f"notation {text!r} round-trips"
             assert g.action_to_id(text) == a.id
             assert isinstance(g.describe_action(a), dict)
+            assert g.is_legal(a) and g.is_legal(text) and g.is_legal(a.id)
         assert len({str(a) for a in actions}) == len(actions), "notations are distinct"
 
 
@@ -142,6 +143,7 @@ def test_illegal_actions_raise_and_change_nothing(
             with pytest.raises(kingdoms.IllegalActionError):
                 g.apply(g.id_to_action(i))
             assert g.to_json() == before
+            assert not g.is_legal(i) and not g.is_legal(g.id_to_action(i))
         for bad in ["", "??", "not a move", "\x00", "9" * 40]:
             with pytest.raises(ValueError):
                 g.apply(bad)
@@ -150,6 +152,13 @@ def test_illegal_actions_raise_and_change_nothing(
             with pytest.raises((ValueError, OverflowError)):
                 g.apply_id(bad_id)
             assert g.to_json() == before
+            with pytest.raises(kingdoms.KingdomsError, match="out of range"):
+                g.is_legal(bad_id)
+        with pytest.raises(kingdoms.NotationError):
+            g.is_legal("not a move")
+        with pytest.raises(TypeError):
+            g.is_legal(True)
+        assert g.to_json() == before
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -250,3 +259,11 @@ def test_unknown_game_is_a_clear_error() -> None:
         kingdoms.new_game("chess")
     assert isinstance(kingdoms.KingdomsError("x"), ValueError)
     assert issubclass(kingdoms.IllegalActionError, kingdoms.KingdomsError)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_player_is_a_team_of_one_in_two_player_games(name: str) -> None:
+    g = kingdoms.new_game(name, seed=1)
+    assert [g.team(p) for p in range(g.num_players)] == list(range(g.num_players))
+    with pytest.raises(kingdoms.KingdomsError, match="out of range"):
+        g.team(g.num_players)

@@ -37,14 +37,34 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// The legal actions in a canonical order (ascending action id), written into `out`
     /// (cleared first) so search can reuse one buffer.
     fn legal_actions(&self, out: &mut Vec<Self::Action>);
-    /// Play `action` for the current player. On `Err` the state is exactly as before.
-    fn apply(&mut self, action: Self::Action) -> Result<()>;
+    /// Whether `action` is legal now for the current player: `Ok`, or
+    /// `Error::illegal(rule_id, why)` naming the broken rule. Never mutates. Built from the
+    /// same conditions as `legal_actions`, so `check(a).is_ok()` exactly when `a` is listed
+    /// there; the refusal reads the same on every determinization of the mover's view (it may
+    /// not reveal hidden information).
+    fn check(&self, action: Self::Action) -> Result<()>;
+    /// The effect of an action that `check` accepted (or that `legal_actions` listed). On
+    /// any other action the result is unspecified (but memory-safe); use `apply` for actions
+    /// from outside.
+    fn apply_unchecked(&mut self, action: Self::Action);
+    /// Play `action` for the current player: `check`, then `apply_unchecked`. On `Err` the
+    /// state is exactly as before.
+    fn apply(&mut self, action: Self::Action) -> Result<()> {
+        self.check(action)?;
+        self.apply_unchecked(action);
+        Ok(())
+    }
 
     fn is_terminal(&self) -> bool {
         self.current_player().is_none()
     }
     /// The winner of a finished game; `None` while running or for a draw.
     fn winner(&self) -> Option<Player>;
+    /// The team `player` plays for (results credit partners alike). Default: every player
+    /// is a team of one, numbered as the player.
+    fn team(&self, player: Player) -> usize {
+        player
+    }
     /// Final utilities per player (win 1, loss -1, draw 0 in two-player games); all zero
     /// while the game runs.
     fn returns(&self) -> Vec<f64> {

@@ -173,8 +173,15 @@ pub trait DynGame: Send + Sync + Any {
     fn winner(&self) -> Option<Player>;
     fn returns(&self) -> Vec<f64>;
 
+    /// The team `player` plays for ([`Game::team`]).
+    fn team(&self, player: Player) -> Result<usize>;
+
     fn num_actions(&self) -> usize;
+    /// `Ok` if `id` is in the action space (says nothing about legality).
     fn check_id(&self, id: usize) -> Result<()>;
+    /// Whether the action with this id is legal now ([`Game::check`]): an out-of-range id is
+    /// `Error::Invalid`, a forbidden action `Error::IllegalAction`.
+    fn check_action(&self, id: usize) -> Result<()>;
     fn action_notation(&self, id: usize) -> Result<String>;
     fn parse_action(&self, text: &str) -> Result<usize>;
     fn action_json(&self, id: usize) -> Result<Value>;
@@ -244,8 +251,19 @@ impl<G: Game> DynGame for Session<G> {
     fn returns(&self) -> Vec<f64> {
         self.game.returns()
     }
+    fn team(&self, player: Player) -> Result<usize> {
+        check_player(self.num_players(), player)?;
+        Ok(self.game.team(player))
+    }
     fn num_actions(&self) -> usize {
         self.game.num_actions()
+    }
+    fn check_action(&self, id: usize) -> Result<()> {
+        let a = self
+            .game
+            .action_from_id(id)
+            .ok_or_else(|| self.bad_id(id))?;
+        self.game.check(a)
     }
     fn check_id(&self, id: usize) -> Result<()> {
         self.game

@@ -5,7 +5,7 @@ use kingdoms_core::{registry, DynGame, Record as CoreRecord};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyInt, PyTuple, PyType};
 
 use crate::errors::{IntoPy, StateError};
 use crate::json;
@@ -241,6 +241,11 @@ impl PyGame {
     fn returns(&self) -> Vec<f64> {
         self.inner.returns()
     }
+    /// The team `player` plays for; partners share a team and its results. In a game without
+    /// teams every player is a team of one, numbered as the player.
+    fn team(&self, player: usize) -> PyResult<usize> {
+        self.inner.team(player).py()
+    }
     /// The seed the game was set up from.
     #[getter]
     fn seed(&self) -> u64 {
@@ -265,6 +270,34 @@ impl PyGame {
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = self.resolve(action)?;
         self.inner.apply_id(id).py()
+    }
+    /// Whether `action` (an `Action`, its notation or its id) is legal now for the current
+    /// player, i.e. whether `apply` would accept it. Something that is not an action of
+    /// this game (bad notation, id out of range) raises instead.
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let id = if action.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(
+                "expected an Action, its notation string or its id, got bool",
+            ));
+        } else if action.is_instance_of::<PyInt>() {
+            // A negative or huge id is out of range like any other (not an OverflowError).
+            let id: usize = action.extract().or_else(|_| {
+                Err(kingdoms_core::Error::invalid(format!(
+                    "action id out of range 0..{}: got a negative or too large int",
+                    self.inner.num_actions()
+                )))
+                .py()
+            })?;
+            self.inner.check_id(id).py()?;
+            id
+        } else {
+            self.resolve(action)?
+        };
+        match self.inner.check_action(id) {
+            Ok(()) => Ok(true),
+            Err(kingdoms_core::Error::IllegalAction { .. }) => Ok(false),
+            Err(e) => Err(e).py(),
+        }
     }
     /// Parse an action's notation (legality is checked by `apply`).
     fn parse_action(&self, text: &str) -> PyResult<PyAction> {

@@ -133,7 +133,7 @@ impl Game for Lanes {
             }
         }
     }
-    fn apply(&mut self, a: Play) -> Result<()> {
+    fn check(&self, a: Play) -> Result<()> {
         let p = self.to_move;
         if self.finished() {
             return Err(Error::illegal("L-1", "the game is over"));
@@ -142,19 +142,25 @@ impl Game for Lanes {
         if lane > LANES || (lane < LANES && self.lanes[p][lane].len() >= 3) {
             return Err(Error::illegal("L-2", "that lane is full"));
         }
-        let Some(i) = self.hands[p].iter().position(|&c| c == a.card) else {
+        if !self.hands[p].contains(&a.card) {
             return Err(Error::illegal(
                 "L-3",
                 format!("{} is not in hand", card_text(a.card)),
             ));
-        };
-        self.hands[p].remove(i);
+        }
+        Ok(())
+    }
+    fn apply_unchecked(&mut self, a: Play) {
+        let p = self.to_move;
+        if let Some(i) = self.hands[p].iter().position(|&c| c == a.card) {
+            self.hands[p].remove(i);
+        }
+        let lane = usize::from(a.lane);
         if lane < LANES {
             self.lanes[p][lane].push(a.card);
         }
         self.draw(p);
         self.to_move = 1 - p;
-        Ok(())
     }
     fn winner(&self) -> Option<Player> {
         if !self.finished() {

@@ -153,8 +153,11 @@ impl Game for Arte {
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.legal(out);
     }
-    fn apply(&mut self, action: Action) -> Result<()> {
-        self.play(action)
+    fn check(&self, action: Action) -> Result<()> {
+        Arte::check(self, action)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        self.play_checked(action);
     }
     fn winner(&self) -> Option<Player> {
         if self.phase == Phase::Over {

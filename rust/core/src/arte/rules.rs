@@ -424,6 +424,12 @@ impl Arte {
     /// Validate, then play `a`; on `Err` nothing has changed.
     pub(super) fn play(&mut self, a: Action) -> Result<()> {
         self.check(a)?;
+        self.play_checked(a);
+        Ok(())
+    }
+
+    /// Play `a`, already accepted by [`Arte::check`].
+    pub(super) fn play_checked(&mut self, a: Action) {
         match a {
             Action::Hide(c) => {
                 if let Some(d) = &mut self.draft {
@@ -492,7 +498,6 @@ impl Arte {
                 }
             }
         }
-        Ok(())
     }
 
     /// The current player takes draft slot `i`; after the picker's take the last card is

@@ -55,8 +55,11 @@ impl Game for BattleLine {
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.legal(out);
     }
-    fn apply(&mut self, action: Action) -> Result<()> {
-        self.apply_action(action)
+    fn check(&self, action: Action) -> Result<()> {
+        BattleLine::check(self, action)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        self.execute(action);
     }
     fn is_terminal(&self) -> bool {
         self.phase == Phase::Over

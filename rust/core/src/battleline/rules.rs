@@ -489,7 +489,8 @@ impl BattleLine {
 
     // ---- carrying out --------------------------------------------------------------
 
-    fn execute(&mut self, a: Action) {
+    /// Carry out `a`, already accepted by [`BattleLine::check`].
+    pub(super) fn execute(&mut self, a: Action) {
         let p = self.to_move as usize;
         let o = 1 - p;
         match a {

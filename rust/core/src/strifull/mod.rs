@@ -185,10 +185,11 @@ impl Game for Strifull {
         // Generated in ascending id order (rules.rs).
         debug_assert!(out.windows(2).all(|w| w[0].id() < w[1].id()));
     }
-    fn apply(&mut self, action: Action) -> Result<()> {
-        self.check(action)?;
+    fn check(&self, action: Action) -> Result<()> {
+        Strifull::check(self, action)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
         self.apply_checked(action);
-        Ok(())
     }
     fn winner(&self) -> Option<Player> {
         match self.outcome {
