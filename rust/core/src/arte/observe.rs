@@ -678,7 +678,7 @@ impl Arte {
         }
         let Some((_, _, x)) = best else { return 0.0 };
         let mut g = self.clone();
-        if g.play(Action::Defend(x)).is_err() {
+        if crate::game::Game::apply(&mut g, Action::Defend(x)).is_err() {
             return 0.0;
         }
         g.heuristic(p)
