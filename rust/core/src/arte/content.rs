@@ -6,7 +6,7 @@
 //!
 //! Parsing is a function of the text; reading files is the caller's.
 
-#![deny(clippy::indexing_slicing)]
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 use super::cards::{CardSet, TerrainCard, UnitCard, UnitType};
 use crate::error::{Error, Result};

@@ -4,7 +4,7 @@
 //! card labels against the game's card set and builds the state, which must pass the state's
 //! invariants and its phase's consistency (`Arte::check_invariants`, `Arte::check_phase`).
 
-#![deny(clippy::indexing_slicing)]
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 use super::cards::{Card, CardSet};
 use super::notation::{cell_name, parse_cell};
