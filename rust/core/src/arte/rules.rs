@@ -101,18 +101,29 @@ impl Arte {
             Phase::Terrain => {
                 let Some(p) = self.placer() else { return };
                 let s = &self.sides[p];
+                // place_illegal, its card and row conditions apart (each checked once).
+                let rows = [0, 1, 2].map(|r| place_row_illegal(s, r).is_ok());
                 for t in sorted(s.terrains.iter().map(|h| h.card)) {
-                    for row in 0..3 {
-                        offer(Action::Place(t, row), place_illegal(s, t, row).is_ok());
+                    if place_card_illegal(s, t).is_ok() {
+                        for (row, free) in (0..3).zip(rows) {
+                            offer(Action::Place(t, row), free);
+                        }
                     }
                 }
             }
             Phase::Deploy => {
                 let Some(p) = self.deployer() else { return };
                 let s = &self.sides[p];
+                // deploy_illegal, its card and cell conditions apart (each checked once).
+                let mut cells = [false; 9];
+                for (cell, free) in (0..9).zip(cells.iter_mut()) {
+                    *free = deploy_cell_illegal(s, cell).is_ok();
+                }
                 for u in sorted(s.units.iter().map(|h| h.card)) {
-                    for cell in 0..9 {
-                        offer(Action::Deploy(u, cell), deploy_illegal(s, u, cell).is_ok());
+                    if deploy_card_illegal(s, u).is_ok() {
+                        for (cell, free) in (0..9).zip(cells) {
+                            offer(Action::Deploy(u, cell), free);
+                        }
                     }
                 }
             }
@@ -759,11 +770,22 @@ pub(super) fn sudden_death_scores(
 
 /// AG-3.2: place a terrain card of the hand, not yet placed, on a row without terrain.
 fn place_illegal(s: &Side, t: Card, row: u8) -> Result<(), Illegal> {
+    place_card_illegal(s, t)?;
+    place_row_illegal(s, row)
+}
+
+fn place_card_illegal(s: &Side, t: Card) -> Result<(), Illegal> {
     if !s.has_terrain(t) {
         Err(Illegal::TerrainNotInHand(t))
     } else if s.placing.iter().any(|&(c, _)| c == t) {
         Err(Illegal::AlreadyPlaced(t))
-    } else if s.rows.get(row as usize).is_none_or(Option::is_some)
+    } else {
+        Ok(())
+    }
+}
+
+fn place_row_illegal(s: &Side, row: u8) -> Result<(), Illegal> {
+    if s.rows.get(row as usize).is_none_or(Option::is_some)
         || s.placing.iter().any(|&(_, r)| r == row)
     {
         Err(Illegal::RowTaken(row))
@@ -774,11 +796,22 @@ fn place_illegal(s: &Side, t: Card, row: u8) -> Result<(), Illegal> {
 
 /// AG-5.2: deploy a unit card of the hand, not yet deployed, on an empty cell.
 fn deploy_illegal(s: &Side, u: Card, cell: u8) -> Result<(), Illegal> {
+    deploy_card_illegal(s, u)?;
+    deploy_cell_illegal(s, cell)
+}
+
+fn deploy_card_illegal(s: &Side, u: Card) -> Result<(), Illegal> {
     if !s.has_unit(u) {
         Err(Illegal::UnitNotInHand(u))
     } else if s.deploying.iter().any(|&(c, _)| c == u) {
         Err(Illegal::AlreadyDeployed(u))
-    } else if s.field.get(cell as usize).is_none_or(Option::is_some)
+    } else {
+        Ok(())
+    }
+}
+
+fn deploy_cell_illegal(s: &Side, cell: u8) -> Result<(), Illegal> {
+    if s.field.get(cell as usize).is_none_or(Option::is_some)
         || s.deploying.iter().any(|&(_, x)| x == cell)
     {
         Err(Illegal::CellTaken(cell))
