@@ -618,6 +618,11 @@ impl Resolver<'_> {
 
 /// Decode `value` as `T`; an error names the path (`$.players[1].rows[2]`) and why.
 fn decode<T: DeserializeOwned>(value: &Value) -> Result<T> {
+    // Tracking the path costs an allocation per key: decode plainly, and only a value that
+    // fails is decoded again to say where.
+    if let Ok(data) = T::deserialize(value) {
+        return Ok(data);
+    }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let message = e.inner().to_string();
         let mut path = String::from("$");
