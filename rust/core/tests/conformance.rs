@@ -34,12 +34,7 @@ const SEEDS: [u64; 2] = [11, 12];
 const RESAMPLES: [u64; 2] = [101, 202];
 
 /// (game, property, why it fails today).
-const KNOWN_FAILURES: &[(&str, &str, &str)] = &[(
-    "arte",
-    "refusal_hides_nothing",
-    "issue 11: `take T<n>` in the draft says whether T<n> is the face-down card; fixed by \
-     branch ag",
-)];
+const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
 fn is_known(game: &str, property: &str) -> bool {
     KNOWN_FAILURES

@@ -1,704 +1,650 @@
-//! The state as JSON (`to_json`), players' views of it (the same with what they may not see
-//! as `null`), and loading with validation (`from_json`). Format: `docs/arte.md`.
+//! The saved-state format (`docs/arte.md`) through serde: plain data structs that mirror the
+//! JSON (`to_json`, and `view(p)` with what `p` may not see as `null`), decoded with
+//! path-reporting errors (`$.players[0].units[3]`), then one validation step that resolves the
+//! card labels against the game's card set and builds the state, which must pass the state's
+//! invariants and its phase's consistency (`Arte::check_invariants`, `Arte::check_phase`).
+
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 use super::cards::{Card, CardSet};
 use super::notation::{cell_name, parse_cell};
-use super::rules::sudden_death_scores;
-use super::state::{
-    Arte, Combat, Draft, Held, Kind, Phase, Side, Stage, DRAFTS, ROUNDS, TERRAIN_DRAFTS,
-};
-use super::{Deployment, Options};
+use super::state::{Arte, Combat, Draft, Held, Kind, Phase, Side, ROUNDS};
+use super::Options;
 use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::rng::GameRng;
-use serde_json::{json, Map, Value};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt::Write as _;
 
-const KEYS: [&str; 12] = [
-    "options",
-    "cards",
-    "rng",
-    "phase",
-    "round",
-    "first_attacker",
-    "piles",
-    "draft",
-    "discard",
-    "players",
-    "combat",
-    "winner",
-];
+// ---- the plain data -------------------------------------------------------------------------
 
-const SIDE_KEYS: [&str; 10] = [
-    "terrains",
-    "units",
-    "secret",
-    "rows",
-    "field",
-    "placing",
-    "deploying",
-    "victory",
-    "defeated",
-    "pick",
-];
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Draft => "draft",
-        Phase::Terrain => "terrain",
-        Phase::Deploy => "deploy",
-        Phase::Combat => "combat",
-        Phase::SuddenDeath => "sudden_death",
-        Phase::Over => "over",
-    }
+/// A whole state or a view. Keys that may be `null` must still be present (`nullable`).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateData {
+    options: Options,
+    /// The card set, as `CardSet::json`; must equal the set the options name.
+    cards: Value,
+    #[serde(deserialize_with = "nullable")]
+    rng: Option<GameRng>,
+    phase: Phase,
+    round: u8,
+    #[serde(deserialize_with = "nullable")]
+    first_attacker: Option<PlayerId>,
+    piles: PilesData,
+    #[serde(deserialize_with = "nullable")]
+    draft: Option<DraftData>,
+    discard: Vec<Label>,
+    players: [SideData; 2],
+    #[serde(deserialize_with = "nullable")]
+    combat: Option<CombatData>,
+    #[serde(deserialize_with = "nullable")]
+    winner: Option<PlayerId>,
 }
 
-fn kind_name(k: Kind) -> &'static str {
-    match k {
-        Kind::Terrain => "terrain",
-        Kind::Units => "units",
-    }
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PilesData {
+    terrain: Vec<Option<Label>>,
+    units: Vec<Option<Label>>,
 }
 
-impl Arte {
-    /// Can `viewer` (`None`: the omniscient) see draft slot `i`?
-    pub(super) fn sees_slot(&self, viewer: Option<Player>, d: &Draft, i: usize) -> bool {
-        match viewer {
-            None => true,
-            Some(p) => p == d.picker || (d.stage() != Stage::Hide && d.hidden != Some(i as u8)),
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DraftData {
+    kind: Kind,
+    picker: PlayerId,
+    slots: [Option<Label>; 3],
+    #[serde(deserialize_with = "nullable")]
+    hidden: Option<Slot>,
+    taken: [Option<PlayerId>; 3],
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideData {
+    terrains: Vec<Option<Label>>,
+    units: Vec<Option<Label>>,
+    /// The hand cards the opponent has never seen (AG-2.6).
+    secret: Vec<Option<Label>>,
+    rows: [Option<Label>; 3],
+    field: FieldData,
+    placing: Vec<RowOrder>,
+    deploying: Vec<CellOrder>,
+    victory: Vec<Label>,
+    defeated: Vec<Label>,
+    #[serde(deserialize_with = "nullable")]
+    pick: Option<RowOrder>,
+}
+
+/// The nine cells by name, each `null` when empty.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FieldData {
+    #[serde(deserialize_with = "nullable")]
+    a1: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    b1: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    c1: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    a2: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    b2: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    c2: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    a3: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    b3: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    c3: Option<Label>,
+}
+
+/// A secret order (terrain placement, sudden-death pick): a card and a row. Both `null` in
+/// the opponent's view.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RowOrder {
+    #[serde(deserialize_with = "nullable")]
+    card: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    row: Option<Row>,
+}
+
+/// A secret deployment: a card and a cell. Both `null` in the opponent's view.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CellOrder {
+    #[serde(deserialize_with = "nullable")]
+    card: Option<Label>,
+    #[serde(deserialize_with = "nullable")]
+    cell: Option<CellId>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatData {
+    attacker: PlayerId,
+    turn: u8,
+    passes: u8,
+    #[serde(deserialize_with = "nullable")]
+    attack: Option<CellId>,
+}
+
+/// A key that must be present but may be `null` (serde would take a missing one as `null`).
+fn nullable<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d)
+}
+
+// ---- values written as notation --------------------------------------------------------------
+
+/// A card label, `T3` or `U12` (1-based within its kind), resolved against the card set in
+/// the validation step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct Label {
+    terrain: bool,
+    number: usize,
+}
+
+impl TryFrom<String> for Label {
+    type Error = String;
+    fn try_from(text: String) -> std::result::Result<Label, String> {
+        let terrain = match text.as_bytes().first() {
+            Some(b'T') => Some(true),
+            Some(b'U') => Some(false),
+            _ => None,
+        };
+        let digits = text.get(1..).unwrap_or("");
+        let canonical = !digits.is_empty()
+            && !digits.starts_with('0')
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        match (terrain, digits.parse()) {
+            (Some(terrain), Ok(number)) if canonical => Ok(Label { terrain, number }),
+            _ => Err(format!(
+                "expected a card T<n> or U<n>, found {:?}",
+                clip(&text)
+            )),
         }
     }
+}
 
+impl From<Label> for String {
+    fn from(l: Label) -> String {
+        format!("{}{}", if l.terrain { 'T' } else { 'U' }, l.number)
+    }
+}
+
+impl Label {
+    fn of(set: &CardSet, c: Card) -> Label {
+        let terrain = set.is_terrain(c);
+        let first = if terrain { 0 } else { set.num_terrain() };
+        Label {
+            terrain,
+            number: (c as usize) - first + 1,
+        }
+    }
+}
+
+/// A cell by name, `a1` .. `c3`.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct CellId(u8);
+
+impl TryFrom<String> for CellId {
+    type Error = String;
+    fn try_from(text: String) -> std::result::Result<CellId, String> {
+        parse_cell(&text)
+            .map(CellId)
+            .ok_or_else(|| format!("expected a cell a1..c3, found {:?}", clip(&text)))
+    }
+}
+
+impl From<CellId> for String {
+    fn from(c: CellId) -> String {
+        cell_name(c.0)
+    }
+}
+
+/// A row as numbered in the format: 1, 2 or 3 (index 0..3 inside).
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(try_from = "u64", into = "u8")]
+struct Row(u8);
+
+impl TryFrom<u64> for Row {
+    type Error = String;
+    fn try_from(n: u64) -> std::result::Result<Row, String> {
+        match n {
+            1..=3 => Ok(Row(n as u8 - 1)),
+            _ => Err(format!("expected a row 1, 2 or 3, found {n}")),
+        }
+    }
+}
+
+impl From<Row> for u8 {
+    fn from(r: Row) -> u8 {
+        r.0 + 1
+    }
+}
+
+/// A player, 0 or 1.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(try_from = "u64", into = "u8")]
+struct PlayerId(u8);
+
+impl TryFrom<u64> for PlayerId {
+    type Error = String;
+    fn try_from(n: u64) -> std::result::Result<PlayerId, String> {
+        match n {
+            0 | 1 => Ok(PlayerId(n as u8)),
+            _ => Err(format!("expected a player 0 or 1, found {n}")),
+        }
+    }
+}
+
+impl From<PlayerId> for u8 {
+    fn from(p: PlayerId) -> u8 {
+        p.0
+    }
+}
+
+impl PlayerId {
+    fn of(p: Player) -> PlayerId {
+        PlayerId(u8::from(p == 1))
+    }
+    fn get(self) -> Player {
+        Player::from(self.0)
+    }
+}
+
+/// A draft slot, 0 to 2.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(try_from = "u64", into = "u8")]
+struct Slot(u8);
+
+impl TryFrom<u64> for Slot {
+    type Error = String;
+    fn try_from(n: u64) -> std::result::Result<Slot, String> {
+        match n {
+            0..=2 => Ok(Slot(n as u8)),
+            _ => Err(format!("expected a draft slot 0, 1 or 2, found {n}")),
+        }
+    }
+}
+
+impl From<Slot> for u8 {
+    fn from(s: Slot) -> u8 {
+        s.0
+    }
+}
+
+/// At most 40 characters of user text, for messages.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or("")),
+        None => text.to_string(),
+    }
+}
+
+// ---- writing ----------------------------------------------------------------------------------
+
+impl Arte {
     /// The state as JSON, with what `viewer` may not see as `null` (`None`: everything).
     pub(super) fn json_as(&self, viewer: Option<Player>) -> Value {
-        let set = &*self.set;
-        let lab = |c: Card| Value::from(set.label(c));
-        let list = |cs: &[Card]| Value::from(cs.iter().map(|&c| lab(c)).collect::<Vec<_>>());
-        let hidden_list = |n: usize| Value::from(vec![Value::Null; n]);
-        let omniscient = viewer.is_none();
-
-        let piles = if omniscient {
-            json!({"terrain": list(&self.piles[0]), "units": list(&self.piles[1])})
-        } else {
-            json!({"terrain": hidden_list(self.piles[0].len()), "units": hidden_list(self.piles[1].len())})
-        };
-        let draft = match &self.draft {
-            None => Value::Null,
-            Some(d) => json!({
-                "kind": kind_name(d.kind),
-                "picker": d.picker,
-                "slots": (0..3).map(|i| match d.slots[i] {
-                    Some(c) if self.sees_slot(viewer, d, i) => lab(c),
-                    _ => Value::Null,
-                }).collect::<Vec<_>>(),
-                "hidden": d.hidden,
-                "taken": d.taken.to_vec(),
-            }),
-        };
-        let players: Vec<Value> = (0..2)
-            .map(|q| {
-                let s = &self.sides[q];
-                // Everything of the side is visible to its owner and the omniscient.
-                let own = viewer.is_none_or(|p| p == q);
-                let hand = |hs: &[Held]| {
-                    Value::from(
-                        hs.iter()
-                            .map(|h| {
-                                if own || !h.secret {
-                                    lab(h.card)
-                                } else {
-                                    Value::Null
-                                }
-                            })
-                            .collect::<Vec<_>>(),
-                    )
-                };
-                let secret: Vec<Value> = s
-                    .terrains
-                    .iter()
-                    .chain(&s.units)
-                    .filter(|h| h.secret)
-                    .map(|h| if own { lab(h.card) } else { Value::Null })
-                    .collect();
-                let mut field = Map::new();
-                for cell in 0..9u8 {
-                    field.insert(
-                        cell_name(cell),
-                        s.field[cell as usize].map_or(Value::Null, lab),
-                    );
-                }
-                let placing: Vec<Value> = s
-                    .placing
-                    .iter()
-                    .map(|&(c, r)| {
-                        if own {
-                            json!({"card": lab(c), "row": r + 1})
-                        } else {
-                            json!({"card": null, "row": null})
-                        }
-                    })
-                    .collect();
-                let deploying: Vec<Value> = s
-                    .deploying
-                    .iter()
-                    .map(|&(c, x)| {
-                        if own {
-                            json!({"card": lab(c), "cell": cell_name(x)})
-                        } else {
-                            json!({"card": null, "cell": null})
-                        }
-                    })
-                    .collect();
-                let pick = match s.pick {
-                    None => Value::Null,
-                    Some((c, r)) if own || self.phase == Phase::Over => {
-                        json!({"card": lab(c), "row": r + 1})
-                    }
-                    Some(_) => json!({"card": null, "row": null}),
-                };
-                json!({
-                    "terrains": hand(&s.terrains),
-                    "units": hand(&s.units),
-                    "secret": secret,
-                    "rows": s.rows.iter().map(|r| r.map_or(Value::Null, lab)).collect::<Vec<_>>(),
-                    "field": field,
-                    "placing": placing,
-                    "deploying": deploying,
-                    "victory": list(&s.victory),
-                    "defeated": list(&s.defeated),
-                    "pick": pick,
-                })
-            })
-            .collect();
-        let combat = match self.combat {
-            None => Value::Null,
-            Some(c) => json!({
-                "attacker": c.attacker,
-                "turn": c.turn,
-                "passes": c.passes,
-                "attack": c.attack.map(cell_name),
-            }),
-        };
-        json!({
-            "options": serde_json::to_value(&self.opts).unwrap_or(Value::Null),
-            "cards": set.json().clone(),
-            "rng": if omniscient { serde_json::to_value(&self.rng).unwrap_or(Value::Null) } else { Value::Null },
-            "phase": phase_name(self.phase),
-            "round": self.round,
-            "first_attacker": self.first_attacker,
-            "piles": piles,
-            "draft": draft,
-            "discard": list(&self.discard),
-            "players": players,
-            "combat": combat,
-            "winner": if self.phase == Phase::Over { self.winner.map_or(Value::Null, Value::from) } else { Value::Null },
-        })
+        serde_json::to_value(self.data(viewer)).unwrap_or(Value::Null)
     }
 
+    fn data(&self, viewer: Option<Player>) -> StateData {
+        let set = &**self.set;
+        let lab = |c: Card| Label::of(set, c);
+        let list = |cs: &[Card]| cs.iter().map(|&c| lab(c)).collect::<Vec<_>>();
+        let omniscient = viewer.is_none();
+        let pile = |cs: &[Card]| {
+            cs.iter()
+                .map(|&c| omniscient.then(|| lab(c)))
+                .collect::<Vec<_>>()
+        };
+        let [terrain_pile, unit_pile] = &self.piles;
+        let draft = self.draft.as_ref().map(|d| DraftData {
+            kind: d.kind,
+            picker: PlayerId::of(d.picker),
+            slots: [0, 1, 2].map(|i| {
+                let card = d.slots.get(i).copied().flatten();
+                card.filter(|_| self.sees_slot(viewer, d, i)).map(lab)
+            }),
+            hidden: d.hidden.map(Slot),
+            taken: d.taken.map(|t| t.map(PlayerId::of)),
+        });
+        let [s0, s1] = &self.sides;
+        let players = [(0, s0), (1, s1)].map(|(q, s)| {
+            // Everything of the side is visible to its owner and the omniscient.
+            let own = viewer.is_none_or(|p| p == q);
+            let hand = |hs: &[Held]| {
+                hs.iter()
+                    .map(|h| (own || !h.secret).then(|| lab(h.card)))
+                    .collect::<Vec<_>>()
+            };
+            let secret = s
+                .terrains
+                .iter()
+                .chain(&s.units)
+                .filter(|h| h.secret)
+                .map(|h| own.then(|| lab(h.card)))
+                .collect();
+            let f = |x: usize| s.field.get(x).copied().flatten().map(lab);
+            let field = FieldData {
+                a1: f(0),
+                b1: f(1),
+                c1: f(2),
+                a2: f(3),
+                b2: f(4),
+                c2: f(5),
+                a3: f(6),
+                b3: f(7),
+                c3: f(8),
+            };
+            let at_row = |(c, r): (Card, u8), shown: bool| RowOrder {
+                card: shown.then(|| lab(c)),
+                row: shown.then_some(Row(r)),
+            };
+            SideData {
+                terrains: hand(&s.terrains),
+                units: hand(&s.units),
+                secret,
+                rows: s.rows.map(|r| r.map(lab)),
+                field,
+                placing: s.placing.iter().map(|&o| at_row(o, own)).collect(),
+                deploying: s
+                    .deploying
+                    .iter()
+                    .map(|&(c, x)| CellOrder {
+                        card: own.then(|| lab(c)),
+                        cell: own.then_some(CellId(x)),
+                    })
+                    .collect(),
+                victory: list(&s.victory),
+                defeated: list(&s.defeated),
+                pick: s.pick.map(|o| at_row(o, own || self.phase == Phase::Over)),
+            }
+        });
+        StateData {
+            options: self.opts.clone(),
+            cards: set.json().clone(),
+            rng: omniscient.then(|| self.rng.clone()),
+            phase: self.phase,
+            round: self.round,
+            first_attacker: self.first_attacker.map(PlayerId::of),
+            piles: PilesData {
+                terrain: pile(terrain_pile),
+                units: pile(unit_pile),
+            },
+            draft,
+            discard: list(&self.discard),
+            players,
+            combat: self.combat.map(|c| CombatData {
+                attacker: PlayerId::of(c.attacker),
+                turn: c.turn,
+                passes: c.passes,
+                attack: c.attack.map(CellId),
+            }),
+            winner: if self.phase == Phase::Over {
+                self.winner.map(PlayerId::of)
+            } else {
+                None
+            },
+        }
+    }
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+impl Arte {
+    /// Decode a saved state, then validate it into a state (the one validation step).
     pub(super) fn parse_json(value: &Value) -> Result<Arte> {
-        let top = Obj::new(value, "$")?;
-        top.only(&KEYS)?;
-        let opts: Options = serde_json::from_value(top.get("options")?.clone())
-            .map_err(|e| Error::state("$.options", e.to_string()))?;
+        let data: StateData = decode(value)?;
+        Arte::from_data(data)
+    }
+
+    fn from_data(data: StateData) -> Result<Arte> {
+        let opts = data.options;
         let set = opts
             .card_set()
             .map_err(|e| Error::state("$.options", e.to_string()))?;
-        if top.get("cards")? != set.json() {
+        if &data.cards != set.json() {
             return Err(Error::state(
                 "$.cards",
                 "does not match the card set the options name",
             ));
         }
-        let rng: GameRng = serde_json::from_value(top.get("rng")?.clone())
-            .map_err(|e| Error::state("$.rng", e.to_string()))?;
-        let phase = match top.get("phase")?.as_str() {
-            Some("draft") => Phase::Draft,
-            Some("terrain") => Phase::Terrain,
-            Some("deploy") => Phase::Deploy,
-            Some("combat") => Phase::Combat,
-            Some("sudden_death") => Phase::SuddenDeath,
-            Some("over") => Phase::Over,
-            _ => {
-                return Err(Error::state(
-                    "$.phase",
-                    "expected one of draft, terrain, deploy, combat, sudden_death, over",
-                ))
-            }
-        };
-        let round = top.uint("round", u64::from(ROUNDS))? as u8;
-        let first_attacker = top.opt_player("first_attacker")?;
-        let piles_obj = Obj::new(top.get("piles")?, "$.piles")?;
-        piles_obj.only(&["terrain", "units"])?;
+        let rng = data
+            .rng
+            .ok_or_else(|| Error::state("$.rng", "missing (null): a view cannot be loaded"))?;
+        if data.round > ROUNDS {
+            return Err(Error::state(
+                "$.round",
+                format!("expected an integer 0..={ROUNDS}"),
+            ));
+        }
+        let r = Resolver { set: &set };
         let piles = [
-            cards(&set, piles_obj.get("terrain")?, "$.piles.terrain")?,
-            cards(&set, piles_obj.get("units")?, "$.piles.units")?,
+            r.hidden_cards(&data.piles.terrain, "$.piles.terrain")?,
+            r.hidden_cards(&data.piles.units, "$.piles.units")?,
         ];
-        let draft = match top.get("draft")? {
-            Value::Null => None,
-            v => Some(parse_draft(&set, v)?),
+        let draft = match data.draft {
+            None => None,
+            Some(d) => Some(Draft {
+                kind: d.kind,
+                picker: d.picker.get(),
+                slots: r.row_of_three(&d.slots, "$.draft.slots")?,
+                hidden: d.hidden.map(|h| h.0),
+                taken: d.taken.map(|t| t.map(PlayerId::get)),
+            }),
         };
-        let discard = cards(&set, top.get("discard")?, "$.discard")?;
-        let players = match top.get("players")? {
-            Value::Array(a) if a.len() == 2 => a,
-            _ => return Err(Error::state("$.players", "expected a list of 2 players")),
-        };
-        let sides = [
-            parse_side(&set, &players[0], "$.players[0]")?,
-            parse_side(&set, &players[1], "$.players[1]")?,
-        ];
-        let combat = match top.get("combat")? {
-            Value::Null => None,
-            v => {
-                let o = Obj::new(v, "$.combat")?;
-                o.only(&["attacker", "turn", "passes", "attack"])?;
-                Some(Combat {
-                    attacker: o.player("attacker")?,
-                    turn: o.uint("turn", 255)? as u8,
-                    passes: o.uint("passes", 1)? as u8,
-                    attack: match o.get("attack")? {
-                        Value::Null => None,
-                        v => Some(cell(v, "$.combat.attack")?),
-                    },
-                })
+        let discard = r.cards(&data.discard, "$.discard")?;
+        let [p0, p1] = data.players;
+        let sides = [r.side(p0, 0)?, r.side(p1, 1)?];
+        let combat = match data.combat {
+            Some(c) if c.passes > 1 => {
+                return Err(Error::state("$.combat.passes", "expected 0 or 1"));
             }
+            c => c.map(|c| Combat {
+                attacker: c.attacker.get(),
+                turn: c.turn,
+                passes: c.passes,
+                attack: c.attack.map(|x| x.0),
+            }),
         };
-        let winner = top.opt_player("winner")?;
         let g = Arte {
             opts,
             set: std::sync::Arc::new(set),
             rng,
-            phase,
-            round,
-            first_attacker,
+            phase: data.phase,
+            round: data.round,
+            first_attacker: data.first_attacker.map(PlayerId::get),
             piles,
             draft,
             discard,
             sides,
             combat,
-            winner,
+            winner: data.winner.map(PlayerId::get),
         };
         g.check_invariants().map_err(|e| Error::state("$", e))?;
         g.check_phase()?;
         Ok(g)
     }
+}
 
-    /// The phase-specific consistency a loaded state must have, so that play can go on.
-    fn check_phase(&self) -> Result<()> {
-        let bad = |path: &str, why: &str| Err(Error::state(path, why));
-        let ph = self.phase;
-        if self.draft.is_some() != (ph == Phase::Draft) {
-            return bad("$.draft", "present exactly in the draft phase");
-        }
-        if self.combat.is_some() != (ph == Phase::Combat) {
-            return bad("$.combat", "present exactly in the combat phase");
-        }
-        if self.winner.is_some() && ph != Phase::Over {
-            return bad("$.winner", "only a finished game has a winner");
-        }
-        let want_round = match ph {
-            Phase::Draft | Phase::Terrain => 0..=0,
-            Phase::Deploy | Phase::Combat => 1..=ROUNDS,
-            Phase::SuddenDeath | Phase::Over => ROUNDS..=ROUNDS,
-        };
-        if !want_round.contains(&self.round) {
-            return bad("$.round", "does not fit the phase");
-        }
-        if self.first_attacker.is_some() != (self.round > 0) {
-            return bad(
-                "$.first_attacker",
-                "set (0 or 1) exactly once the combat rounds have begun",
-            );
-        }
-        for (p, s) in self.sides.iter().enumerate() {
-            let path = |k: &str| format!("$.players[{p}].{k}");
-            if !s.placing.is_empty() && ph != Phase::Terrain {
-                return Err(Error::state(path("placing"), "only while placing terrain"));
-            }
-            if !s.deploying.is_empty()
-                && (ph != Phase::Deploy || self.opts.deployment != Deployment::Simultaneous)
-            {
-                return Err(Error::state(
-                    path("deploying"),
-                    "only while deploying in secret",
-                ));
-            }
-            if s.pick.is_some() && !matches!(ph, Phase::SuddenDeath | Phase::Over) {
-                return Err(Error::state(path("pick"), "only in sudden death"));
-            }
-            let field = s.field_count();
-            let fine = match ph {
-                Phase::Combat => field > 0,
-                Phase::Deploy => match self.opts.deployment {
-                    Deployment::Simultaneous => field == 0,
-                    Deployment::Alternating => field <= self.deploy_quota(p),
-                },
-                _ => field == 0,
+/// Card labels to the set's cards, errors naming the path.
+struct Resolver<'a> {
+    set: &'a CardSet,
+}
+
+impl Resolver<'_> {
+    fn card(&self, label: Option<Label>, path: impl FnOnce() -> String) -> Result<Card> {
+        let set = self.set;
+        let found = label.and_then(|l| {
+            let (first, count) = if l.terrain {
+                (0, set.num_terrain())
+            } else {
+                (set.num_terrain(), set.num_units())
             };
-            if !fine {
-                return Err(Error::state(
-                    path("field"),
-                    "the field does not fit the phase (empty outside combat, not empty in it)",
-                ));
-            }
-            if matches!(ph, Phase::Draft | Phase::Terrain) {
-                if s.rows.iter().any(Option::is_some)
-                    || !s.victory.is_empty()
-                    || !s.defeated.is_empty()
-                {
-                    return Err(Error::state(
-                        path("rows"),
-                        "rows, victory and defeated piles are empty before the rounds",
-                    ));
-                }
-            } else if !s.terrains.is_empty() {
-                return Err(Error::state(
-                    path("terrains"),
-                    "terrain cards are all on the rows once the rounds begin",
-                ));
-            }
-            if s.terrains.len() > 3 {
-                return Err(Error::state(path("terrains"), "at most 3 terrain cards"));
+            (1..=count)
+                .contains(&l.number)
+                .then(|| (first + l.number - 1) as Card)
+        });
+        found.ok_or_else(|| {
+            let what = label.map_or("null (a view cannot be loaded)".to_string(), String::from);
+            Error::state(
+                path(),
+                format!(
+                    "expected a card of this set (T1..T{}, U1..U{}), found {what}",
+                    set.num_terrain(),
+                    set.num_units()
+                ),
+            )
+        })
+    }
+
+    fn cards(&self, labels: &[Label], path: &str) -> Result<Vec<Card>> {
+        let mut out = Vec::with_capacity(labels.len());
+        for (i, &l) in labels.iter().enumerate() {
+            out.push(self.card(Some(l), || format!("{path}[{i}]"))?);
+        }
+        Ok(out)
+    }
+
+    /// Cards that a view shows as `null`; a saved state names every one.
+    fn hidden_cards(&self, labels: &[Option<Label>], path: &str) -> Result<Vec<Card>> {
+        let mut out = Vec::with_capacity(labels.len());
+        for (i, &l) in labels.iter().enumerate() {
+            out.push(self.card(l, || format!("{path}[{i}]"))?);
+        }
+        Ok(out)
+    }
+
+    /// Three places, each a card or empty (`null`).
+    fn row_of_three(&self, labels: &[Option<Label>; 3], path: &str) -> Result<[Option<Card>; 3]> {
+        let mut out = [None; 3];
+        for (i, (slot, &l)) in out.iter_mut().zip(labels).enumerate() {
+            if l.is_some() {
+                *slot = Some(self.card(l, || format!("{path}[{i}]"))?);
             }
         }
-        match ph {
-            Phase::Draft => {
-                let Some(d) = &self.draft else { return Ok(()) };
-                let done = self.drafts_done();
-                if done >= DRAFTS {
-                    return bad("$.draft", "all twelve drafts are done");
-                }
-                let kind = if done < TERRAIN_DRAFTS {
-                    Kind::Terrain
-                } else {
-                    Kind::Units
-                };
-                if d.kind != kind {
-                    return bad("$.draft.kind", "does not fit the drafts done so far");
-                }
-                if d.picker != self.draft_picker(done) {
-                    return bad("$.draft.picker", "not this draft's picker (AG-2.1)");
-                }
-                let taken: Vec<Player> = d.taken.iter().flatten().copied().collect();
-                for (i, slot) in d.slots.iter().enumerate() {
-                    if slot.is_some() == d.taken[i].is_some() {
-                        return Err(Error::state(
-                            format!("$.draft.slots[{i}]"),
-                            "a slot holds a card exactly when nobody took it",
-                        ));
-                    }
-                }
-                let ok = match (d.hidden, taken.as_slice()) {
-                    (None, []) => true,
-                    (Some(_), []) => true,
-                    (Some(_), [p]) => *p == d.chooser(),
-                    _ => false,
-                };
-                if !ok {
-                    return bad(
-                        "$.draft.taken",
-                        "the chooser takes first, after the picker hid a card",
-                    );
-                }
-                for (p, s) in self.sides.iter().enumerate() {
-                    let mine = usize::from(taken.contains(&p));
-                    let (t, u) = match d.kind {
-                        Kind::Terrain => (s.terrains.len().saturating_sub(mine), s.units.len()),
-                        Kind::Units => (s.terrains.len(), s.units.len().saturating_sub(mine)),
-                    };
-                    if t != done.min(TERRAIN_DRAFTS) || u != done.saturating_sub(TERRAIN_DRAFTS) {
-                        return Err(Error::state(
-                            format!("$.players[{p}]"),
-                            "hand sizes do not fit the drafts done",
-                        ));
-                    }
-                }
-            }
-            Phase::Terrain => {
-                if self.placer().is_none() {
-                    return bad("$.players", "nobody has terrain left to place");
-                }
-            }
-            Phase::Deploy => {
-                if self.deployer().is_none() {
-                    return bad("$.players", "nobody has units left to deploy");
-                }
-            }
-            Phase::Combat => {
-                let Some(c) = self.combat else { return Ok(()) };
-                if c.passes == 1 && c.turn == 0 {
-                    return bad("$.combat.passes", "nobody may pass on the first turn");
-                }
-                if let Some(att) = c.attack {
-                    let s = &self.sides[c.attacker];
-                    if s.field[att as usize].is_none() || s.protected(att) {
-                        return bad("$.combat.attack", "not an unprotected card of the attacker");
-                    }
-                }
-            }
-            Phase::SuddenDeath => {
-                let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
-                if a != b || a == 0 {
-                    return bad(
-                        "$.players",
-                        "sudden death needs equal, non-empty victory piles",
-                    );
-                }
-                if self.sides[1 - self.sd_attacker()].pick.is_some() {
-                    return bad(
-                        "$.players",
-                        "the defender picks second, and that ends the game",
-                    );
-                }
-            }
-            Phase::Over => {
-                let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
-                let want = if a != b {
-                    Some(if a > b { 0 } else { 1 })
-                } else if a == 0 {
-                    None
-                } else {
-                    let att = self.sd_attacker();
-                    match (self.sides[att].pick, self.sides[1 - att].pick) {
-                        (Some(x), Some(y)) => {
-                            let (at, de) = sudden_death_scores(&self.set, &self.sides, att, x, y);
-                            Some(if super::combat::attack_wins(at, de) {
-                                att
-                            } else {
-                                1 - att
-                            })
-                        }
-                        _ => {
-                            return bad(
-                                "$.players",
-                                "a tied game ends with both sudden-death picks",
-                            )
-                        }
-                    }
-                };
-                if self.winner != want {
-                    return bad(
-                        "$.winner",
-                        "does not agree with the victory piles and picks",
-                    );
-                }
-            }
-        }
-        Ok(())
+        Ok(out)
     }
-}
 
-// ---- reading helpers -----------------------------------------------------------------
-
-struct Obj<'a> {
-    map: &'a Map<String, Value>,
-    path: String,
-}
-
-impl<'a> Obj<'a> {
-    fn new(v: &'a Value, path: &str) -> Result<Self> {
-        match v {
-            Value::Object(map) => Ok(Obj {
-                map,
-                path: path.to_string(),
-            }),
-            _ => Err(Error::state(path, "expected an object")),
-        }
-    }
-    fn at(&self, key: &str) -> String {
-        format!("{}.{key}", self.path)
-    }
-    fn only(&self, keys: &[&str]) -> Result<()> {
-        for k in self.map.keys() {
-            if !keys.contains(&k.as_str()) {
-                return Err(Error::state(self.at(k), "unknown key"));
-            }
-        }
-        Ok(())
-    }
-    fn get(&self, key: &str) -> Result<&'a Value> {
-        self.map
-            .get(key)
-            .ok_or_else(|| Error::state(self.at(key), "missing"))
-    }
-    fn uint(&self, key: &str, max: u64) -> Result<u64> {
-        self.get(key)?
-            .as_u64()
-            .filter(|n| *n <= max)
-            .ok_or_else(|| Error::state(self.at(key), format!("expected an integer 0..={max}")))
-    }
-    fn player(&self, key: &str) -> Result<Player> {
-        Ok(self.uint(key, 1)? as Player)
-    }
-    fn opt_player(&self, key: &str) -> Result<Option<Player>> {
-        match self.get(key)? {
-            Value::Null => Ok(None),
-            _ => self.player(key).map(Some),
-        }
-    }
-}
-
-fn card(set: &CardSet, v: &Value, path: &str) -> Result<Card> {
-    v.as_str().and_then(|s| set.parse_label(s)).ok_or_else(|| {
-        Error::state(
-            path,
-            format!("expected a card of this set (T<n> or U<n>), found {v}"),
-        )
-    })
-}
-
-fn cards(set: &CardSet, v: &Value, path: &str) -> Result<Vec<Card>> {
-    match v {
-        Value::Array(a) => a
-            .iter()
-            .enumerate()
-            .map(|(i, c)| card(set, c, &format!("{path}[{i}]")))
-            .collect(),
-        _ => Err(Error::state(path, "expected a list of cards")),
-    }
-}
-
-fn cell(v: &Value, path: &str) -> Result<u8> {
-    v.as_str()
-        .and_then(parse_cell)
-        .ok_or_else(|| Error::state(path, "expected a cell a1..c3"))
-}
-
-fn row(v: &Value, path: &str) -> Result<u8> {
-    v.as_u64()
-        .filter(|r| (1..=3).contains(r))
-        .map(|r| r as u8 - 1)
-        .ok_or_else(|| Error::state(path, "expected a row 1, 2 or 3"))
-}
-
-fn parse_draft(set: &CardSet, v: &Value) -> Result<Draft> {
-    let o = Obj::new(v, "$.draft")?;
-    o.only(&["kind", "picker", "slots", "hidden", "taken"])?;
-    let kind = match o.get("kind")?.as_str() {
-        Some("terrain") => Kind::Terrain,
-        Some("units") => Kind::Units,
-        _ => return Err(Error::state("$.draft.kind", "expected terrain or units")),
-    };
-    let three = |key: &str| match o.get(key)? {
-        Value::Array(a) if a.len() == 3 => Ok(a),
-        _ => Err(Error::state(o.at(key), "expected a list of 3")),
-    };
-    let mut slots = [None; 3];
-    for (i, s) in three("slots")?.iter().enumerate() {
-        if !s.is_null() {
-            slots[i] = Some(card(set, s, &format!("$.draft.slots[{i}]"))?);
-        }
-    }
-    let mut taken = [None; 3];
-    for (i, t) in three("taken")?.iter().enumerate() {
-        taken[i] = match t {
-            Value::Null => None,
-            v => Some(v.as_u64().filter(|p| *p <= 1).ok_or_else(|| {
-                Error::state(format!("$.draft.taken[{i}]"), "expected 0, 1 or null")
-            })? as Player),
-        };
-    }
-    let hidden = match o.get("hidden")? {
-        Value::Null => None,
-        v => Some(
-            v.as_u64()
-                .filter(|h| *h <= 2)
-                .ok_or_else(|| Error::state("$.draft.hidden", "expected a slot 0..2 or null"))?
-                as u8,
-        ),
-    };
-    Ok(Draft {
-        kind,
-        picker: o.player("picker")?,
-        slots,
-        hidden,
-        taken,
-    })
-}
-
-fn parse_side(set: &CardSet, v: &Value, path: &str) -> Result<Side> {
-    let o = Obj::new(v, path)?;
-    o.only(&SIDE_KEYS)?;
-    let secret = cards(set, o.get("secret")?, &o.at("secret"))?;
-    let hand = |key: &str| -> Result<Vec<Held>> {
-        Ok(cards(set, o.get(key)?, &o.at(key))?
-            .into_iter()
-            .map(|card| Held {
-                card,
-                secret: secret.contains(&card),
-            })
-            .collect())
-    };
-    let terrains = hand("terrains")?;
-    let units = hand("units")?;
-    for (i, c) in secret.iter().enumerate() {
-        if !terrains.iter().chain(&units).any(|h| h.card == *c) {
-            return Err(Error::state(
-                format!("{path}.secret[{i}]"),
-                "a secret card must be in the player's hand",
-            ));
-        }
-    }
-    let mut rows = [None; 3];
-    match o.get("rows")? {
-        Value::Array(a) if a.len() == 3 => {
-            for (i, r) in a.iter().enumerate() {
-                if !r.is_null() {
-                    rows[i] = Some(card(set, r, &format!("{path}.rows[{i}]"))?);
-                }
-            }
-        }
-        _ => return Err(Error::state(o.at("rows"), "expected a list of 3")),
-    }
-    let fo = Obj::new(o.get("field")?, &o.at("field"))?;
-    let names: Vec<String> = (0..9).map(cell_name).collect();
-    fo.only(&names.iter().map(String::as_str).collect::<Vec<_>>())?;
-    let mut field = [None; 9];
-    for (i, name) in names.iter().enumerate() {
-        let v = fo.get(name)?;
-        if !v.is_null() {
-            field[i] = Some(card(set, v, &fo.at(name))?);
-        }
-    }
-    let orders = |key: &str, at: &str| -> Result<Vec<(Card, u8)>> {
-        match o.get(key)? {
-            Value::Array(a) => a
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let p = format!("{path}.{key}[{i}]");
-                    let e = Obj::new(e, &p)?;
-                    e.only(&["card", at])?;
-                    let c = card(set, e.get("card")?, &e.at("card"))?;
-                    let x = if at == "row" {
-                        row(e.get(at)?, &e.at(at))?
-                    } else {
-                        cell(e.get(at)?, &e.at(at))?
-                    };
-                    Ok((c, x))
+    fn side(&self, s: SideData, p: usize) -> Result<Side> {
+        let path = |k: &str| format!("$.players[{p}].{k}");
+        let secret = self.hidden_cards(&s.secret, &path("secret"))?;
+        let hand = |labels: &[Option<Label>], key: &str| -> Result<Vec<Held>> {
+            Ok(self
+                .hidden_cards(labels, &path(key))?
+                .into_iter()
+                .map(|card| Held {
+                    card,
+                    secret: secret.contains(&card),
                 })
-                .collect(),
-            _ => Err(Error::state(o.at(key), "expected a list")),
+                .collect())
+        };
+        let terrains = hand(&s.terrains, "terrains")?;
+        let units = hand(&s.units, "units")?;
+        for (i, c) in secret.iter().enumerate() {
+            if !terrains.iter().chain(&units).any(|h| h.card == *c) {
+                return Err(Error::state(
+                    format!("{}[{i}]", path("secret")),
+                    "a secret card must be in the player's hand",
+                ));
+            }
         }
-    };
-    let pick = match o.get("pick")? {
-        Value::Null => None,
-        v => {
-            let e = Obj::new(v, &o.at("pick"))?;
-            e.only(&["card", "row"])?;
-            Some((
-                card(set, e.get("card")?, &e.at("card"))?,
-                row(e.get("row")?, &e.at("row"))?,
-            ))
+        let f = s.field;
+        let cells = [f.a1, f.b1, f.c1, f.a2, f.b2, f.c2, f.a3, f.b3, f.c3];
+        let mut field = [None; 9];
+        for (x, (slot, l)) in (0u8..).zip(field.iter_mut().zip(cells)) {
+            if l.is_some() {
+                *slot = Some(self.card(l, || path(&format!("field.{}", cell_name(x))))?);
+            }
         }
-    };
-    Ok(Side {
-        terrains,
-        units,
-        rows,
-        field,
-        placing: orders("placing", "row")?,
-        deploying: orders("deploying", "cell")?,
-        victory: cards(set, o.get("victory")?, &o.at("victory"))?,
-        defeated: cards(set, o.get("defeated")?, &o.at("defeated"))?,
-        pick,
+        let mut placing = Vec::with_capacity(s.placing.len());
+        for (i, o) in s.placing.into_iter().enumerate() {
+            let at = format!("{}[{i}]", path("placing"));
+            placing.push(self.order(o.card, o.row.map(|r| r.0), &at, "row")?);
+        }
+        let mut deploying = Vec::with_capacity(s.deploying.len());
+        for (i, o) in s.deploying.into_iter().enumerate() {
+            let at = format!("{}[{i}]", path("deploying"));
+            deploying.push(self.order(o.card, o.cell.map(|x| x.0), &at, "cell")?);
+        }
+        let pick = match s.pick {
+            None => None,
+            Some(o) => Some(self.order(o.card, o.row.map(|r| r.0), &path("pick"), "row")?),
+        };
+        Ok(Side {
+            terrains,
+            units,
+            rows: self.row_of_three(&s.rows, &path("rows"))?,
+            field,
+            placing,
+            deploying,
+            victory: self.cards(&s.victory, &path("victory"))?,
+            defeated: self.cards(&s.defeated, &path("defeated"))?,
+            pick,
+        })
+    }
+
+    fn order(
+        &self,
+        card: Option<Label>,
+        at: Option<u8>,
+        path: &str,
+        key: &str,
+    ) -> Result<(Card, u8)> {
+        let c = self.card(card, || format!("{path}.card"))?;
+        let at = at.ok_or_else(|| {
+            Error::state(
+                format!("{path}.{key}"),
+                "missing (null): a view cannot be loaded",
+            )
+        })?;
+        Ok((c, at))
+    }
+}
+
+/// Decode `value` as `T`; an error names the path (`$.players[1].rows[2]`) and why.
+fn decode<T: DeserializeOwned>(value: &Value) -> Result<T> {
+    // Tracking the path costs an allocation per key: decode plainly, and only a value that
+    // fails is decoded again to say where.
+    if let Ok(data) = T::deserialize(value) {
+        return Ok(data);
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let message = e.inner().to_string();
+        let mut path = String::from("$");
+        for segment in e.path().iter() {
+            let _ = match segment {
+                serde_path_to_error::Segment::Seq { index } => write!(path, "[{index}]"),
+                serde_path_to_error::Segment::Map { key } => write!(path, ".{}", clip(key)),
+                serde_path_to_error::Segment::Enum { variant } => {
+                    write!(path, ".{}", clip(variant))
+                }
+                serde_path_to_error::Segment::Unknown => write!(path, ".?"),
+            };
+        }
+        // serde reports a missing key at its parent: name the key (an unknown key is named).
+        let missing = message.strip_prefix("missing field `");
+        if let Some(key) = missing.and_then(|m| m.split('`').next()) {
+            let _ = write!(path, ".{}", clip(key));
+        }
+        let message = match message.char_indices().nth(200) {
+            Some((end, _)) => format!("{}...", message.get(..end).unwrap_or("")),
+            None => message,
+        };
+        Error::state(path, message)
     })
 }

@@ -3,17 +3,21 @@
 //! deployment and combat. Rules: `docs/rules/arte-da-guerra.md` (ids `AG-x.y`); state,
 //! notation, observation and card data formats: `docs/arte.md`.
 //!
-//! Modules: [`cards`] (card data, TOML loading and validation), [`notation`] (the action
-//! space and its text form), [`combat`] (scoring), [`state`] (the state and its derived
-//! queries), `rules` (legal actions and effects), `json` (serialization and views),
-//! `hidden` (determinization), `observe` (observation tensor, render, evaluation).
+//! Modules: `options` (rules options), [`cards`] (the cards and card sets), [`content`]
+//! (card sets from TOML), [`state`] (the state, its derived queries and invariants),
+//! [`notation`] (the action space and its text form), `rules` (legality, one set of
+//! conditions, and effects), [`combat`] (scoring), `json` (saved states and views through
+//! serde), `observe` (observation tensor, render, determinization), `evaluate` (the
+//! heuristic), `tests/` (one file per rule section).
 
 pub mod cards;
 pub mod combat;
-mod hidden;
+pub mod content;
+mod evaluate;
 mod json;
 pub mod notation;
 mod observe;
+mod options;
 mod rules;
 pub mod state;
 
@@ -22,114 +26,12 @@ mod tests;
 
 pub use cards::{Card, CardSet, TerrainCard, UnitCard, UnitType};
 pub use notation::Action;
+pub use options::{Deployment, DraftOrder, Options, RangedScoring, SuddenDeathRow};
 pub use state::{Arte, Phase};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::{Game, Player};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::sync::{Arc, Mutex};
-
-/// Who picks the unit drafts (AG-2.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DraftOrder {
-    /// The picker alternates over all twelve drafts, terrain then units (default): player 0
-    /// picks drafts 1, 3, 5, ...
-    #[default]
-    Continuous,
-    /// The unit drafts start again with player 0 as the picker.
-    Restart,
-}
-
-/// How the players deploy their unit cards each round (AG-5.2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Deployment {
-    /// Both players deploy in secret, the round's first attacker ordering first; the cards
-    /// are turned face up together (default).
-    #[default]
-    Simultaneous,
-    /// One card at a time, face up, alternating, the round's first attacker first.
-    Alternating,
-}
-
-/// When only archers and mages count in a combat against a purely ranged attack (AG-6.4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RangedScoring {
-    /// Only when the defending card is protected, i.e. defends through the exception
-    /// (default).
-    #[default]
-    Exception,
-    /// Whenever the defending card holds an archer or mage, protected or not.
-    RangedDefender,
-}
-
-/// Where the sudden-death cards fight (AG-8.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SuddenDeathRow {
-    /// Each player picks a row of its own field together with the card (default).
-    #[default]
-    Chosen,
-    /// Both cards fight on row 1, the front.
-    Front,
-}
-
-/// Rules options of Arte da Guerra; the defaults are the reading of `shared/rules-notes.md`
-/// with the choices stated in `docs/rules/arte-da-guerra.md`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Options {
-    /// A TOML card set file to play with instead of the reference set.
-    pub cards_file: Option<String>,
-    /// A TOML card set given as text (not together with `cards_file`).
-    pub cards_toml: Option<String>,
-    pub draft_order: DraftOrder,
-    pub deployment: Deployment,
-    pub ranged_scoring: RangedScoring,
-    pub sudden_death_row: SuddenDeathRow,
-}
-
-impl Options {
-    /// The card set these options name: the reference set, a file or inline TOML.
-    pub fn card_set(&self) -> Result<Arc<CardSet>> {
-        match (&self.cards_file, &self.cards_toml) {
-            (Some(_), Some(_)) => Err(Error::options(
-                "arte: give the card set as cards_file or as cards_toml, not both",
-            )),
-            (Some(path), None) => {
-                let text = crate::datafile::read_text(path)?;
-                parsed(path, &text)
-            }
-            (None, Some(text)) => parsed("cards_toml", text),
-            (None, None) => Ok(CardSet::reference()),
-        }
-    }
-}
-
-/// Card sets parsed from user text, kept so that a batch of games (one options value, many
-/// `Arte::new`) parses its set once. Keyed by source name and full text, so an edited file
-/// is parsed again.
-fn parsed(source: &str, text: &str) -> Result<Arc<CardSet>> {
-    type Entry = (String, String, Arc<CardSet>);
-    static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
-    const KEEP: usize = 8;
-    if let Ok(cache) = CACHE.lock() {
-        if let Some((_, _, set)) = cache.iter().find(|(s, t, _)| s == source && t == text) {
-            return Ok(set.clone());
-        }
-    }
-    let set = Arc::new(CardSet::from_toml(text, source)?);
-    if let Ok(mut cache) = CACHE.lock() {
-        if cache.len() >= KEEP {
-            cache.remove(0);
-        }
-        cache.push((source.to_string(), text.to_string(), set.clone()));
-    }
-    Ok(set)
-}
 
 impl Game for Arte {
     type Action = Action;

@@ -13,15 +13,31 @@ use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::rng::GameRng;
 
-/// Why a pass or a defence is refused (turned into an error with its rule id on demand, so
-/// that generating legal actions allocates nothing).
+/// Why an action is illegal now. Built without allocating (move generation rejects many
+/// candidates through the same conditions); only `check` words it, with its rule id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Refusal {
+enum Illegal {
+    /// Not an action of this phase or stage (AG-1.5; AG-8.5 once over).
+    WrongPhase,
+    NotDrawn(Card),
+    FaceDown,
+    NotOffered(Card),
+    HiddenTaken,
+    TerrainNotInHand(Card),
+    UnitNotInHand(Card),
+    AlreadyPlaced(Card),
+    RowTaken(u8),
+    AlreadyDeployed(Card),
+    CellTaken(u8),
+    NoAttacker(u8),
+    BehindAnother(u8),
     FirstTurn,
-    ThreeCards,
-    NoCard,
-    Protected,
-    ProtectedNoRanged,
+    ThreeCards(usize),
+    NoDefender(u8),
+    Protected(u8),
+    ProtectedNoRanged(u8),
+    NotWon(Card),
+    FrontRowOnly,
 }
 
 impl Arte {
@@ -53,88 +69,221 @@ impl Arte {
         Ok(g)
     }
 
-    // ---- legal actions ---------------------------------------------------------------
+    // ---- legality: one set of conditions ---------------------------------------------
+    //
+    // Each kind of action has one function saying why it is illegal now (`Err(Illegal)`),
+    // built without allocating. `legal` offers every candidate of the phase that its
+    // function accepts; `check` runs the same function and only then words the refusal.
 
     /// The legal actions, generated directly in ascending id order (see `notation`).
     pub(super) fn legal(&self, out: &mut Vec<Action>) {
         out.clear();
+        let mut offer = |a: Action, ok: bool| {
+            if ok {
+                out.push(a);
+            }
+        };
         match self.phase {
             Phase::Draft => {
                 let Some(d) = &self.draft else { return };
-                let stage = d.stage();
-                let face_down = |i: usize| stage != Stage::Hide && d.hidden == Some(i as u8);
-                let shown = sorted((0..3).filter(|&i| !face_down(i)).filter_map(|i| d.slots[i]));
-                match stage {
-                    Stage::Hide => out.extend(shown.map(Action::Hide)),
-                    Stage::Choose | Stage::Keep => {
-                        if (0..3).any(|i| face_down(i) && d.slots[i].is_some()) {
-                            out.push(Action::TakeHidden);
-                        }
-                        out.extend(shown.map(Action::Take));
+                let drawn = || sorted(d.slots.iter().flatten().copied());
+                if d.stage() == Stage::Hide {
+                    for c in drawn() {
+                        offer(Action::Hide(c), self.hide_illegal(c).is_ok());
+                    }
+                } else {
+                    offer(Action::TakeHidden, self.take_hidden_illegal().is_ok());
+                    for c in drawn() {
+                        offer(Action::Take(c), self.take_illegal(c).is_ok());
                     }
                 }
             }
             Phase::Terrain => {
                 let Some(p) = self.placer() else { return };
                 let s = &self.sides[p];
-                let free: Vec<u8> = (0..3u8)
-                    .filter(|&r| {
-                        s.rows[r as usize].is_none() && !s.placing.iter().any(|o| o.1 == r)
-                    })
-                    .collect();
+                // place_illegal, its card and row conditions apart (each checked once).
+                let rows = [0, 1, 2].map(|r| place_row_illegal(s, r).is_ok());
                 for t in sorted(s.terrains.iter().map(|h| h.card)) {
-                    if !s.placing.iter().any(|o| o.0 == t) {
-                        out.extend(free.iter().map(|&r| Action::Place(t, r)));
+                    if place_card_illegal(s, t).is_ok() {
+                        for (row, free) in (0..3).zip(rows) {
+                            offer(Action::Place(t, row), free);
+                        }
                     }
                 }
             }
             Phase::Deploy => {
                 let Some(p) = self.deployer() else { return };
                 let s = &self.sides[p];
-                let mut free = [false; 9];
-                for (x, f) in free.iter_mut().enumerate() {
-                    *f = s.field[x].is_none() && !s.deploying.iter().any(|o| o.1 as usize == x);
+                // deploy_illegal, its card and cell conditions apart (each checked once).
+                let mut cells = [false; 9];
+                for (cell, free) in (0..9).zip(cells.iter_mut()) {
+                    *free = deploy_cell_illegal(s, cell).is_ok();
                 }
                 for u in sorted(s.units.iter().map(|h| h.card)) {
-                    if !s.deploying.iter().any(|o| o.0 == u) {
-                        out.extend(
-                            (0..9u8)
-                                .filter(|&x| free[x as usize])
-                                .map(|x| Action::Deploy(u, x)),
-                        );
+                    if deploy_card_illegal(s, u).is_ok() {
+                        for (cell, free) in (0..9).zip(cells) {
+                            offer(Action::Deploy(u, cell), free);
+                        }
                     }
                 }
             }
             Phase::Combat => {
                 let Some(c) = self.combat else { return };
-                match c.attack {
-                    None => {
-                        if self.pass_refusal(&c).is_none() {
-                            out.push(Action::Pass);
-                        }
-                        let s = &self.sides[c.attacker];
-                        for cell in 0..9u8 {
-                            if s.field[cell as usize].is_some() && !s.protected(cell) {
-                                out.push(Action::Attack(cell));
-                            }
-                        }
+                if c.attack.is_none() {
+                    offer(Action::Pass, self.pass_illegal().is_ok());
+                    for cell in 0..9 {
+                        offer(Action::Attack(cell), self.attack_illegal(cell).is_ok());
                     }
-                    Some(att) => {
-                        for cell in 0..9u8 {
-                            if self.defend_refusal(c.attacker, att, cell).is_none() {
-                                out.push(Action::Defend(cell));
-                            }
-                        }
+                } else {
+                    for cell in 0..9 {
+                        offer(Action::Defend(cell), self.defend_illegal(cell).is_ok());
                     }
                 }
             }
             Phase::SuddenDeath => {
                 let Some(p) = self.current() else { return };
                 for card in sorted(self.sides[p].victory.iter().copied()) {
-                    out.extend(self.pick_rows().map(|row| Action::Pick(card, row)));
+                    for row in 0..3 {
+                        offer(
+                            Action::Pick(card, row),
+                            self.pick_illegal(card, row).is_ok(),
+                        );
+                    }
                 }
             }
             Phase::Over => {}
+        }
+    }
+
+    /// Validate `a` for the current player without changing anything.
+    pub(super) fn check(&self, a: Action) -> Result<()> {
+        let verdict = match a {
+            Action::Hide(c) => self.hide_illegal(c),
+            Action::Take(c) => self.take_illegal(c),
+            Action::TakeHidden => self.take_hidden_illegal(),
+            Action::Place(t, row) => match self.placer() {
+                Some(p) if self.phase == Phase::Terrain => place_illegal(&self.sides[p], t, row),
+                _ => Err(Illegal::WrongPhase),
+            },
+            Action::Deploy(u, cell) => match self.deployer() {
+                Some(p) if self.phase == Phase::Deploy => deploy_illegal(&self.sides[p], u, cell),
+                _ => Err(Illegal::WrongPhase),
+            },
+            Action::Attack(cell) => self.attack_illegal(cell),
+            Action::Pass => self.pass_illegal(),
+            Action::Defend(cell) => self.defend_illegal(cell),
+            Action::Pick(u, row) => self.pick_illegal(u, row),
+        };
+        verdict.map_err(|why| self.refusal(why, a))
+    }
+
+    /// The draft in progress, at a stage where `hiding` says whether a card is to be hidden.
+    fn draft_at(&self, hiding: bool) -> Result<&Draft, Illegal> {
+        match &self.draft {
+            Some(d) if self.phase == Phase::Draft && (d.stage() == Stage::Hide) == hiding => Ok(d),
+            _ => Err(Illegal::WrongPhase),
+        }
+    }
+
+    /// AG-2.2: the picker hides one of the three drawn cards.
+    fn hide_illegal(&self, c: Card) -> Result<(), Illegal> {
+        let d = self.draft_at(true)?;
+        d.slot_of(c).map(|_| ()).ok_or(Illegal::NotDrawn(c))
+    }
+
+    /// AG-2.3, AG-2.4: take a face-up draft card. The face-down card is named as such only
+    /// to a mover who knows it (the picker); to the chooser it reads like any card not on
+    /// offer (AG-9.2).
+    fn take_illegal(&self, c: Card) -> Result<(), Illegal> {
+        let d = self.draft_at(false)?;
+        match d.slot_of(c) {
+            Some(i) if d.hidden != Some(i as u8) => Ok(()),
+            Some(i) if self.sees_slot(self.current(), d, i) => Err(Illegal::FaceDown),
+            _ => Err(Illegal::NotOffered(c)),
+        }
+    }
+
+    /// AG-2.3, AG-2.4: take the face-down card, if nobody has.
+    fn take_hidden_illegal(&self) -> Result<(), Illegal> {
+        let d = self.draft_at(false)?;
+        match d.hidden {
+            Some(h) if d.slots.get(h as usize).is_some_and(Option::is_some) => Ok(()),
+            _ => Err(Illegal::HiddenTaken),
+        }
+    }
+
+    /// AG-6.2: attack with an own card that nothing stands in front of.
+    fn attack_illegal(&self, cell: u8) -> Result<(), Illegal> {
+        let c = self.combat.filter(|c| c.attack.is_none());
+        let c = c
+            .filter(|_| self.phase == Phase::Combat)
+            .ok_or(Illegal::WrongPhase)?;
+        let s = &self.sides[c.attacker];
+        if s.field.get(cell as usize).is_none_or(Option::is_none) {
+            Err(Illegal::NoAttacker(cell))
+        } else if s.protected(cell) {
+            Err(Illegal::BehindAnother(cell))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// AG-7.1, AG-7.2: pass, not on the round's first turn, and only with at most two cards.
+    fn pass_illegal(&self) -> Result<(), Illegal> {
+        let c = self.combat.filter(|c| c.attack.is_none());
+        let c = c
+            .filter(|_| self.phase == Phase::Combat)
+            .ok_or(Illegal::WrongPhase)?;
+        let on_field = self.sides[c.attacker].field_count();
+        if c.turn == 0 {
+            Err(Illegal::FirstTurn)
+        } else if on_field > 2 {
+            Err(Illegal::ThreeCards(on_field))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// AG-6.3, AG-6.4: defend with an own card; a protected one only against a purely ranged
+    /// attack, and only if it holds an archer or mage.
+    fn defend_illegal(&self, cell: u8) -> Result<(), Illegal> {
+        let c = self.combat.filter(|_| self.phase == Phase::Combat);
+        let (c, att) = c
+            .and_then(|c| Some((c, c.attack?)))
+            .ok_or(Illegal::WrongPhase)?;
+        let d = &self.sides[1 - c.attacker];
+        let Some(card) = d.field.get(cell as usize).copied().flatten() else {
+            return Err(Illegal::NoDefender(cell));
+        };
+        if !d.protected(cell) {
+            return Ok(());
+        }
+        let attacking = self.sides[c.attacker]
+            .field
+            .get(att as usize)
+            .copied()
+            .flatten();
+        if !attacking.is_some_and(|a| self.set.unit_card(a).only_ranged()) {
+            Err(Illegal::Protected(cell))
+        } else if self.set.unit_card(card).any_ranged() {
+            Ok(())
+        } else {
+            Err(Illegal::ProtectedNoRanged(cell))
+        }
+    }
+
+    /// AG-8.2: a card of the own victory pile, on a row the options allow.
+    fn pick_illegal(&self, u: Card, row: u8) -> Result<(), Illegal> {
+        let p = self
+            .current()
+            .filter(|_| self.phase == Phase::SuddenDeath)
+            .ok_or(Illegal::WrongPhase)?;
+        if !self.sides[p].victory.contains(&u) {
+            Err(Illegal::NotWon(u))
+        } else if !self.pick_rows().contains(&row) {
+            Err(Illegal::FrontRowOnly)
+        } else {
+            Ok(())
         }
     }
 
@@ -145,68 +294,102 @@ impl Arte {
         }
     }
 
-    // ---- validation ------------------------------------------------------------------
-
-    /// Why the attacker may not pass now, if it may not (AG-7.1, AG-7.2).
-    fn pass_refusal(&self, c: &Combat) -> Option<Refusal> {
-        if c.turn == 0 {
-            Some(Refusal::FirstTurn)
-        } else if self.sides[c.attacker].field_count() > 2 {
-            Some(Refusal::ThreeCards)
-        } else {
-            None
-        }
-    }
-
-    /// Why the defender may not defend with the card on `cell` against the attack from
-    /// `att`, if it may not (AG-6.3, AG-6.4).
-    fn defend_refusal(&self, attacker: Player, att: u8, cell: u8) -> Option<Refusal> {
-        let d = &self.sides[1 - attacker];
-        let Some(card) = d.field.get(cell as usize).copied().flatten() else {
-            return Some(Refusal::NoCard);
+    /// The refusal of `a` for `why`, with its rule id.
+    fn refusal(&self, why: Illegal, a: Action) -> Error {
+        let set = &*self.set;
+        let label = |c: Card| {
+            if (c as usize) < set.len() {
+                set.label(c)
+            } else {
+                format!("card #{c}")
+            }
         };
-        if !d.protected(cell) {
-            return None;
-        }
-        let attacking = self.sides[attacker].field[att as usize];
-        let pure_ranged = attacking.is_some_and(|a| self.set.unit_card(a).only_ranged());
-        if !pure_ranged {
-            Some(Refusal::Protected)
-        } else if self.set.unit_card(card).any_ranged() {
-            None
-        } else {
-            Some(Refusal::ProtectedNoRanged)
-        }
-    }
-
-    fn refusal_error(&self, r: Refusal, cell: u8) -> Error {
-        let x = cell_name(cell % 9);
-        match r {
-            Refusal::FirstTurn => Error::illegal(
+        let x = |cell: u8| cell_name(cell % 9);
+        // Taking in the draft breaks AG-2.3 for the chooser, AG-2.4 for the picker.
+        let take_rule = || match self.draft.as_ref().map(Draft::stage) {
+            Some(Stage::Choose) => "AG-2.3",
+            _ => "AG-2.4",
+        };
+        match why {
+            Illegal::WrongPhase => self.wrong_phase(a),
+            Illegal::NotDrawn(c) => Error::illegal(
+                "AG-2.2",
+                format!("{} is not one of the three drawn cards", label(c)),
+            ),
+            Illegal::FaceDown => {
+                Error::illegal(take_rule(), "that card is face down: take it with `take ?`")
+            }
+            Illegal::NotOffered(c) => Error::illegal(
+                take_rule(),
+                format!("{} is not a draft card that can be taken", label(c)),
+            ),
+            Illegal::HiddenTaken => {
+                Error::illegal(take_rule(), "the face-down card has been taken")
+            }
+            Illegal::TerrainNotInHand(c) => Error::illegal(
+                "AG-3.2",
+                format!("{} is not a terrain card in your hand", label(c)),
+            ),
+            Illegal::UnitNotInHand(c) => Error::illegal(
+                "AG-5.2",
+                format!("{} is not a unit card in your hand", label(c)),
+            ),
+            Illegal::AlreadyPlaced(c) => {
+                Error::illegal("AG-3.2", format!("{} is already placed", label(c)))
+            }
+            Illegal::RowTaken(row) => {
+                Error::illegal("AG-3.2", format!("row {} already has its terrain", row + 1))
+            }
+            Illegal::AlreadyDeployed(c) => Error::illegal(
+                "AG-5.2",
+                format!("{} is already deployed this round", label(c)),
+            ),
+            Illegal::CellTaken(cell) => {
+                Error::illegal("AG-5.2", format!("cell {} is not empty", x(cell)))
+            }
+            Illegal::NoAttacker(cell) => Error::illegal(
+                "AG-6.2",
+                format!("no own card on {} to attack with", x(cell)),
+            ),
+            Illegal::BehindAnother(cell) => Error::illegal(
+                "AG-6.2",
+                format!("{} is behind another card and cannot attack", x(cell)),
+            ),
+            Illegal::FirstTurn => Error::illegal(
                 "AG-7.1",
                 "the first turn of a round must attack; passing is not allowed",
             ),
-            Refusal::ThreeCards => Error::illegal(
+            Illegal::ThreeCards(n) => Error::illegal(
                 "AG-7.2",
-                format!(
-                    "a player may pass only with at most two cards on the field ({} there)",
-                    self.combat
-                        .map_or(0, |c| self.sides[c.attacker].field_count())
-                ),
+                format!("a player may pass only with at most two cards on the field ({n} there)"),
             ),
-            Refusal::NoCard => {
-                Error::illegal("AG-6.3", format!("no own card on {x} to defend with"))
-            }
-            Refusal::Protected => Error::illegal(
+            Illegal::NoDefender(cell) if cell > 8 => Error::illegal("AG-6.3", "no such cell"),
+            Illegal::NoDefender(cell) => Error::illegal(
+                "AG-6.3",
+                format!("no own card on {} to defend with", x(cell)),
+            ),
+            Illegal::Protected(cell) => Error::illegal(
                 "AG-6.3",
                 format!(
-                    "{x} is protected by the card in front of it; only against a purely \
-                     ranged attack may a protected card defend"
+                    "{} is protected by the card in front of it; only against a purely \
+                     ranged attack may a protected card defend",
+                    x(cell)
                 ),
             ),
-            Refusal::ProtectedNoRanged => Error::illegal(
+            Illegal::ProtectedNoRanged(cell) => Error::illegal(
                 "AG-6.4",
-                format!("{x} is protected and holds no archer or mage, so it cannot defend"),
+                format!(
+                    "{} is protected and holds no archer or mage, so it cannot defend",
+                    x(cell)
+                ),
+            ),
+            Illegal::NotWon(c) => Error::illegal(
+                "AG-8.2",
+                format!("{} is not in your victory pile", label(c)),
+            ),
+            Illegal::FrontRowOnly => Error::illegal(
+                "AG-8.2",
+                "with sudden_death_row = \"front\" the card fights on row 1",
             ),
         }
     }
@@ -240,191 +423,7 @@ impl Arte {
         )
     }
 
-    /// Validate `a` for the current player without changing anything.
-    pub(super) fn check(&self, a: Action) -> Result<()> {
-        let set = &*self.set;
-        let label = |c: Card| {
-            if (c as usize) < set.len() {
-                set.label(c)
-            } else {
-                format!("card #{c}")
-            }
-        };
-        match (self.phase, a) {
-            (Phase::Draft, Action::Hide(c)) => {
-                let d = self.draft.as_ref().ok_or_else(|| self.wrong_phase(a))?;
-                if d.stage() != Stage::Hide {
-                    return Err(self.wrong_phase(a));
-                }
-                if d.slot_of(c).is_none() {
-                    return Err(Error::illegal(
-                        "AG-2.2",
-                        format!("{} is not one of the three drawn cards", label(c)),
-                    ));
-                }
-                Ok(())
-            }
-            (Phase::Draft, Action::Take(c)) => {
-                let d = self.draft.as_ref().ok_or_else(|| self.wrong_phase(a))?;
-                if d.stage() == Stage::Hide {
-                    return Err(self.wrong_phase(a));
-                }
-                let rule = if d.stage() == Stage::Choose {
-                    "AG-2.3"
-                } else {
-                    "AG-2.4"
-                };
-                match d.slot_of(c) {
-                    Some(i) if d.hidden == Some(i as u8) => Err(Error::illegal(
-                        rule,
-                        "that card is face down: take it with `take ?`",
-                    )),
-                    Some(_) => Ok(()),
-                    None => Err(Error::illegal(
-                        rule,
-                        format!("{} is not a draft card that can be taken", label(c)),
-                    )),
-                }
-            }
-            (Phase::Draft, Action::TakeHidden) => {
-                let d = self.draft.as_ref().ok_or_else(|| self.wrong_phase(a))?;
-                if d.stage() == Stage::Hide {
-                    return Err(self.wrong_phase(a));
-                }
-                let rule = if d.stage() == Stage::Choose {
-                    "AG-2.3"
-                } else {
-                    "AG-2.4"
-                };
-                match d.hidden {
-                    Some(h) if d.slots[h as usize].is_some() => Ok(()),
-                    _ => Err(Error::illegal(rule, "the face-down card has been taken")),
-                }
-            }
-            (Phase::Terrain, Action::Place(t, row)) => {
-                let p = self.placer().ok_or_else(|| self.wrong_phase(a))?;
-                let s = &self.sides[p];
-                if !s.has_terrain(t) {
-                    return Err(Error::illegal(
-                        "AG-3.2",
-                        format!("{} is not a terrain card in your hand", label(t)),
-                    ));
-                }
-                if s.placing.iter().any(|&(c, _)| c == t) {
-                    return Err(Error::illegal(
-                        "AG-3.2",
-                        format!("{} is already placed", label(t)),
-                    ));
-                }
-                if row > 2
-                    || s.rows[row as usize].is_some()
-                    || s.placing.iter().any(|&(_, r)| r == row)
-                {
-                    return Err(Error::illegal(
-                        "AG-3.2",
-                        format!("row {} already has its terrain", row + 1),
-                    ));
-                }
-                Ok(())
-            }
-            (Phase::Deploy, Action::Deploy(u, cell)) => {
-                let p = self.deployer().ok_or_else(|| self.wrong_phase(a))?;
-                let s = &self.sides[p];
-                if !s.has_unit(u) {
-                    return Err(Error::illegal(
-                        "AG-5.2",
-                        format!("{} is not a unit card in your hand", label(u)),
-                    ));
-                }
-                if s.deploying.iter().any(|&(c, _)| c == u) {
-                    return Err(Error::illegal(
-                        "AG-5.2",
-                        format!("{} is already deployed this round", label(u)),
-                    ));
-                }
-                if cell > 8
-                    || s.field[cell as usize].is_some()
-                    || s.deploying.iter().any(|&(_, x)| x == cell)
-                {
-                    return Err(Error::illegal(
-                        "AG-5.2",
-                        format!("cell {} is not empty", cell_name(cell % 9)),
-                    ));
-                }
-                Ok(())
-            }
-            (Phase::Combat, Action::Attack(cell)) => {
-                let c = self.combat.ok_or_else(|| self.wrong_phase(a))?;
-                if c.attack.is_some() {
-                    return Err(self.wrong_phase(a));
-                }
-                let s = &self.sides[c.attacker];
-                if cell > 8 || s.field[cell as usize].is_none() {
-                    return Err(Error::illegal(
-                        "AG-6.2",
-                        format!("no own card on {} to attack with", cell_name(cell % 9)),
-                    ));
-                }
-                if s.protected(cell) {
-                    return Err(Error::illegal(
-                        "AG-6.2",
-                        format!(
-                            "{} is behind another card and cannot attack",
-                            cell_name(cell)
-                        ),
-                    ));
-                }
-                Ok(())
-            }
-            (Phase::Combat, Action::Pass) => {
-                let c = self.combat.ok_or_else(|| self.wrong_phase(a))?;
-                if c.attack.is_some() {
-                    return Err(self.wrong_phase(a));
-                }
-                match self.pass_refusal(&c) {
-                    None => Ok(()),
-                    Some(r) => Err(self.refusal_error(r, 0)),
-                }
-            }
-            (Phase::Combat, Action::Defend(cell)) => {
-                let c = self.combat.ok_or_else(|| self.wrong_phase(a))?;
-                let att = c.attack.ok_or_else(|| self.wrong_phase(a))?;
-                if cell > 8 {
-                    return Err(Error::illegal("AG-6.3", "no such cell"));
-                }
-                match self.defend_refusal(c.attacker, att, cell) {
-                    None => Ok(()),
-                    Some(r) => Err(self.refusal_error(r, cell)),
-                }
-            }
-            (Phase::SuddenDeath, Action::Pick(u, row)) => {
-                let p = self.current().ok_or_else(|| self.wrong_phase(a))?;
-                if !self.sides[p].victory.contains(&u) {
-                    return Err(Error::illegal(
-                        "AG-8.2",
-                        format!("{} is not in your victory pile", label(u)),
-                    ));
-                }
-                if !self.pick_rows().contains(&row) {
-                    return Err(Error::illegal(
-                        "AG-8.2",
-                        "with sudden_death_row = \"front\" the card fights on row 1",
-                    ));
-                }
-                Ok(())
-            }
-            _ => Err(self.wrong_phase(a)),
-        }
-    }
-
     // ---- effects ---------------------------------------------------------------------
-
-    /// Validate, then play `a`; on `Err` nothing has changed.
-    pub(super) fn play(&mut self, a: Action) -> Result<()> {
-        self.check(a)?;
-        self.play_checked(a);
-        Ok(())
-    }
 
     /// Play `a`, already accepted by [`Arte::check`].
     pub(super) fn play_checked(&mut self, a: Action) {
@@ -767,6 +766,58 @@ pub(super) fn sudden_death_scores(
             false,
         ),
     )
+}
+
+/// AG-3.2: place a terrain card of the hand, not yet placed, on a row without terrain.
+fn place_illegal(s: &Side, t: Card, row: u8) -> Result<(), Illegal> {
+    place_card_illegal(s, t)?;
+    place_row_illegal(s, row)
+}
+
+fn place_card_illegal(s: &Side, t: Card) -> Result<(), Illegal> {
+    if !s.has_terrain(t) {
+        Err(Illegal::TerrainNotInHand(t))
+    } else if s.placing.iter().any(|&(c, _)| c == t) {
+        Err(Illegal::AlreadyPlaced(t))
+    } else {
+        Ok(())
+    }
+}
+
+fn place_row_illegal(s: &Side, row: u8) -> Result<(), Illegal> {
+    if s.rows.get(row as usize).is_none_or(Option::is_some)
+        || s.placing.iter().any(|&(_, r)| r == row)
+    {
+        Err(Illegal::RowTaken(row))
+    } else {
+        Ok(())
+    }
+}
+
+/// AG-5.2: deploy a unit card of the hand, not yet deployed, on an empty cell.
+fn deploy_illegal(s: &Side, u: Card, cell: u8) -> Result<(), Illegal> {
+    deploy_card_illegal(s, u)?;
+    deploy_cell_illegal(s, cell)
+}
+
+fn deploy_card_illegal(s: &Side, u: Card) -> Result<(), Illegal> {
+    if !s.has_unit(u) {
+        Err(Illegal::UnitNotInHand(u))
+    } else if s.deploying.iter().any(|&(c, _)| c == u) {
+        Err(Illegal::AlreadyDeployed(u))
+    } else {
+        Ok(())
+    }
+}
+
+fn deploy_cell_illegal(s: &Side, cell: u8) -> Result<(), Illegal> {
+    if s.field.get(cell as usize).is_none_or(Option::is_some)
+        || s.deploying.iter().any(|&(_, x)| x == cell)
+    {
+        Err(Illegal::CellTaken(cell))
+    } else {
+        Ok(())
+    }
 }
 
 /// Cards in ascending id order, without allocating (hands are kept in the order they were

@@ -2,9 +2,12 @@
 //! is, protection, quotas), plus the invariant every reachable state satisfies.
 
 use super::cards::{Card, CardSet};
+use super::rules::sudden_death_scores;
 use super::{Deployment, DraftOrder, Options};
+use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Terrain drafts (one terrain card each per draft) and unit drafts (AG-2.1).
@@ -15,13 +18,17 @@ pub const DRAFTS: usize = TERRAIN_DRAFTS + UNIT_DRAFTS;
 pub const ROUNDS: u8 = 3;
 pub const DEPLOY_PER_ROUND: usize = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The kind of a draft, as the saved state names it (`terrain`, `units`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     Terrain = 0,
     Units = 1,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The phase of the game, as the saved state names it (`draft` .. `sudden_death`, `over`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     Draft,
     Terrain,
@@ -278,7 +285,7 @@ impl Arte {
     /// Every card of the set in exactly one place (piles, draft, discard, hands, rows,
     /// fields, victory and defeated piles), each of the right kind, and the references
     /// (secret orders, picks) pointing at cards where they must be. `Err` says what is wrong.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    pub fn check_invariants(&self) -> std::result::Result<(), String> {
         let set = &self.set;
         let mut seen = vec![0u8; set.len()];
         let mut note = |c: Card, want_terrain: Option<bool>, place: &str| -> Result<(), String> {
@@ -362,6 +369,218 @@ impl Arte {
             if let Some((c, row)) = s.pick {
                 if !s.victory.contains(&c) || row > 2 {
                     return Err(format!("player {p} pick is not a card of its victory pile"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Can `viewer` (`None`: the omniscient) see draft slot `i`?
+    pub(super) fn sees_slot(&self, viewer: Option<Player>, d: &Draft, i: usize) -> bool {
+        match viewer {
+            None => true,
+            Some(p) => p == d.picker || (d.stage() != Stage::Hide && d.hidden != Some(i as u8)),
+        }
+    }
+
+    /// The phase-specific consistency a loaded state must have, so that play can go on.
+    pub(super) fn check_phase(&self) -> Result<()> {
+        let bad = |path: &str, why: &str| Err(Error::state(path, why));
+        let ph = self.phase;
+        if self.draft.is_some() != (ph == Phase::Draft) {
+            return bad("$.draft", "present exactly in the draft phase");
+        }
+        if self.combat.is_some() != (ph == Phase::Combat) {
+            return bad("$.combat", "present exactly in the combat phase");
+        }
+        if self.winner.is_some() && ph != Phase::Over {
+            return bad("$.winner", "only a finished game has a winner");
+        }
+        let want_round = match ph {
+            Phase::Draft | Phase::Terrain => 0..=0,
+            Phase::Deploy | Phase::Combat => 1..=ROUNDS,
+            Phase::SuddenDeath | Phase::Over => ROUNDS..=ROUNDS,
+        };
+        if !want_round.contains(&self.round) {
+            return bad("$.round", "does not fit the phase");
+        }
+        if self.first_attacker.is_some() != (self.round > 0) {
+            return bad(
+                "$.first_attacker",
+                "set (0 or 1) exactly once the combat rounds have begun",
+            );
+        }
+        for (p, s) in self.sides.iter().enumerate() {
+            let path = |k: &str| format!("$.players[{p}].{k}");
+            if !s.placing.is_empty() && ph != Phase::Terrain {
+                return Err(Error::state(path("placing"), "only while placing terrain"));
+            }
+            if !s.deploying.is_empty()
+                && (ph != Phase::Deploy || self.opts.deployment != Deployment::Simultaneous)
+            {
+                return Err(Error::state(
+                    path("deploying"),
+                    "only while deploying in secret",
+                ));
+            }
+            if s.pick.is_some() && !matches!(ph, Phase::SuddenDeath | Phase::Over) {
+                return Err(Error::state(path("pick"), "only in sudden death"));
+            }
+            let field = s.field_count();
+            let fine = match ph {
+                Phase::Combat => field > 0,
+                Phase::Deploy => match self.opts.deployment {
+                    Deployment::Simultaneous => field == 0,
+                    Deployment::Alternating => field <= self.deploy_quota(p),
+                },
+                _ => field == 0,
+            };
+            if !fine {
+                return Err(Error::state(
+                    path("field"),
+                    "the field does not fit the phase (empty outside combat, not empty in it)",
+                ));
+            }
+            if matches!(ph, Phase::Draft | Phase::Terrain) {
+                if s.rows.iter().any(Option::is_some)
+                    || !s.victory.is_empty()
+                    || !s.defeated.is_empty()
+                {
+                    return Err(Error::state(
+                        path("rows"),
+                        "rows, victory and defeated piles are empty before the rounds",
+                    ));
+                }
+            } else if !s.terrains.is_empty() {
+                return Err(Error::state(
+                    path("terrains"),
+                    "terrain cards are all on the rows once the rounds begin",
+                ));
+            }
+            if s.terrains.len() > 3 {
+                return Err(Error::state(path("terrains"), "at most 3 terrain cards"));
+            }
+        }
+        match ph {
+            Phase::Draft => {
+                let Some(d) = &self.draft else { return Ok(()) };
+                let done = self.drafts_done();
+                if done >= DRAFTS {
+                    return bad("$.draft", "all twelve drafts are done");
+                }
+                let kind = if done < TERRAIN_DRAFTS {
+                    Kind::Terrain
+                } else {
+                    Kind::Units
+                };
+                if d.kind != kind {
+                    return bad("$.draft.kind", "does not fit the drafts done so far");
+                }
+                if d.picker != self.draft_picker(done) {
+                    return bad("$.draft.picker", "not this draft's picker (AG-2.1)");
+                }
+                let taken: Vec<Player> = d.taken.iter().flatten().copied().collect();
+                for (i, slot) in d.slots.iter().enumerate() {
+                    if slot.is_some() == d.taken[i].is_some() {
+                        return Err(Error::state(
+                            format!("$.draft.slots[{i}]"),
+                            "a slot holds a card exactly when nobody took it",
+                        ));
+                    }
+                }
+                let ok = match (d.hidden, taken.as_slice()) {
+                    (None, []) => true,
+                    (Some(_), []) => true,
+                    (Some(_), [p]) => *p == d.chooser(),
+                    _ => false,
+                };
+                if !ok {
+                    return bad(
+                        "$.draft.taken",
+                        "the chooser takes first, after the picker hid a card",
+                    );
+                }
+                for (p, s) in self.sides.iter().enumerate() {
+                    let mine = usize::from(taken.contains(&p));
+                    let (t, u) = match d.kind {
+                        Kind::Terrain => (s.terrains.len().saturating_sub(mine), s.units.len()),
+                        Kind::Units => (s.terrains.len(), s.units.len().saturating_sub(mine)),
+                    };
+                    if t != done.min(TERRAIN_DRAFTS) || u != done.saturating_sub(TERRAIN_DRAFTS) {
+                        return Err(Error::state(
+                            format!("$.players[{p}]"),
+                            "hand sizes do not fit the drafts done",
+                        ));
+                    }
+                }
+            }
+            Phase::Terrain => {
+                if self.placer().is_none() {
+                    return bad("$.players", "nobody has terrain left to place");
+                }
+            }
+            Phase::Deploy => {
+                if self.deployer().is_none() {
+                    return bad("$.players", "nobody has units left to deploy");
+                }
+            }
+            Phase::Combat => {
+                let Some(c) = self.combat else { return Ok(()) };
+                if c.passes == 1 && c.turn == 0 {
+                    return bad("$.combat.passes", "nobody may pass on the first turn");
+                }
+                if let Some(att) = c.attack {
+                    let s = &self.sides[c.attacker];
+                    if s.field[att as usize].is_none() || s.protected(att) {
+                        return bad("$.combat.attack", "not an unprotected card of the attacker");
+                    }
+                }
+            }
+            Phase::SuddenDeath => {
+                let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
+                if a != b || a == 0 {
+                    return bad(
+                        "$.players",
+                        "sudden death needs equal, non-empty victory piles",
+                    );
+                }
+                if self.sides[1 - self.sd_attacker()].pick.is_some() {
+                    return bad(
+                        "$.players",
+                        "the defender picks second, and that ends the game",
+                    );
+                }
+            }
+            Phase::Over => {
+                let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
+                let want = if a != b {
+                    Some(if a > b { 0 } else { 1 })
+                } else if a == 0 {
+                    None
+                } else {
+                    let att = self.sd_attacker();
+                    match (self.sides[att].pick, self.sides[1 - att].pick) {
+                        (Some(x), Some(y)) => {
+                            let (at, de) = sudden_death_scores(&self.set, &self.sides, att, x, y);
+                            Some(if super::combat::attack_wins(at, de) {
+                                att
+                            } else {
+                                1 - att
+                            })
+                        }
+                        _ => {
+                            return bad(
+                                "$.players",
+                                "a tied game ends with both sudden-death picks",
+                            )
+                        }
+                    }
+                };
+                if self.winner != want {
+                    return bad(
+                        "$.winner",
+                        "does not agree with the victory piles and picks",
+                    );
                 }
             }
         }

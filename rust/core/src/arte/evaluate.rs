@@ -1,0 +1,263 @@
+//! The heuristic evaluation (`Game::evaluate`): a value in [-1, 1] for one player from what
+//! that player sees (AG-9), used by the greedy and ISMCTS agents.
+
+use super::cards::Card;
+use super::combat::{card_score, strength};
+use super::notation::Action;
+use super::rules::score_combat;
+use super::state::{Arte, Kind, Phase, Side, Stage};
+use crate::game::{Game, Player};
+
+impl Arte {
+    /// The heuristic value for `p` in [-1, 1], from what `p` sees: the victory-pile lead,
+    /// plus the strength of the cards each player holds and fields (each card as its mean
+    /// attack and defence score on its best row, relative to the set's mean), with an
+    /// attack in progress valued as the defender's best answer.
+    pub(super) fn heuristic(&self, p: Player) -> f64 {
+        if self.phase == Phase::Over {
+            return self.returns()[p];
+        }
+        if let Some(c) = self.combat {
+            if let Some(att) = c.attack {
+                return self.value_of_attack(p, c.attacker, att);
+            }
+        }
+        let q = 1 - p;
+        let mut lead = self.sides[p].victory.len() as f64 - self.sides[q].victory.len() as f64;
+        if self.phase == Phase::SuddenDeath {
+            lead += self.sudden_death_edge(p);
+        }
+        let mut strength = self.side_strength(p, true) - self.side_strength(q, false);
+        strength += self.draft_edge(p);
+        (0.5 * (lead + 0.25 * strength)).tanh()
+    }
+
+    /// The value a unit card would have in player `s`'s hand (its best row), in units of the
+    /// set's mean card; `known`: whether the evaluator sees `s`'s own secrets.
+    fn unit_value(&self, s: Player, card: Card, known: bool) -> f64 {
+        let set = &*self.set;
+        let rows = self.rows_as_known(&self.sides[s], known);
+        let u = set.unit_card(card);
+        (0..3)
+            .map(|r| strength(set, u, rows[r], r))
+            .fold(0.0, f64::max)
+            / set.mean_strength.max(1e-9)
+    }
+
+    /// A draft in progress, valued for `p` (mine minus theirs) as the cards will
+    /// probably go: the chooser takes the best face-up card unless the face-down one is worth
+    /// more on average (what the chooser can know), the picker then the better of the rest.
+    /// A face-down card `p` cannot see counts as an average card.
+    fn draft_edge(&self, p: Player) -> f64 {
+        let Some(d) = &self.draft else { return 0.0 };
+        if d.stage() == Stage::Hide {
+            return 0.0;
+        }
+        let unseen = match d.kind {
+            Kind::Units => 1.0,
+            Kind::Terrain => self.average_terrain(),
+        };
+        let (picker, chooser) = (d.picker, d.chooser());
+        let sign = |s: Player| if s == p { 1.0 } else { -1.0 };
+        // A card's value to side `s`, as far as `p` knows (None: the face-down card unseen).
+        let value = |s: Player, i: usize| -> f64 {
+            match d.slots[i] {
+                Some(c) if self.sees_slot(Some(p), d, i) => match d.kind {
+                    Kind::Units => self.unit_value(s, c, s == p),
+                    Kind::Terrain => self.set.terrain_quality[c as usize],
+                },
+                _ => unseen,
+            }
+        };
+        let open: Vec<usize> = (0..3).filter(|&i| d.slots[i].is_some()).collect();
+        match d.stage() {
+            Stage::Choose => {
+                // The chooser sees the face-up cards only; the face-down one is average to it.
+                let shown: Vec<usize> = open
+                    .iter()
+                    .copied()
+                    .filter(|&i| d.hidden != Some(i as u8))
+                    .collect();
+                let best_shown = shown
+                    .iter()
+                    .copied()
+                    .max_by(|&a, &b| value(chooser, a).total_cmp(&value(chooser, b)));
+                let take = match (best_shown, d.hidden) {
+                    (Some(b), Some(h)) if value(chooser, b) < unseen => h as usize,
+                    (Some(b), _) => b,
+                    (None, Some(h)) => h as usize,
+                    (None, None) => return 0.0,
+                };
+                let rest = open
+                    .iter()
+                    .filter(|&&i| i != take)
+                    .map(|&i| value(picker, i))
+                    .fold(0.0, f64::max);
+                sign(chooser) * value(chooser, take) + sign(picker) * rest
+            }
+            Stage::Keep => {
+                let best = open.iter().map(|&i| value(picker, i)).fold(0.0, f64::max);
+                sign(picker) * best
+            }
+            Stage::Hide => 0.0,
+        }
+    }
+
+    /// The strength of a side's cards in hand and on the field, in units of the set's mean
+    /// card; `known`: the side's owner is evaluating (its secret cards and orders count).
+    fn side_strength(&self, p: Player, known: bool) -> f64 {
+        let set = &*self.set;
+        let s = &self.sides[p];
+        let mean = set.mean_strength.max(1e-9);
+        let rows = self.rows_as_known(s, known);
+        let mut total = 0.0;
+        for h in &s.units {
+            if h.secret && !known {
+                total += 1.0;
+                continue;
+            }
+            // Cards ordered onto the field (own secret deployment) count where they go.
+            let placed = if known {
+                s.deploying
+                    .iter()
+                    .find(|(c, _)| *c == h.card)
+                    .map(|&(_, x)| x)
+            } else {
+                None
+            };
+            let u = set.unit_card(h.card);
+            let value = match placed {
+                Some(x) => strength(set, u, rows[(x / 3) as usize], (x / 3) as usize),
+                None => (0..3)
+                    .map(|r| strength(set, u, rows[r], r))
+                    .fold(0.0, f64::max),
+            };
+            total += value / mean;
+        }
+        for x in 0..9u8 {
+            if let Some(c) = s.field[x as usize] {
+                let r = (x / 3) as usize;
+                total += strength(set, set.unit_card(c), rows[r], r) / mean;
+            }
+        }
+        // Terrain cards, by how much they lift an average card (what matters while no unit
+        // card is held yet); unseen ones count as average.
+        let average = self.average_terrain();
+        for h in &s.terrains {
+            total += if h.secret && !known {
+                average
+            } else {
+                set.terrain_quality[h.card as usize]
+            };
+        }
+        for t in s.rows.iter().flatten() {
+            total += set.terrain_quality[*t as usize];
+        }
+        total
+    }
+
+    fn average_terrain(&self) -> f64 {
+        let q = &self.set.terrain_quality;
+        q.iter().sum::<f64>() / q.len().max(1) as f64
+    }
+
+    /// The terrain of each row as the evaluator knows it: the rows, else (before placement)
+    /// the owner's own placement orders, else the best terrain in hand for that row.
+    fn rows_as_known(&self, s: &Side, known: bool) -> [Option<Card>; 3] {
+        let mut rows = s.rows;
+        if known {
+            for &(t, r) in &s.placing {
+                rows[r as usize] = Some(t);
+            }
+        }
+        if rows.iter().all(Option::is_none) {
+            // Before placement: assume the best visible terrain card on every row.
+            let best = s
+                .terrains
+                .iter()
+                .filter(|h| known || !h.secret)
+                .map(|h| h.card)
+                .max_by_key(|&t| {
+                    let f = self.set.terrain_card(t).favours;
+                    f.iter().map(|&v| u32::from(v)).sum::<u32>()
+                });
+            rows = [best; 3];
+        }
+        rows
+    }
+
+    /// An attack is pending: value it as resolved by the defender's best answer (a winning
+    /// defence if there is one, with the weakest card that wins; else the weakest card).
+    fn value_of_attack(&self, p: Player, attacker: Player, att: u8) -> f64 {
+        let set = &*self.set;
+        let d = 1 - attacker;
+        let mut best: Option<(bool, f64, u8)> = None;
+        let mut legal = Vec::new();
+        self.legal(&mut legal);
+        for a in legal {
+            let Action::Defend(x) = a else { continue };
+            let (Some(ac), Some(dc)) = (
+                self.sides[attacker].field[att as usize],
+                self.sides[d].field[x as usize],
+            ) else {
+                continue;
+            };
+            let (at, de, _) = score_combat(
+                set,
+                self.opts.ranged_scoring,
+                (&self.sides[attacker], ac, att),
+                (&self.sides[d], dc, x),
+            );
+            let wins = de >= at;
+            let r = (x / 3) as usize;
+            let cost = strength(set, set.unit_card(dc), self.sides[d].rows[r], r);
+            let better = match best {
+                None => true,
+                Some((bw, bc, _)) => (wins && !bw) || (wins == bw && cost < bc),
+            };
+            if better {
+                best = Some((wins, cost, x));
+            }
+        }
+        let Some((_, _, x)) = best else { return 0.0 };
+        let mut g = self.clone();
+        if crate::game::Game::apply(&mut g, Action::Defend(x)).is_err() {
+            return 0.0;
+        }
+        g.heuristic(p)
+    }
+
+    /// In sudden death, before the result: for the attacker who has picked, the share of the
+    /// defender's possible answers its card beats (as an edge in -1..1); else 0.
+    fn sudden_death_edge(&self, p: Player) -> f64 {
+        let att = self.sd_attacker();
+        if p != att {
+            return 0.0;
+        }
+        let Some((c, r)) = self.sides[att].pick else {
+            return 0.0;
+        };
+        let set = &*self.set;
+        let s = &self.sides[att];
+        let t = s.rows[r as usize].map(|t| set.terrain_card(t));
+        let attack = card_score(set.unit_card(c), t, r as usize, true, false);
+        let d = &self.sides[1 - att];
+        let rows = match self.opts.sudden_death_row {
+            super::SuddenDeathRow::Chosen => 3,
+            super::SuddenDeathRow::Front => 1,
+        };
+        let (mut beaten, mut all) = (0u32, 0u32);
+        for &dc in &d.victory {
+            for dr in 0..rows {
+                let t = d.rows[dr].map(|t| set.terrain_card(t));
+                all += 1;
+                beaten += u32::from(attack > card_score(set.unit_card(dc), t, dr, false, false));
+            }
+        }
+        if all == 0 {
+            0.0
+        } else {
+            2.0 * f64::from(beaten) / f64::from(all) - 1.0
+        }
+    }
+}
