@@ -50,6 +50,44 @@ impl Int {
     }
 }
 
+/// A text argument. PyO3's `&str` raises `UnicodeEncodeError` for a lone surrogate; this
+/// raises `KingdomsError` (and `TypeError` for a non-string, as before).
+pub struct Text(String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a str, got {}",
+                short(
+                    &obj.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                )
+            ))
+        })?;
+        match s.to_str() {
+            Ok(t) => Ok(Text(t.to_owned())),
+            Err(_) => Err(KingdomsError::new_err(
+                "text with a lone surrogate is not valid (it cannot be encoded as UTF-8)",
+            )),
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+fn text(s: &str) -> Text {
+    Text(s.to_owned())
+}
+
 /// `value` in `0..=max`, or a `KingdomsError` naming the argument and its range.
 fn count_arg(value: Int, max: i64, name: &str) -> PyResult<u32> {
     match value {
@@ -389,9 +427,9 @@ impl PyHex {
         .into())
     }
     #[pyo3(signature = (axis, center=HexArg(Hex::ZERO)))]
-    fn reflect(&self, axis: &str, center: HexArg) -> PyResult<PyHex> {
+    fn reflect(&self, axis: Text, center: HexArg) -> PyResult<PyHex> {
         Ok(check(
-            coords::reflect(self.hex(), center.0, axis_arg(axis)?),
+            coords::reflect(self.hex(), center.0, axis_arg(&axis)?),
             "the reflected hex",
         )?
         .into())
@@ -403,18 +441,20 @@ impl PyHex {
         let [q, r, s] = coords::to_cube(self.hex());
         (q, r, s)
     }
-    #[pyo3(signature = (orientation="pointy", parity="odd"))]
-    fn to_offset(&self, orientation: &str, parity: &str) -> PyResult<(i32, i32)> {
+    #[pyo3(signature = (orientation=text("pointy"), parity=text("odd")))]
+    #[pyo3(text_signature = "($self, orientation='pointy', parity='odd')")]
+    fn to_offset(&self, orientation: Text, parity: Text) -> PyResult<(i32, i32)> {
         let [c, r] = coords::to_offset(
             self.hex(),
-            orientation_arg(orientation)?,
-            parity_arg(parity)?,
+            orientation_arg(&orientation)?,
+            parity_arg(&parity)?,
         );
         Ok((c, r))
     }
-    #[pyo3(signature = (orientation="pointy"))]
-    fn to_doubled(&self, orientation: &str) -> PyResult<(i32, i32)> {
-        let [c, r] = coords::to_doubled(self.hex(), orientation_arg(orientation)?);
+    #[pyo3(signature = (orientation=text("pointy")))]
+    #[pyo3(text_signature = "($self, orientation='pointy')")]
+    fn to_doubled(&self, orientation: Text) -> PyResult<(i32, i32)> {
+        let [c, r] = coords::to_doubled(self.hex(), orientation_arg(&orientation)?);
         Ok((c, r))
     }
     #[classmethod]
@@ -428,29 +468,31 @@ impl PyHex {
         Ok(limits::hex(q, r, "cube").py()?.into())
     }
     #[classmethod]
-    #[pyo3(signature = (col, row, orientation="pointy", parity="odd"))]
+    #[pyo3(signature = (col, row, orientation=text("pointy"), parity=text("odd")))]
+    #[pyo3(text_signature = "($cls, col, row, orientation='pointy', parity='odd')")]
     fn from_offset(
         _cls: &Bound<'_, PyType>,
         col: Int,
         row: Int,
-        orientation: &str,
-        parity: &str,
+        orientation: Text,
+        parity: Text,
     ) -> PyResult<PyHex> {
         let [col, row] = offset_arg(col, row)?;
         let h = coords::from_offset(
             [col, row],
-            orientation_arg(orientation)?,
-            parity_arg(parity)?,
+            orientation_arg(&orientation)?,
+            parity_arg(&parity)?,
         );
         Ok(check(h, "the hex")?.into())
     }
     #[classmethod]
-    #[pyo3(signature = (col, row, orientation="pointy"))]
+    #[pyo3(signature = (col, row, orientation=text("pointy")))]
+    #[pyo3(text_signature = "($cls, col, row, orientation='pointy')")]
     fn from_doubled(
         _cls: &Bound<'_, PyType>,
         col: Int,
         row: Int,
-        orientation: &str,
+        orientation: Text,
     ) -> PyResult<PyHex> {
         // In i64: (col - row) / 2 of two ints near i32's limits would overflow `hexx`'s i32.
         let (col, row) = (col.saturated() as i128, row.saturated() as i128);
@@ -459,7 +501,7 @@ impl PyHex {
                 "doubled ({col}, {row}): col + row must be even"
             )));
         }
-        let (q, r) = match orientation_arg(orientation)? {
+        let (q, r) = match orientation_arg(&orientation)? {
             Orientation::Pointy => ((col - row) / 2, row),
             Orientation::Flat => (col, (row - col) / 2),
         };
@@ -554,9 +596,10 @@ fn axis_line(origin: HexArg, direction: Int, length: Int) -> PyResult<Vec<PyHex>
 /// The hexes of an area shape around `origin` (geometry only).
 #[pyfunction(name = "hex_area")]
 #[pyo3(signature = (shape, origin, size=Int::Fit(0), direction=Int::Fit(0)))]
-fn area(shape: &str, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<PyHex>> {
+#[pyo3(text_signature = "(shape, origin, size=0, direction=0)")]
+fn area(shape: Text, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<PyHex>> {
     Ok(hexes(
-        shape_arg(shape, origin.0, size, direction)?.hexes(origin.0),
+        shape_arg(&shape, origin.0, size, direction)?.hexes(origin.0),
     ))
 }
 
@@ -697,13 +740,31 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Size {
     }
 }
 
+/// A layout origin: an `(x, y)` pair of numbers (`TypeError` otherwise, not PyO3's
+/// `ValueError` for a tuple of the wrong length).
+pub struct Point(f64, f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Point {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<(f64, f64)>()
+            .map(|(x, y)| Point(x, y))
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "origin must be an (x, y) pair of numbers, got {}",
+                    short_repr(&obj.to_owned())
+                ))
+            })
+    }
+}
+
 /// The hex of fractional axial coordinates, refusing NaN, infinities and hexes outside the
 /// coordinate range (instead of rounding them to some hex).
 fn round_arg(q: f64, r: f64) -> PyResult<Hex> {
     let lim = MAX_COORD as f64;
     if !(q.is_finite() && r.is_finite() && q.abs() <= lim && r.abs() <= lim) {
         return Err(KingdomsError::new_err(format!(
-            "the point is at fractional hex ({q}, {r}): outside the coordinate range (|q|, |r|, |s| <= {MAX_COORD}) or not finite"
+            "the point is at fractional hex ({q:e}, {r:e}): outside the coordinate range (|q|, |r|, |s| <= {MAX_COORD}) or not finite"
         )));
     }
     check(
@@ -715,8 +776,10 @@ fn round_arg(q: f64, r: f64) -> PyResult<Hex> {
 #[pymethods]
 impl PyLayout {
     #[new]
-    #[pyo3(signature = (orientation="pointy", size=Size(1.0, 1.0), origin=(0.0, 0.0)))]
-    fn new(orientation: &str, size: Size, origin: (f64, f64)) -> PyResult<Self> {
+    #[pyo3(signature = (orientation=text("pointy"), size=Size(1.0, 1.0), origin=Point(0.0, 0.0)))]
+    #[pyo3(text_signature = "(orientation='pointy', size=1.0, origin=(0.0, 0.0))")]
+    fn new(orientation: Text, size: Size, origin: Point) -> PyResult<Self> {
+        let origin = (origin.0, origin.1);
         let size = (size.0, size.1);
         if !(size.0.is_finite() && size.1.is_finite() && size.0 != 0.0 && size.1 != 0.0) {
             return Err(KingdomsError::new_err(
@@ -727,7 +790,7 @@ impl PyLayout {
             return Err(KingdomsError::new_err("layout origin must be finite"));
         }
         Ok(PyLayout {
-            inner: Layout::new(orientation_arg(orientation)?, size, origin),
+            inner: Layout::new(orientation_arg(&orientation)?, size, origin),
         })
     }
     #[getter]
@@ -994,10 +1057,11 @@ impl PyHexMap {
 
     /// Parse a map in the text format (docs/hex.md); `source` names it in errors.
     #[classmethod]
-    #[pyo3(signature = (text, source="<text>"))]
-    fn from_text(_cls: &Bound<'_, PyType>, text: &str, source: &str) -> PyResult<Self> {
+    #[pyo3(signature = (text, source=self::text("<text>")))]
+    #[pyo3(text_signature = "($cls, text, source='<text>')")]
+    fn from_text(_cls: &Bound<'_, PyType>, text: Text, source: Text) -> PyResult<Self> {
         Ok(PyHexMap::wrap(
-            kingdoms_core::hex::text::parse(text, source).py()?,
+            kingdoms_core::hex::text::parse(&text, &source).py()?,
         ))
     }
 
@@ -1071,8 +1135,8 @@ impl PyHexMap {
         &self.inner.name
     }
     #[setter]
-    fn set_name(&mut self, name: String) {
-        self.inner.name = name;
+    fn set_name(&mut self, name: Text) {
+        self.inner.name = name.0;
     }
     #[getter]
     fn orientation(&self) -> &'static str {
@@ -1142,8 +1206,8 @@ impl PyHexMap {
         self.inner.clear_occupants();
     }
     /// Change a zone's terrain (its cost becomes the terrain's).
-    fn set_terrain(&mut self, h: HexArg, terrain: &str) -> PyResult<()> {
-        self.inner.set_terrain(h.0, terrain).py()
+    fn set_terrain(&mut self, h: HexArg, terrain: Text) -> PyResult<()> {
+        self.inner.set_terrain(h.0, &terrain).py()
     }
     /// Override a passable zone's entry cost.
     fn set_cost(&mut self, h: HexArg, cost: Int) -> PyResult<()> {
@@ -1162,18 +1226,18 @@ impl PyHexMap {
     fn tags(&self, h: HexArg) -> Vec<String> {
         self.inner.tags(h.0).into_iter().map(String::from).collect()
     }
-    fn has_tag(&self, h: HexArg, tag: &str) -> bool {
-        self.inner.has_tag(h.0, tag)
+    fn has_tag(&self, h: HexArg, tag: Text) -> bool {
+        self.inner.has_tag(h.0, &tag)
     }
     /// The zones carrying a tag ("start", "privilege", "renown", ...).
-    fn tagged(&self, tag: &str) -> Vec<PyHex> {
-        hexes(self.inner.tagged(tag))
+    fn tagged(&self, tag: Text) -> Vec<PyHex> {
+        hexes(self.inner.tagged(&tag))
     }
-    fn add_tag(&mut self, h: HexArg, tag: &str) -> PyResult<()> {
-        self.inner.add_tag(h.0, tag).py()
+    fn add_tag(&mut self, h: HexArg, tag: Text) -> PyResult<()> {
+        self.inner.add_tag(h.0, &tag).py()
     }
-    fn remove_tag(&mut self, h: HexArg, tag: &str) -> PyResult<()> {
-        self.inner.remove_tag(h.0, tag).py()
+    fn remove_tag(&mut self, h: HexArg, tag: Text) -> PyResult<()> {
+        self.inner.remove_tag(h.0, &tag).py()
     }
 
     // ---- queries ----
@@ -1305,10 +1369,11 @@ impl PyHexMap {
     /// The zones of an area shape: "single", "radius", "ring", "line" or "cone" (see
     /// docs/hex.md), void hexes left out.
     #[pyo3(signature = (shape, origin, size=Int::Fit(0), direction=Int::Fit(0)))]
-    fn area(&self, shape: &str, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<PyHex>> {
+    #[pyo3(text_signature = "($self, shape, origin, size=0, direction=0)")]
+    fn area(&self, shape: Text, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<PyHex>> {
         Ok(hexes(self.inner.area(
             origin.0,
-            shape_arg(shape, origin.0, size, direction)?,
+            shape_arg(&shape, origin.0, size, direction)?,
         )))
     }
 

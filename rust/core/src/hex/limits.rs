@@ -132,7 +132,7 @@ pub fn finite(value: f64, name: &str) -> Result<f64> {
         Ok(value)
     } else {
         Err(Error::invalid(format!(
-            "{name} must be finite, got {value}"
+            "{name} must be finite, got {value:e}"
         )))
     }
 }
