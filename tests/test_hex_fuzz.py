@@ -269,7 +269,7 @@ def test_hex_fuzz_long() -> None:
     CALLS[0] = 0
     start = time.perf_counter()
     long_run = settings(
-        max_examples=15_000, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES
+        max_examples=4_000, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES
     )
     long_run(given(st.data())(run_one))()
     print(
