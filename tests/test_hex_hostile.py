@@ -29,7 +29,7 @@ LIMIT = 2**29
     ],
 )
 def test_filled_shapes_refuse_huge_radii(call: object) -> None:
-    with pytest.raises(kingdoms.KingdomsError, match=r"radius 32768 is not in 0\.\.=1000"):
+    with pytest.raises(kingdoms.KingdomsError, match=r"radius 32768 is not in 0\.\.=500"):
         call()  # type: ignore[operator]
 
 

@@ -15,8 +15,8 @@ use crate::error::{Error, Result};
 
 /// Largest `|q|`, `|r|` and `|s|` of any hex.
 pub const MAX_COORD: i64 = 1 << 29;
-/// Largest radius of a filled shape (range, spiral, radius and cone areas): 3,003,001 hexes.
-pub const MAX_RADIUS: i64 = 1000;
+/// Largest radius of a filled shape (range, spiral, radius and cone areas): 751,501 hexes.
+pub const MAX_RADIUS: i64 = 500;
 /// Largest radius of a ring, length of an axis line or forced move, and distance spanned by
 /// a straight line.
 pub const MAX_LENGTH: i64 = 100_000;
@@ -157,10 +157,10 @@ mod tests {
     #[test]
     fn radii_and_lengths_name_their_argument_and_range() {
         let e = radius(Hex::ZERO, 32768, "radius").unwrap_err().to_string();
-        assert_eq!(e, "radius 32768 is not in 0..=1000");
+        assert_eq!(e, "radius 32768 is not in 0..=500");
         assert!(radius(Hex::ZERO, -1, "radius").is_err());
         assert!(length(Hex::new(MAX_COORD as i32, 0), 1, "length").is_err());
-        assert_eq!(radius(Hex::new(3, 4), 1000, "radius").ok(), Some(1000));
+        assert_eq!(radius(Hex::new(3, 4), 500, "radius").ok(), Some(500));
         assert!(check_line(Hex::ZERO, Hex::new(1_000_000_000 / 2, 0)).is_err());
     }
 
