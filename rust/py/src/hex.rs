@@ -2,18 +2,117 @@
 //! `Hex` or a plain `(q, r)` tuple. Functions are registered with a `hex_` prefix on the
 //! extension and re-exported without it by `python/kingdoms/hex.py`.
 
+use kingdoms_core::hex::limits::{self, short, MAX_COORD, MAX_LENGTH};
 use kingdoms_core::hex::{
     coords, Axis, Collision, ForcedMove, Hex, HexMap, Layout, Orientation, Parity, Shape,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
-use crate::errors::{DataError, IntoPy};
+use crate::errors::{DataError, IntoPy, KingdomsError};
 
 /// Maps bigger than this release the GIL while they search.
 const DETACH_ZONES: usize = 4096;
+
+// ---- arguments ---------------------------------------------------------------------------
+
+/// An int argument of any size: PyO3's own `i64` extraction raises `OverflowError` for big or
+/// (into unsigned types) negative ints; this keeps them so the range check can name the
+/// argument and its range. A non-int still raises PyO3's `TypeError` naming the argument.
+#[derive(Clone, Copy)]
+pub enum Int {
+    Fit(i64),
+    /// An int outside `i64`: `true` if positive.
+    Huge(bool),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int::Fit(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Int::Huge(obj.gt(0)?)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Int {
+    /// The value, saturated to `i64` (a huge int is outside every range we check).
+    fn saturated(self) -> i64 {
+        match self {
+            Int::Fit(v) => v,
+            Int::Huge(true) => i64::MAX,
+            Int::Huge(false) => i64::MIN,
+        }
+    }
+}
+
+/// A text argument. PyO3's `&str` raises `UnicodeEncodeError` for a lone surrogate; this
+/// raises `KingdomsError` (and `TypeError` for a non-string, as before).
+pub struct Text(String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a str, got {}",
+                short(
+                    &obj.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                )
+            ))
+        })?;
+        match s.to_str() {
+            Ok(t) => Ok(Text(t.to_owned())),
+            Err(_) => Err(KingdomsError::new_err(
+                "text with a lone surrogate is not valid (it cannot be encoded as UTF-8)",
+            )),
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+fn text(s: &str) -> Text {
+    Text(s.to_owned())
+}
+
+/// `value` in `0..=max`, or a `KingdomsError` naming the argument and its range.
+fn count_arg(value: Int, max: i64, name: &str) -> PyResult<u32> {
+    match value {
+        Int::Fit(v) => limits::count(v, max, name).py(),
+        Int::Huge(_) => Err(KingdomsError::new_err(format!(
+            "{name} is not in 0..={max}"
+        ))),
+    }
+}
+
+/// A coordinate pair from ints of any size, range-checked.
+fn hex_arg(q: Int, r: Int, what: &str) -> PyResult<Hex> {
+    limits::hex(q.saturated(), r.saturated(), what).py()
+}
+
+fn check(h: Hex, what: &str) -> PyResult<Hex> {
+    limits::check_hex(h, what).py()
+}
+
+/// A short `repr` of a Python object for an error message.
+fn short_repr(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|r| short(&r.to_string_lossy()))
+        .unwrap_or_else(|_| "<unprintable>".into())
+}
 
 // ---- Hex -------------------------------------------------------------------------------
 
@@ -50,14 +149,17 @@ impl<'a, 'py> FromPyObject<'a, 'py> for HexArg {
         }
         if let Ok(t) = obj.cast::<PyTuple>() {
             if t.len() == 2 {
-                if let (Ok(q), Ok(r)) = (t.get_item(0)?.extract(), t.get_item(1)?.extract()) {
-                    return Ok(HexArg(Hex::new(q, r)));
+                if let (Ok(q), Ok(r)) = (
+                    t.get_item(0)?.extract::<Int>(),
+                    t.get_item(1)?.extract::<Int>(),
+                ) {
+                    return Ok(HexArg(hex_arg(q, r, "hex")?));
                 }
             }
         }
         Err(PyTypeError::new_err(format!(
             "expected a Hex or a (q, r) tuple of ints, got {}",
-            obj.repr()?
+            short_repr(&obj.to_owned())
         )))
     }
 }
@@ -66,53 +168,75 @@ fn hexes(v: Vec<Hex>) -> Vec<PyHex> {
     v.into_iter().map(PyHex::from).collect()
 }
 
-fn dir_arg(direction: i64) -> usize {
-    direction.rem_euclid(6) as usize
+/// A direction, taken modulo 6 (any int that fits in 64 bits).
+fn dir_arg(direction: Int) -> PyResult<usize> {
+    match direction {
+        Int::Fit(d) => Ok(d.rem_euclid(6) as usize),
+        Int::Huge(_) => Err(KingdomsError::new_err(
+            "direction must be an int in -2**63..2**63 (it is taken modulo 6)",
+        )),
+    }
 }
 
 fn orientation_arg(o: &str) -> PyResult<Orientation> {
     Orientation::parse(o).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "orientation {o:?}: expected \"pointy\" or \"flat\""
+        KingdomsError::new_err(format!(
+            "orientation {}: expected \"pointy\" or \"flat\"",
+            limits::quoted(o)
         ))
     })
 }
 
 fn parity_arg(p: &str) -> PyResult<Parity> {
-    Parity::parse(p)
-        .ok_or_else(|| PyValueError::new_err(format!("parity {p:?}: expected \"odd\" or \"even\"")))
+    Parity::parse(p).ok_or_else(|| {
+        KingdomsError::new_err(format!(
+            "parity {}: expected \"odd\" or \"even\"",
+            limits::quoted(p)
+        ))
+    })
 }
 
 fn axis_arg(a: &str) -> PyResult<Axis> {
-    Axis::parse(a)
-        .ok_or_else(|| PyValueError::new_err(format!("axis {a:?}: expected \"q\", \"r\" or \"s\"")))
+    Axis::parse(a).ok_or_else(|| {
+        KingdomsError::new_err(format!(
+            "axis {}: expected \"q\", \"r\" or \"s\"",
+            limits::quoted(a)
+        ))
+    })
 }
 
-fn radius_arg(radius: i64) -> PyResult<u32> {
-    u32::try_from(radius)
-        .ok()
-        .filter(|&r| r <= 1 << 15)
-        .ok_or_else(|| PyValueError::new_err(format!("radius {radius} is not in 0..=32768")))
+/// The radius of a filled shape (range, spiral) around `center`.
+fn radius_arg(center: Hex, radius: Int) -> PyResult<u32> {
+    let r = count_arg(radius, limits::MAX_RADIUS, "radius")?;
+    limits::check_reach(center, r, "radius").py()?;
+    Ok(r)
 }
 
-fn shape_arg(shape: &str, size: i64, direction: i64) -> PyResult<Shape> {
-    let n = radius_arg(size)?;
+/// A ring radius or line length around `center`.
+fn length_arg(center: Hex, length: Int, name: &str) -> PyResult<u32> {
+    let r = count_arg(length, MAX_LENGTH, name)?;
+    limits::check_reach(center, r, name).py()?;
+    Ok(r)
+}
+
+fn shape_arg(shape: &str, origin: Hex, size: Int, direction: Int) -> PyResult<Shape> {
     let d = dir_arg(direction);
     Ok(match shape {
         "single" => Shape::Single,
-        "radius" => Shape::Radius(n),
-        "ring" => Shape::Ring(n),
+        "radius" => Shape::Radius(radius_arg(origin, size)?),
+        "ring" => Shape::Ring(length_arg(origin, size, "size")?),
         "line" => Shape::Line {
-            direction: d,
-            length: n,
+            direction: d?,
+            length: length_arg(origin, size, "size")?,
         },
         "cone" => Shape::Cone {
-            direction: d,
-            length: n,
+            direction: d?,
+            length: radius_arg(origin, size)?,
         },
         _ => {
-            return Err(PyValueError::new_err(format!(
-                "shape {shape:?}: expected \"single\", \"radius\", \"ring\", \"line\" or \"cone\""
+            return Err(KingdomsError::new_err(format!(
+                "shape {}: expected \"single\", \"radius\", \"ring\", \"line\" or \"cone\"",
+                limits::quoted(shape)
             )))
         }
     })
@@ -123,8 +247,8 @@ fn shape_arg(shape: &str, size: i64, direction: i64) -> PyResult<Shape> {
 #[pymethods]
 impl PyHex {
     #[new]
-    fn new(q: i32, r: i32) -> Self {
-        PyHex { q, r }
+    fn new(q: Int, r: Int) -> PyResult<Self> {
+        Ok(hex_arg(q, r, "Hex")?.into())
     }
     #[getter]
     fn q(&self) -> i32 {
@@ -197,26 +321,60 @@ impl PyHex {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         (py.get_type::<PyHex>(), (self.q, self.r)).into_pyobject(py)
     }
-    fn __add__(&self, other: HexArg) -> PyHex {
-        (self.hex() + other.0).into()
+    // Arithmetic is exact: a result outside the coordinate range is an error, never a wrap.
+    fn __add__(&self, other: HexArg) -> PyResult<PyHex> {
+        let (a, b) = (self.hex(), other.0);
+        Ok(
+            limits::hex(a.x as i64 + b.x as i64, a.y as i64 + b.y as i64, "the sum")
+                .py()?
+                .into(),
+        )
     }
-    fn __radd__(&self, other: HexArg) -> PyHex {
-        (self.hex() + other.0).into()
+    fn __radd__(&self, other: HexArg) -> PyResult<PyHex> {
+        self.__add__(other)
     }
-    fn __sub__(&self, other: HexArg) -> PyHex {
-        (self.hex() - other.0).into()
+    fn __sub__(&self, other: HexArg) -> PyResult<PyHex> {
+        let (a, b) = (self.hex(), other.0);
+        Ok(limits::hex(
+            a.x as i64 - b.x as i64,
+            a.y as i64 - b.y as i64,
+            "the difference",
+        )
+        .py()?
+        .into())
     }
-    fn __rsub__(&self, other: HexArg) -> PyHex {
-        (other.0 - self.hex()).into()
+    fn __rsub__(&self, other: HexArg) -> PyResult<PyHex> {
+        let (a, b) = (other.0, self.hex());
+        Ok(limits::hex(
+            a.x as i64 - b.x as i64,
+            a.y as i64 - b.y as i64,
+            "the difference",
+        )
+        .py()?
+        .into())
     }
     fn __neg__(&self) -> PyHex {
+        // The coordinate range is symmetric.
         (-self.hex()).into()
     }
-    fn __mul__(&self, k: i32) -> PyHex {
-        (self.hex() * k).into()
+    fn __mul__(&self, k: Int) -> PyResult<PyHex> {
+        let k = match k {
+            Int::Fit(k) => k as i128,
+            Int::Huge(_) if self.q == 0 && self.r == 0 => 0,
+            Int::Huge(_) => {
+                return Err(KingdomsError::new_err(
+                    "the product is outside the coordinate range",
+                ))
+            }
+        };
+        Ok(
+            limits::hex_wide(self.q as i128 * k, self.r as i128 * k, "the product")
+                .py()?
+                .into(),
+        )
     }
-    fn __rmul__(&self, k: i32) -> PyHex {
-        (self.hex() * k).into()
+    fn __rmul__(&self, k: Int) -> PyResult<PyHex> {
+        self.__mul__(k)
     }
     /// The tuple `(q, r)`.
     fn to_tuple(&self) -> (i32, i32) {
@@ -225,34 +383,56 @@ impl PyHex {
     fn distance(&self, other: HexArg) -> u32 {
         coords::distance(self.hex(), other.0)
     }
-    fn neighbor(&self, direction: i64) -> PyHex {
-        coords::neighbor(self.hex(), dir_arg(direction)).into()
+    fn neighbor(&self, direction: Int) -> PyResult<PyHex> {
+        Ok(check(
+            coords::neighbor(self.hex(), dir_arg(direction)?),
+            "the neighbour",
+        )?
+        .into())
     }
-    fn neighbors(&self) -> Vec<PyHex> {
-        hexes(coords::neighbors(self.hex()).to_vec())
+    fn neighbors(&self) -> PyResult<Vec<PyHex>> {
+        neighbors(HexArg(self.hex()))
     }
-    fn diagonals(&self) -> Vec<PyHex> {
-        hexes(coords::diagonals(self.hex()).to_vec())
+    fn diagonals(&self) -> PyResult<Vec<PyHex>> {
+        limits::check_reach(self.hex(), 2, "a diagonal").py()?;
+        Ok(hexes(coords::diagonals(self.hex()).to_vec()))
     }
-    fn ring(&self, radius: i64) -> PyResult<Vec<PyHex>> {
-        Ok(hexes(coords::ring(self.hex(), radius_arg(radius)?)))
+    fn ring(&self, radius: Int) -> PyResult<Vec<PyHex>> {
+        ring(HexArg(self.hex()), radius)
     }
-    fn spiral(&self, radius: i64) -> PyResult<Vec<PyHex>> {
-        Ok(hexes(coords::spiral(self.hex(), radius_arg(radius)?)))
+    fn spiral(&self, radius: Int) -> PyResult<Vec<PyHex>> {
+        spiral(HexArg(self.hex()), radius)
     }
-    fn range(&self, radius: i64) -> PyResult<Vec<PyHex>> {
-        Ok(hexes(coords::range(self.hex(), radius_arg(radius)?)))
+    fn range(&self, radius: Int) -> PyResult<Vec<PyHex>> {
+        range(HexArg(self.hex()), radius)
     }
-    fn line_to(&self, other: HexArg) -> Vec<PyHex> {
-        hexes(coords::line(self.hex(), other.0))
+    fn line_to(&self, other: HexArg) -> PyResult<Vec<PyHex>> {
+        line(HexArg(self.hex()), other)
     }
     #[pyo3(signature = (steps, center=HexArg(Hex::ZERO)))]
-    fn rotate(&self, steps: i64, center: HexArg) -> PyHex {
-        coords::rotate(self.hex(), center.0, steps.rem_euclid(6) as i32).into()
+    fn rotate(&self, steps: Int, center: HexArg) -> PyResult<PyHex> {
+        let steps = match steps {
+            Int::Fit(s) => s.rem_euclid(6) as i32,
+            Int::Huge(_) => {
+                return Err(KingdomsError::new_err(
+                    "steps must be an int in -2**63..2**63 (it is taken modulo 6)",
+                ))
+            }
+        };
+        // Differences of in-range hexes and their rotations fit in i32; the result is checked.
+        Ok(check(
+            coords::rotate(self.hex(), center.0, steps),
+            "the rotated hex",
+        )?
+        .into())
     }
     #[pyo3(signature = (axis, center=HexArg(Hex::ZERO)))]
-    fn reflect(&self, axis: &str, center: HexArg) -> PyResult<PyHex> {
-        Ok(coords::reflect(self.hex(), center.0, axis_arg(axis)?).into())
+    fn reflect(&self, axis: Text, center: HexArg) -> PyResult<PyHex> {
+        Ok(check(
+            coords::reflect(self.hex(), center.0, axis_arg(&axis)?),
+            "the reflected hex",
+        )?
+        .into())
     }
     fn direction_to(&self, other: HexArg) -> Option<usize> {
         coords::axis_direction(self.hex(), other.0)
@@ -261,55 +441,83 @@ impl PyHex {
         let [q, r, s] = coords::to_cube(self.hex());
         (q, r, s)
     }
-    #[pyo3(signature = (orientation="pointy", parity="odd"))]
-    fn to_offset(&self, orientation: &str, parity: &str) -> PyResult<(i32, i32)> {
+    #[pyo3(signature = (orientation=text("pointy"), parity=text("odd")))]
+    #[pyo3(text_signature = "($self, orientation='pointy', parity='odd')")]
+    fn to_offset(&self, orientation: Text, parity: Text) -> PyResult<(i32, i32)> {
         let [c, r] = coords::to_offset(
             self.hex(),
-            orientation_arg(orientation)?,
-            parity_arg(parity)?,
+            orientation_arg(&orientation)?,
+            parity_arg(&parity)?,
         );
         Ok((c, r))
     }
-    #[pyo3(signature = (orientation="pointy"))]
-    fn to_doubled(&self, orientation: &str) -> PyResult<(i32, i32)> {
-        let [c, r] = coords::to_doubled(self.hex(), orientation_arg(orientation)?);
+    #[pyo3(signature = (orientation=text("pointy")))]
+    #[pyo3(text_signature = "($self, orientation='pointy')")]
+    fn to_doubled(&self, orientation: Text) -> PyResult<(i32, i32)> {
+        let [c, r] = coords::to_doubled(self.hex(), orientation_arg(&orientation)?);
         Ok((c, r))
     }
     #[classmethod]
-    fn from_cube(_cls: &Bound<'_, PyType>, q: i32, r: i32, s: i32) -> PyResult<PyHex> {
-        coords::from_cube([q, r, s])
-            .map(PyHex::from)
-            .ok_or_else(|| PyValueError::new_err(format!("cube ({q}, {r}, {s}) does not sum to 0")))
+    fn from_cube(_cls: &Bound<'_, PyType>, q: Int, r: Int, s: Int) -> PyResult<PyHex> {
+        let (q, r, s) = (q.saturated(), r.saturated(), s.saturated());
+        if q as i128 + r as i128 + s as i128 != 0 {
+            return Err(KingdomsError::new_err(format!(
+                "cube ({q}, {r}, {s}) does not sum to 0"
+            )));
+        }
+        Ok(limits::hex(q, r, "cube").py()?.into())
     }
     #[classmethod]
-    #[pyo3(signature = (col, row, orientation="pointy", parity="odd"))]
+    #[pyo3(signature = (col, row, orientation=text("pointy"), parity=text("odd")))]
+    #[pyo3(text_signature = "($cls, col, row, orientation='pointy', parity='odd')")]
     fn from_offset(
         _cls: &Bound<'_, PyType>,
-        col: i32,
-        row: i32,
-        orientation: &str,
-        parity: &str,
+        col: Int,
+        row: Int,
+        orientation: Text,
+        parity: Text,
     ) -> PyResult<PyHex> {
-        Ok(coords::from_offset(
+        let [col, row] = offset_arg(col, row)?;
+        let h = coords::from_offset(
             [col, row],
-            orientation_arg(orientation)?,
-            parity_arg(parity)?,
-        )
-        .into())
+            orientation_arg(&orientation)?,
+            parity_arg(&parity)?,
+        );
+        Ok(check(h, "the hex")?.into())
     }
     #[classmethod]
-    #[pyo3(signature = (col, row, orientation="pointy"))]
+    #[pyo3(signature = (col, row, orientation=text("pointy")))]
+    #[pyo3(text_signature = "($cls, col, row, orientation='pointy')")]
     fn from_doubled(
         _cls: &Bound<'_, PyType>,
-        col: i32,
-        row: i32,
-        orientation: &str,
+        col: Int,
+        row: Int,
+        orientation: Text,
     ) -> PyResult<PyHex> {
-        coords::from_doubled([col, row], orientation_arg(orientation)?)
-            .map(PyHex::from)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("doubled ({col}, {row}): col + row must be even"))
-            })
+        // In i64: (col - row) / 2 of two ints near i32's limits would overflow `hexx`'s i32.
+        let (col, row) = (col.saturated() as i128, row.saturated() as i128);
+        if (col + row) % 2 != 0 {
+            return Err(KingdomsError::new_err(format!(
+                "doubled ({col}, {row}): col + row must be even"
+            )));
+        }
+        let (q, r) = match orientation_arg(&orientation)? {
+            Orientation::Pointy => ((col - row) / 2, row),
+            Orientation::Flat => (col, (row - col) / 2),
+        };
+        Ok(limits::hex_wide(q, r, "doubled").py()?.into())
+    }
+}
+
+/// Offset `(col, row)` within `±2 * MAX_COORD`: every in-range hex has such coordinates, and
+/// `hexx`'s `i32` conversion cannot overflow on them.
+fn offset_arg(col: Int, row: Int) -> PyResult<[i32; 2]> {
+    let lim = 2 * MAX_COORD;
+    match (col, row) {
+        (Int::Fit(c), Int::Fit(r)) if c.abs() <= lim && r.abs() <= lim => Ok([c as i32, r as i32]),
+        _ => Err(KingdomsError::new_err(format!(
+            "offset coordinates must be in -{lim}..={lim}"
+        ))),
     }
 }
 
@@ -321,21 +529,22 @@ fn distance(a: HexArg, b: HexArg) -> u32 {
     coords::distance(a.0, b.0)
 }
 
-/// The straight line of hexes from `a` to `b`, both included.
+/// The straight line of hexes from `a` to `b`, both included (at most `MAX_LENGTH` steps).
 #[pyfunction(name = "hex_line")]
-fn line(a: HexArg, b: HexArg) -> Vec<PyHex> {
-    hexes(coords::line(a.0, b.0))
+fn line(a: HexArg, b: HexArg) -> PyResult<Vec<PyHex>> {
+    limits::check_line(a.0, b.0).py()?;
+    Ok(hexes(coords::line(a.0, b.0)))
 }
 
 /// The unit vector of a direction (0..5, taken modulo 6).
 #[pyfunction(name = "hex_direction")]
-fn direction(direction: i64) -> PyHex {
-    coords::direction(dir_arg(direction)).into()
+fn direction(direction: Int) -> PyResult<PyHex> {
+    Ok(coords::direction(dir_arg(direction)?).into())
 }
 
 #[pyfunction(name = "hex_opposite")]
-fn opposite(direction: i64) -> usize {
-    coords::opposite(dir_arg(direction))
+fn opposite(direction: Int) -> PyResult<usize> {
+    Ok(coords::opposite(dir_arg(direction)?))
 }
 
 /// The direction along which `b` lies on an axis line from `a`, or None.
@@ -345,57 +554,90 @@ fn direction_to(a: HexArg, b: HexArg) -> Option<usize> {
 }
 
 #[pyfunction(name = "hex_neighbors")]
-fn neighbors(h: HexArg) -> Vec<PyHex> {
-    hexes(coords::neighbors(h.0).to_vec())
+fn neighbors(h: HexArg) -> PyResult<Vec<PyHex>> {
+    limits::check_reach(h.0, 1, "a neighbour").py()?;
+    Ok(hexes(coords::neighbors(h.0).to_vec()))
 }
 
 #[pyfunction(name = "hex_ring")]
-fn ring(center: HexArg, radius: i64) -> PyResult<Vec<PyHex>> {
-    Ok(hexes(coords::ring(center.0, radius_arg(radius)?)))
+fn ring(center: HexArg, radius: Int) -> PyResult<Vec<PyHex>> {
+    Ok(hexes(coords::ring(
+        center.0,
+        length_arg(center.0, radius, "radius")?,
+    )))
 }
 
 #[pyfunction(name = "hex_spiral")]
-fn spiral(center: HexArg, radius: i64) -> PyResult<Vec<PyHex>> {
-    Ok(hexes(coords::spiral(center.0, radius_arg(radius)?)))
+fn spiral(center: HexArg, radius: Int) -> PyResult<Vec<PyHex>> {
+    Ok(hexes(coords::spiral(
+        center.0,
+        radius_arg(center.0, radius)?,
+    )))
 }
 
 #[pyfunction(name = "hex_range")]
-fn range(center: HexArg, radius: i64) -> PyResult<Vec<PyHex>> {
-    Ok(hexes(coords::range(center.0, radius_arg(radius)?)))
+fn range(center: HexArg, radius: Int) -> PyResult<Vec<PyHex>> {
+    Ok(hexes(coords::range(
+        center.0,
+        radius_arg(center.0, radius)?,
+    )))
 }
 
 /// The straight axis line from `origin` in `direction`: `length` hexes, origin excluded.
 #[pyfunction(name = "hex_axis_line")]
-fn axis_line(origin: HexArg, direction: i64, length: i64) -> PyResult<Vec<PyHex>> {
+fn axis_line(origin: HexArg, direction: Int, length: Int) -> PyResult<Vec<PyHex>> {
     Ok(hexes(coords::axis_line(
         origin.0,
-        dir_arg(direction),
-        radius_arg(length)?,
+        dir_arg(direction)?,
+        length_arg(origin.0, length, "length")?,
     )))
 }
 
 /// The hexes of an area shape around `origin` (geometry only).
 #[pyfunction(name = "hex_area")]
-#[pyo3(signature = (shape, origin, size=0, direction=0))]
-fn area(shape: &str, origin: HexArg, size: i64, direction: i64) -> PyResult<Vec<PyHex>> {
-    Ok(hexes(shape_arg(shape, size, direction)?.hexes(origin.0)))
+#[pyo3(signature = (shape, origin, size=Int::Fit(0), direction=Int::Fit(0)))]
+#[pyo3(text_signature = "(shape, origin, size=0, direction=0)")]
+fn area(shape: Text, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<PyHex>> {
+    Ok(hexes(
+        shape_arg(&shape, origin.0, size, direction)?.hexes(origin.0),
+    ))
 }
 
-/// An `(N, 2)` int64 array of `(q, r)` from any array-like.
-fn coords_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, i64>> {
-    let np = obj.py().import("numpy")?;
-    let a = np.call_method1("ascontiguousarray", (obj, "int64"))?;
-    let a = if a.getattr("ndim")?.extract::<usize>()? == 1 && a.len()? == 0 {
-        a.call_method1("reshape", (0, 2))?
+/// An `(N, 2)` int64 array of `(q, r)` from an array-like of ints: integer arrays (any
+/// width) whose values are in the coordinate range; floats, complex, objects and bools are
+/// refused (no silent truncation or wrap-around), except an empty sequence.
+fn coords_array<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<PyReadonlyArray2<'py, i64>> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let a = np.call_method1("asarray", (obj,))?;
+    let size: usize = a.getattr("size")?.extract()?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    let a = if size == 0 {
+        np.call_method1("zeros", ((0, 2), "int64"))?
+    } else if kind == "i" || kind == "u" {
+        // Range-check in the array's own dtype before any conversion can wrap.
+        let lo = a.call_method0("min")?.lt(-MAX_COORD)?;
+        let hi = a.call_method0("max")?.gt(MAX_COORD)?;
+        if lo || hi {
+            return Err(KingdomsError::new_err(format!(
+                "{name}: coordinates must be in -{MAX_COORD}..={MAX_COORD}"
+            )));
+        }
+        np.call_method1("ascontiguousarray", (a, "int64"))?
     } else {
-        a
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected an (N, 2) array of int (q, r) coordinates, got dtype {}",
+            short(&a.getattr("dtype")?.str()?.to_string_lossy())
+        )));
     };
-    let a: PyReadonlyArray2<'py, i64> = a
-        .extract()
-        .map_err(|_| PyValueError::new_err("expected an (N, 2) array of (q, r) coordinates"))?;
+    let a: PyReadonlyArray2<'py, i64> = a.extract().map_err(|_| {
+        KingdomsError::new_err(format!(
+            "{name}: expected an (N, 2) array of (q, r) coordinates"
+        ))
+    })?;
     if a.shape()[1] != 2 {
-        return Err(PyValueError::new_err(format!(
-            "expected an (N, 2) array of (q, r) coordinates, got shape {:?}",
+        return Err(KingdomsError::new_err(format!(
+            "{name}: expected an (N, 2) array of (q, r) coordinates, got shape {:?}",
             a.shape()
         )));
     }
@@ -415,16 +657,17 @@ fn hex_array<'py>(
     PyArray1::from_vec(py, flat).reshape([n, 2])
 }
 
-/// Distances from `a` to each row `(q, r)` of an `(N, 2)` array (int64 array of N).
+/// Distances from `a` to each row `(q, r)` of an `(N, 2)` int array (int64 array of N).
 #[pyfunction(name = "hex_distances")]
 fn distances<'py>(
     py: Python<'py>,
     a: HexArg,
     others: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let arr = coords_array(others)?;
+    let arr = coords_array(others, "others")?;
     let s = arr.as_slice()?;
     let (aq, ar) = (a.0.x as i64, a.0.y as i64);
+    // Coordinates are within MAX_COORD, so no sum here overflows.
     let out: Vec<i64> = s
         .chunks_exact(2)
         .map(|p| {
@@ -440,9 +683,10 @@ fn distances<'py>(
 fn range_array<'py>(
     py: Python<'py>,
     center: HexArg,
-    radius: i64,
+    radius: Int,
 ) -> PyResult<Bound<'py, PyArray2<i32>>> {
-    hex_array(py, coords::range(center.0, radius_arg(radius)?).into_iter())
+    let r = radius_arg(center.0, radius)?;
+    hex_array(py, coords::range(center.0, r).into_iter())
 }
 
 /// The ring at `radius` as an `(N, 2)` int32 array.
@@ -450,9 +694,10 @@ fn range_array<'py>(
 fn ring_array<'py>(
     py: Python<'py>,
     center: HexArg,
-    radius: i64,
+    radius: Int,
 ) -> PyResult<Bound<'py, PyArray2<i32>>> {
-    hex_array(py, coords::ring(center.0, radius_arg(radius)?).into_iter())
+    let r = length_arg(center.0, radius, "radius")?;
+    hex_array(py, coords::ring(center.0, r).into_iter())
 }
 
 /// Rings 0..=radius as an `(N, 2)` int32 array.
@@ -460,12 +705,10 @@ fn ring_array<'py>(
 fn spiral_array<'py>(
     py: Python<'py>,
     center: HexArg,
-    radius: i64,
+    radius: Int,
 ) -> PyResult<Bound<'py, PyArray2<i32>>> {
-    hex_array(
-        py,
-        coords::spiral(center.0, radius_arg(radius)?).into_iter(),
-    )
+    let r = radius_arg(center.0, radius)?;
+    hex_array(py, coords::spiral(center.0, r).into_iter())
 }
 
 // ---- Layout ------------------------------------------------------------------------------
@@ -477,28 +720,77 @@ pub struct PyLayout {
     inner: Layout,
 }
 
-#[derive(FromPyObject)]
-enum Size {
-    One(f64),
-    Two((f64, f64)),
+/// A layout size: one number or a pair. Not `#[derive(FromPyObject)]` on an enum, whose
+/// error lists PyO3's variant names.
+pub struct Size(f64, f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Size {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(s) = obj.extract::<f64>() {
+            return Ok(Size(s, s));
+        }
+        if let Ok((x, y)) = obj.extract::<(f64, f64)>() {
+            return Ok(Size(x, y));
+        }
+        Err(PyTypeError::new_err(format!(
+            "size must be a number or a (sx, sy) pair of numbers, got {}",
+            short_repr(&obj.to_owned())
+        )))
+    }
+}
+
+/// A layout origin: an `(x, y)` pair of numbers (`TypeError` otherwise, not PyO3's
+/// `ValueError` for a tuple of the wrong length).
+pub struct Point(f64, f64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Point {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        obj.extract::<(f64, f64)>()
+            .map(|(x, y)| Point(x, y))
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "origin must be an (x, y) pair of numbers, got {}",
+                    short_repr(&obj.to_owned())
+                ))
+            })
+    }
+}
+
+/// The hex of fractional axial coordinates, refusing NaN, infinities and hexes outside the
+/// coordinate range (instead of rounding them to some hex).
+fn round_arg(q: f64, r: f64) -> PyResult<Hex> {
+    let lim = MAX_COORD as f64;
+    if !(q.is_finite() && r.is_finite() && q.abs() <= lim && r.abs() <= lim) {
+        return Err(KingdomsError::new_err(format!(
+            "the point is at fractional hex ({q:e}, {r:e}): outside the coordinate range (|q|, |r|, |s| <= {MAX_COORD}) or not finite"
+        )));
+    }
+    check(
+        kingdoms_core::hex::layout::round(q, r),
+        "the hex at the point",
+    )
 }
 
 #[pymethods]
 impl PyLayout {
     #[new]
-    #[pyo3(signature = (orientation="pointy", size=Size::One(1.0), origin=(0.0, 0.0)))]
-    fn new(orientation: &str, size: Size, origin: (f64, f64)) -> PyResult<Self> {
-        let size = match size {
-            Size::One(s) => (s, s),
-            Size::Two(s) => s,
-        };
+    #[pyo3(signature = (orientation=text("pointy"), size=Size(1.0, 1.0), origin=Point(0.0, 0.0)))]
+    #[pyo3(text_signature = "(orientation='pointy', size=1.0, origin=(0.0, 0.0))")]
+    fn new(orientation: Text, size: Size, origin: Point) -> PyResult<Self> {
+        let origin = (origin.0, origin.1);
+        let size = (size.0, size.1);
         if !(size.0.is_finite() && size.1.is_finite() && size.0 != 0.0 && size.1 != 0.0) {
-            return Err(PyValueError::new_err(
+            return Err(KingdomsError::new_err(
                 "layout size must be finite and non-zero",
             ));
         }
+        if !(origin.0.is_finite() && origin.1.is_finite()) {
+            return Err(KingdomsError::new_err("layout origin must be finite"));
+        }
         Ok(PyLayout {
-            inner: Layout::new(orientation_arg(orientation)?, size, origin),
+            inner: Layout::new(orientation_arg(&orientation)?, size, origin),
         })
     }
     #[getter]
@@ -526,8 +818,9 @@ impl PyLayout {
         self.inner.to_pixel(h.0)
     }
     /// The hex containing a pixel.
-    fn to_hex(&self, x: f64, y: f64) -> PyHex {
-        self.inner.to_hex(x, y).into()
+    fn to_hex(&self, x: f64, y: f64) -> PyResult<PyHex> {
+        let (q, r) = self.inner.fractional(x, y);
+        Ok(round_arg(q, r)?.into())
     }
     /// Fractional axial coordinates of a pixel.
     fn fractional(&self, x: f64, y: f64) -> (f64, f64) {
@@ -543,7 +836,7 @@ impl PyLayout {
         py: Python<'py>,
         hexes: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let arr = coords_array(hexes)?;
+        let arr = coords_array(hexes, "hexes")?;
         let s = arr.as_slice()?;
         let mut out = Vec::with_capacity(s.len());
         for p in s.chunks_exact(2) {
@@ -560,23 +853,36 @@ impl PyLayout {
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let np = py.import("numpy")?;
-        let a = np.call_method1("ascontiguousarray", (points, "float64"))?;
-        let a: PyReadonlyArray2<'py, f64> = a
-            .extract()
-            .map_err(|_| PyValueError::new_err("expected an (N, 2) array of (x, y) points"))?;
+        let a = np.call_method1("asarray", (points,))?;
+        let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+        let size: usize = a.getattr("size")?.extract()?;
+        let a = if size == 0 {
+            np.call_method1("zeros", ((0, 2), "float64"))?
+        } else if kind == "i" || kind == "u" || kind == "f" {
+            np.call_method1("ascontiguousarray", (a, "float64"))?
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "points: expected an (N, 2) array of real (x, y) points, got dtype {}",
+                short(&a.getattr("dtype")?.str()?.to_string_lossy())
+            )));
+        };
+        let a: PyReadonlyArray2<'py, f64> = a.extract().map_err(|_| {
+            KingdomsError::new_err("points: expected an (N, 2) array of (x, y) points")
+        })?;
         if a.shape()[1] != 2 {
-            return Err(PyValueError::new_err(
-                "expected an (N, 2) array of (x, y) points",
+            return Err(KingdomsError::new_err(
+                "points: expected an (N, 2) array of (x, y) points",
             ));
         }
         let s = a.as_slice()?;
-        hex_array(
-            py,
-            s.chunks_exact(2)
-                .map(|p| self.inner.to_hex(p[0], p[1]))
-                .collect::<Vec<_>>()
-                .into_iter(),
-        )
+        let v = s
+            .chunks_exact(2)
+            .map(|p| {
+                let (q, r) = self.inner.fractional(p[0], p[1]);
+                round_arg(q, r)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        hex_array(py, v.into_iter())
     }
 }
 
@@ -685,11 +991,21 @@ fn run<T: Send>(py: Python<'_>, big: bool, f: impl FnOnce() -> T + Send) -> T {
     }
 }
 
+/// The steps of a forced move. A move stops at the map's edge (void), so the walk never
+/// leaves the coordinate range.
+fn steps_arg(steps: Int) -> PyResult<u32> {
+    count_arg(steps, MAX_LENGTH, "steps")
+}
+
 /// `(coords (N, 2) int32, costs (N,) int64)`.
 type CoordsAndCosts<'py> = (Bound<'py, PyArray2<i32>>, Bound<'py, PyArray1<i64>>);
 
-fn budget_arg(budget: i64) -> Option<u64> {
-    u64::try_from(budget).ok()
+/// A movement budget: `None` for a negative one (nothing is reachable), saturated above.
+fn budget_arg(budget: Int) -> Option<u64> {
+    match budget {
+        Int::Fit(b) => u64::try_from(b).ok(),
+        Int::Huge(positive) => positive.then_some(u64::MAX),
+    }
 }
 
 #[pymethods]
@@ -701,18 +1017,26 @@ impl PyHexMap {
         let mut out: Vec<(Hex, Option<u32>)> = Vec::new();
         let items = match cells.cast::<PyDict>() {
             Ok(d) => d.items().into_any(),
-            Err(_) => cells.call_method0("items")?,
+            Err(_) if cells.hasattr("items")? => cells.call_method0("items")?,
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "cells must be a mapping {{(q, r): entry cost or None}}, got {}",
+                    short(&cells.get_type().name()?.to_string_lossy())
+                )))
+            }
         };
         for item in items.try_iter()? {
-            let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+            let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?
+                .extract()
+                .map_err(|_| PyTypeError::new_err("cells.items() must give (key, value) pairs"))?;
             let h = k.extract::<HexArg>()?.0;
             let cost = if v.is_none() {
                 None
             } else {
-                let c: i64 = v.extract().map_err(|_| {
+                let c: i64 = v.extract::<Int>().map(Int::saturated).map_err(|_| {
                     DataError::new_err(format!(
                         "bad data in cells[({}, {})]: entry cost must be an int >= 1 or None, got {}",
-                        h.x, h.y, v.repr().map(|r| r.to_string()).unwrap_or_default()
+                        h.x, h.y, short_repr(&v)
                     ))
                 })?;
                 if !(1..=kingdoms_core::hex::map::MAX_COST as i64).contains(&c) {
@@ -733,10 +1057,11 @@ impl PyHexMap {
 
     /// Parse a map in the text format (docs/hex.md); `source` names it in errors.
     #[classmethod]
-    #[pyo3(signature = (text, source="<text>"))]
-    fn from_text(_cls: &Bound<'_, PyType>, text: &str, source: &str) -> PyResult<Self> {
+    #[pyo3(signature = (text, source=self::text("<text>")))]
+    #[pyo3(text_signature = "($cls, text, source='<text>')")]
+    fn from_text(_cls: &Bound<'_, PyType>, text: Text, source: Text) -> PyResult<Self> {
         Ok(PyHexMap::wrap(
-            kingdoms_core::hex::text::parse(text, source).py()?,
+            kingdoms_core::hex::text::parse(&text, &source).py()?,
         ))
     }
 
@@ -751,18 +1076,18 @@ impl PyHexMap {
     }
 
     /// The map in the text format.
-    fn to_text(&self) -> String {
-        self.inner.to_text()
+    fn to_text(&self) -> PyResult<String> {
+        self.inner.to_text().py()
     }
 
     fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
-        std::fs::write(path, self.inner.to_text())?;
+        std::fs::write(path, self.inner.to_text().py()?)?;
         Ok(())
     }
 
     /// The ASCII picture (occupied zones drawn as `@`).
-    fn render(&self) -> String {
-        self.inner.render()
+    fn render(&self) -> PyResult<String> {
+        self.inner.render().py()
     }
     /// An SVG picture of the map (docs/pictures.md): terrain, occupants, and overlays:
     /// `highlight` (hexes, or `{colour: hexes}`), `path` (hexes, or a list of paths),
@@ -791,8 +1116,8 @@ impl PyHexMap {
             .call1((slf,))?
             .extract()
     }
-    fn __str__(&self) -> String {
-        self.inner.render()
+    fn __str__(&self) -> PyResult<String> {
+        self.inner.render().py()
     }
     fn __repr__(&self) -> String {
         format!(
@@ -828,7 +1153,7 @@ impl PyHexMap {
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let f = py.get_type::<PyHexMap>().getattr("from_text")?;
-        (f, (self.inner.to_text(),)).into_pyobject(py)
+        (f, (self.inner.to_text().py()?,)).into_pyobject(py)
     }
 
     #[getter]
@@ -836,8 +1161,8 @@ impl PyHexMap {
         &self.inner.name
     }
     #[setter]
-    fn set_name(&mut self, name: String) {
-        self.inner.name = name;
+    fn set_name(&mut self, name: Text) {
+        self.inner.name = name.0;
     }
     #[getter]
     fn orientation(&self) -> &'static str {
@@ -897,35 +1222,48 @@ impl PyHexMap {
     /// Put an occupant (an int id) in a zone, or clear it with None. Occupied zones block
     /// movement.
     #[pyo3(signature = (h, occupant))]
-    fn set_occupant(&mut self, h: HexArg, occupant: Option<u32>) -> PyResult<()> {
+    fn set_occupant(&mut self, h: HexArg, occupant: Option<Int>) -> PyResult<()> {
+        let occupant = occupant
+            .map(|o| count_arg(o, u32::MAX as i64 - 1, "occupant"))
+            .transpose()?;
         self.inner.set_occupant(h.0, occupant).py()
     }
     fn clear_occupants(&mut self) {
         self.inner.clear_occupants();
     }
     /// Change a zone's terrain (its cost becomes the terrain's).
-    fn set_terrain(&mut self, h: HexArg, terrain: &str) -> PyResult<()> {
-        self.inner.set_terrain(h.0, terrain).py()
+    fn set_terrain(&mut self, h: HexArg, terrain: Text) -> PyResult<()> {
+        self.inner.set_terrain(h.0, &terrain).py()
     }
     /// Override a passable zone's entry cost.
-    fn set_cost(&mut self, h: HexArg, cost: u32) -> PyResult<()> {
+    fn set_cost(&mut self, h: HexArg, cost: Int) -> PyResult<()> {
+        let max = kingdoms_core::hex::map::MAX_COST as i64;
+        let cost = match cost {
+            Int::Fit(c) if (1..=max).contains(&c) => c as u32,
+            _ => {
+                return Err(KingdomsError::new_err(format!(
+                    "cost {} is not in 1..={max}",
+                    cost.saturated()
+                )))
+            }
+        };
         self.inner.set_cost(h.0, cost).py()
     }
     fn tags(&self, h: HexArg) -> Vec<String> {
         self.inner.tags(h.0).into_iter().map(String::from).collect()
     }
-    fn has_tag(&self, h: HexArg, tag: &str) -> bool {
-        self.inner.has_tag(h.0, tag)
+    fn has_tag(&self, h: HexArg, tag: Text) -> bool {
+        self.inner.has_tag(h.0, &tag)
     }
     /// The zones carrying a tag ("start", "privilege", "renown", ...).
-    fn tagged(&self, tag: &str) -> Vec<PyHex> {
-        hexes(self.inner.tagged(tag))
+    fn tagged(&self, tag: Text) -> Vec<PyHex> {
+        hexes(self.inner.tagged(&tag))
     }
-    fn add_tag(&mut self, h: HexArg, tag: &str) -> PyResult<()> {
-        self.inner.add_tag(h.0, tag).py()
+    fn add_tag(&mut self, h: HexArg, tag: Text) -> PyResult<()> {
+        self.inner.add_tag(h.0, &tag).py()
     }
-    fn remove_tag(&mut self, h: HexArg, tag: &str) -> PyResult<()> {
-        self.inner.remove_tag(h.0, tag).py()
+    fn remove_tag(&mut self, h: HexArg, tag: Text) -> PyResult<()> {
+        self.inner.remove_tag(h.0, &tag).py()
     }
 
     // ---- queries ----
@@ -937,7 +1275,7 @@ impl PyHexMap {
         &self,
         py: Python<'py>,
         start: HexArg,
-        budget: i64,
+        budget: Int,
     ) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let Some(budget) = budget_arg(budget) else {
@@ -967,7 +1305,7 @@ impl PyHexMap {
         &self,
         py: Python<'py>,
         start: HexArg,
-        budget: i64,
+        budget: Int,
     ) -> PyResult<CoordsAndCosts<'py>> {
         let m = &self.inner;
         let cells = match budget_arg(budget) {
@@ -1030,49 +1368,64 @@ impl PyHexMap {
         &self,
         py: Python<'_>,
         origin: HexArg,
-        radius: Option<i64>,
+        radius: Option<Int>,
         occupants_block: bool,
     ) -> PyResult<Vec<PyHex>> {
-        let radius = radius.map(radius_arg).transpose()?;
+        // The radius only filters: any distance between two hexes is allowed.
+        let radius = radius
+            .map(|r| count_arg(r, 4 * MAX_COORD, "radius"))
+            .transpose()?;
         let m = &self.inner;
-        Ok(hexes(run(py, m.len() > DETACH_ZONES, || {
-            m.field_of_view(origin.0, radius, occupants_block)
-        })))
+        // Long traces stop at Ctrl-C: the check reattaches to the interpreter between chunks.
+        let mut interrupted: Option<PyErr> = None;
+        let seen = run(py, m.len() > DETACH_ZONES, || {
+            m.field_of_view_checked(origin.0, radius, occupants_block, || {
+                Python::attach(|py| py.check_signals()).map_err(|e| {
+                    interrupted = Some(e);
+                    kingdoms_core::Error::invalid("interrupted")
+                })
+            })
+        });
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        Ok(hexes(seen.py()?))
     }
 
     /// The zones of an area shape: "single", "radius", "ring", "line" or "cone" (see
     /// docs/hex.md), void hexes left out.
-    #[pyo3(signature = (shape, origin, size=0, direction=0))]
-    fn area(&self, shape: &str, origin: HexArg, size: i64, direction: i64) -> PyResult<Vec<PyHex>> {
-        Ok(hexes(
-            self.inner
-                .area(origin.0, shape_arg(shape, size, direction)?),
-        ))
+    #[pyo3(signature = (shape, origin, size=Int::Fit(0), direction=Int::Fit(0)))]
+    #[pyo3(text_signature = "($self, shape, origin, size=0, direction=0)")]
+    fn area(&self, shape: Text, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<PyHex>> {
+        Ok(hexes(self.inner.area(
+            origin.0,
+            shape_arg(&shape, origin.0, size, direction)?,
+        )))
     }
 
     /// Move `target`'s occupant up to `steps` zones in `direction`, stopping at the first zone
     /// it cannot enter (the collision).
-    fn forced_move(&self, target: HexArg, direction: i64, steps: i64) -> PyResult<PyForcedMove> {
+    fn forced_move(&self, target: HexArg, direction: Int, steps: Int) -> PyResult<PyForcedMove> {
         Ok(self
             .inner
-            .forced_move(target.0, dir_arg(direction), radius_arg(steps)?)
+            .forced_move(target.0, dir_arg(direction)?, steps_arg(steps)?)
             .into())
     }
 
     /// Push `target` directly away from `source` along their common axis.
-    fn push(&self, source: HexArg, target: HexArg, steps: i64) -> PyResult<PyForcedMove> {
+    fn push(&self, source: HexArg, target: HexArg, steps: Int) -> PyResult<PyForcedMove> {
         Ok(self
             .inner
-            .push(source.0, target.0, radius_arg(steps)?)
+            .push(source.0, target.0, steps_arg(steps)?)
             .py()?
             .into())
     }
 
     /// Pull `target` toward `source` along their common axis (the source's zone collides).
-    fn pull(&self, source: HexArg, target: HexArg, steps: i64) -> PyResult<PyForcedMove> {
+    fn pull(&self, source: HexArg, target: HexArg, steps: Int) -> PyResult<PyForcedMove> {
         Ok(self
             .inner
-            .pull(source.0, target.0, radius_arg(steps)?)
+            .pull(source.0, target.0, steps_arg(steps)?)
             .py()?
             .into())
     }

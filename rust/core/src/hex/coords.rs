@@ -178,20 +178,23 @@ pub fn line_nudged(a: Hex, b: Hex, nudge: i64) -> Vec<Hex> {
     if n == 0 {
         return vec![a];
     }
-    let (ax, ay, az) = (a.x as i64, a.y as i64, a.z() as i64);
-    let (bx, by, bz) = (b.x as i64, b.y as i64, b.z() as i64);
+    (0..=n).map(|i| line_point(a, b, n, i, nudge)).collect()
+}
+
+/// The hex at step `i` of `n = distance(a, b)` on [`line_nudged`]`(a, b, nudge)`.
+/// Coordinates inside the documented range (`limits::MAX_COORD`) keep every product in `i64`.
+#[inline]
+pub fn line_point(a: Hex, b: Hex, n: i64, i: i64, nudge: i64) -> Hex {
+    let (ax, ay, az) = (a.x as i64, a.y as i64, -(a.x as i64) - a.y as i64);
+    let (bx, by, bz) = (b.x as i64, b.y as i64, -(b.x as i64) - b.y as i64);
     let eps = [nudge, 2 * nudge, -3 * nudge];
-    (0..=n)
-        .map(|i| {
-            // Cube point times n, plus eps * (infinitesimal).
-            let p = [
-                ax * (n - i) + bx * i,
-                ay * (n - i) + by * i,
-                az * (n - i) + bz * i,
-            ];
-            cube_round_exact(p, eps, n)
-        })
-        .collect()
+    // Cube point times n, plus eps * (infinitesimal).
+    let p = [
+        ax * (n - i) + bx * i,
+        ay * (n - i) + by * i,
+        az * (n - i) + bz * i,
+    ];
+    cube_round_exact(p, eps, n)
 }
 
 /// `line_nudged(a, b, 1)`.

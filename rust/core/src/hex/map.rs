@@ -42,7 +42,7 @@ pub(crate) const NOBODY: u32 = u32::MAX;
 /// keeps sums of long paths far from overflow and the bucket queue small).
 pub const MAX_COST: u32 = 1 << 24;
 /// Largest number of cells (padding included) of the dense storage.
-pub const MAX_CELLS: usize = 1 << 26;
+pub const MAX_CELLS: usize = 1 << 24;
 /// Most terrain kinds a map may have.
 pub const MAX_TERRAINS: usize = 254;
 /// Most distinct tags a map may have.
@@ -66,7 +66,8 @@ impl Blocker {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Equality is on content (see the `PartialEq` impl), not on storage or legend.
+#[derive(Debug, Clone)]
 pub struct HexMap {
     pub name: String,
     pub orientation: Orientation,
@@ -87,6 +88,39 @@ pub struct HexMap {
     pub(crate) symbols: Vec<super::text::Symbol>,
 }
 
+/// Two maps are equal when they hold the same content: name, orientation, the same set of
+/// terrain kinds, and the same zones with the same terrain (by value), entry cost, occupant
+/// and set of tags. Not compared: the order of terrains and tags, legend symbols, tag names
+/// no zone carries. So `parse(to_text())` and a pickle round trip give an equal map.
+impl PartialEq for HexMap {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.orientation == other.orientation
+            && self.zones.len() == other.zones.len()
+            && sorted_terrains(self) == sorted_terrains(other)
+            && self.zones().zip(other.zones()).all(|(a, b)| {
+                a == b
+                    && self.terrain(a) == other.terrain(b)
+                    && self.cost(a) == other.cost(b)
+                    && self.occupant(a) == other.occupant(b)
+                    && sorted_tags(self.tags(a)) == sorted_tags(other.tags(b))
+            })
+    }
+}
+
+impl Eq for HexMap {}
+
+fn sorted_terrains(m: &HexMap) -> Vec<&Terrain> {
+    let mut v: Vec<&Terrain> = m.terrains.iter().collect();
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
+fn sorted_tags(mut v: Vec<&str>) -> Vec<&str> {
+    v.sort_unstable();
+    v
+}
+
 impl HexMap {
     /// A map whose zones are `zones` (terrain index per zone into `terrains`). Zones not
     /// listed are void. Duplicates: the last one wins.
@@ -102,11 +136,22 @@ impl HexMap {
             ));
         }
         for t in &terrains {
-            check_cost(t.cost).map_err(|m| Error::data(format!("terrain {:?}", t.name), m))?;
+            check_cost(t.cost).map_err(|m| {
+                Error::data(format!("terrain {}", super::limits::quoted(&t.name)), m)
+            })?;
         }
         let (mut qmin, mut qmax, mut rmin, mut rmax) = (0i64, 0i64, 0i64, 0i64);
         for (i, (h, _)) in zones.iter().enumerate() {
             let (q, r) = (h.x as i64, h.y as i64);
+            if super::limits::extent(q, r) > super::limits::MAX_COORD {
+                return Err(Error::data(
+                    "map",
+                    format!(
+                        "zone ({q}, {r}) is outside the coordinate range (|q|, |r|, |s| <= {})",
+                        super::limits::MAX_COORD
+                    ),
+                ));
+            }
             if i == 0 {
                 (qmin, qmax, rmin, rmax) = (q, q, r, r);
             } else {
@@ -449,9 +494,12 @@ impl HexMap {
     /// Change a zone's terrain; its cost becomes the terrain's.
     pub fn set_terrain(&mut self, h: Hex, terrain: &str) -> Result<()> {
         let c = self.need(h)?;
-        let t = self
-            .terrain_index(terrain)
-            .ok_or_else(|| Error::invalid(format!("no terrain named {terrain:?}")))?;
+        let t = self.terrain_index(terrain).ok_or_else(|| {
+            Error::invalid(format!(
+                "no terrain named {}",
+                super::limits::quoted(terrain)
+            ))
+        })?;
         self.kind[c] = t as u8;
         self.cost[c] = self.terrain_cost(t);
         Ok(())
@@ -502,6 +550,17 @@ impl HexMap {
             self.tags[c] &= !(1 << i);
         }
         Ok(())
+    }
+
+    /// Bounds of the storage (padding included): `(q_min, q_max, r_min, r_max)`.
+    pub(crate) fn storage_bounds(&self) -> (i64, i64, i64, i64) {
+        let (q0, r0) = (self.q0 as i64, self.r0 as i64);
+        (
+            q0,
+            q0 + self.width as i64 - 1,
+            r0,
+            r0 + self.height as i64 - 1,
+        )
     }
 
     /// Bounds of the zones: `(q_min, q_max, r_min, r_max)`, `None` for an empty map.

@@ -10,6 +10,7 @@
 
 pub mod coords;
 pub mod layout;
+pub mod limits;
 pub mod map;
 pub mod query;
 pub mod text;

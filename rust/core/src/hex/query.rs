@@ -10,6 +10,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::coords::{self, axis_direction, direction, distance, Hex, DIRECTIONS};
+use super::limits::MAX_SIGHT_STEPS;
 use super::map::{Blocker, Cell, HexMap, BLOCKED};
 use crate::error::{Error, Result};
 
@@ -270,21 +271,79 @@ impl HexMap {
         Ok(None)
     }
 
-    fn line_clear(&self, line: &[Hex], occupants_block: bool) -> bool {
-        line.len() < 3
-            || line[1..line.len() - 1].iter().all(|&h| {
-                self.cell(h)
-                    .is_none_or(|c| !self.cell_blocks_sight(c, occupants_block))
-            })
+    /// Whether no zone strictly between `a` and `b` on `line_nudged(a, b, nudge)` blocks
+    /// sight. Only the steps whose hex can fall inside the map's storage are traced, so far
+    /// end points cost no more than the map's width.
+    fn line_clear(&self, a: Hex, b: Hex, nudge: i64, occupants_block: bool) -> bool {
+        let n = distance(a, b) as i64;
+        let (lo, hi) = self.steps_inside(a, b, n);
+        (lo.max(1)..=hi.min(n - 1)).all(|i| {
+            self.cell(coords::line_point(a, b, n, i, nudge))
+                .is_none_or(|c| !self.cell_blocks_sight(c, occupants_block))
+        })
+    }
+
+    /// The steps `i` of an `n`-step line from `a` to `b` whose rounded hex may lie inside the
+    /// storage: the exact point is within one hex of the storage's `q` and `r` bounds (cube
+    /// rounding moves each coordinate by less than 1). Empty when `lo > hi`.
+    fn steps_inside(&self, a: Hex, b: Hex, n: i64) -> (i64, i64) {
+        if n == 0 {
+            return (0, 0);
+        }
+        let (qlo, qhi, rlo, rhi) = self.storage_bounds();
+        let mut lo = 0i128;
+        let mut hi = n as i128;
+        for (from, to, min, max) in [
+            (a.x as i128, b.x as i128, qlo as i128 - 1, qhi as i128 + 1),
+            (a.y as i128, b.y as i128, rlo as i128 - 1, rhi as i128 + 1),
+        ] {
+            // from * n + (to - from) * i must lie in [min * n, max * n].
+            let d = to - from;
+            if d == 0 {
+                if from < min || from > max {
+                    return (1, 0);
+                }
+                continue;
+            }
+            // d * i in [l, h], solved for i (rounding inward).
+            let (l, h) = ((min - from) * n as i128, (max - from) * n as i128);
+            let (d, l, h) = if d > 0 { (d, l, h) } else { (-d, -h, -l) };
+            lo = lo.max(l.div_euclid(d) + i128::from(l.rem_euclid(d) != 0));
+            hi = hi.min(h.div_euclid(d));
+        }
+        if lo > hi {
+            (1, 0)
+        } else {
+            (lo as i64, hi as i64)
+        }
     }
 
     /// Whether `b` can be seen from `a`: some straight line between them (the line nudged to
     /// either side where it runs along hex borders) crosses no sight-blocking zone strictly
     /// between them. Sight-blocking: terrain with `blocks_sight`, and occupied zones when
-    /// `occupants_block`. Void does not block sight. Symmetric.
+    /// `occupants_block`. Void does not block sight. Symmetric. `a` and `b` need not be
+    /// zones; the work is bounded by the map's size, not by their distance.
     pub fn line_of_sight(&self, a: Hex, b: Hex, occupants_block: bool) -> bool {
-        self.line_clear(&coords::line_nudged(a, b, 1), occupants_block)
-            || self.line_clear(&coords::line_nudged(a, b, -1), occupants_block)
+        self.line_clear(a, b, 1, occupants_block) || self.line_clear(a, b, -1, occupants_block)
+    }
+
+    /// The zones a field of view from `origin` within `radius` checks, in zone order.
+    fn sight_candidates(&self, origin: Hex, radius: Option<u32>) -> Vec<Hex> {
+        match radius {
+            // 3r(r + 1) + 1 hexes within r, in u64 (hexx's u32 count overflows past ~37,800).
+            Some(r) if 3 * r as u64 * (r as u64 + 1) + 1 < self.len() as u64 => {
+                let mut v: Vec<Hex> = coords::range(origin, r)
+                    .into_iter()
+                    .filter(|&h| self.contains(h))
+                    .collect();
+                v.sort_by_key(|h| (h.y, h.x));
+                v
+            }
+            _ => self
+                .zones()
+                .filter(|&h| radius.is_none_or(|r| distance(origin, h) <= r))
+                .collect(),
+        }
     }
 
     /// The zones within `radius` of `origin` (all zones for `None`) that `origin` can see,
@@ -295,22 +354,45 @@ impl HexMap {
         radius: Option<u32>,
         occupants_block: bool,
     ) -> Vec<Hex> {
-        let within = |h: Hex| radius.is_none_or(|r| distance(origin, h) <= r);
-        match radius {
-            Some(r) if (coords::Hex::range_count(r) as usize) < self.len() => {
-                let mut v: Vec<Hex> = coords::range(origin, r)
-                    .into_iter()
-                    .filter(|&h| self.contains(h))
-                    .collect();
-                v.sort_by_key(|h| (h.y, h.x));
-                v.retain(|&h| self.line_of_sight(origin, h, occupants_block));
-                v
-            }
-            _ => self
-                .zones()
-                .filter(|&h| within(h) && self.line_of_sight(origin, h, occupants_block))
-                .collect(),
+        let mut v = self.sight_candidates(origin, radius);
+        v.retain(|&h| self.line_of_sight(origin, h, occupants_block));
+        v
+    }
+
+    /// [`HexMap::field_of_view`] for untrusted callers: refused (before tracing) if it
+    /// would trace more than [`MAX_SIGHT_STEPS`] hex steps, and `interrupt` is called every
+    /// few thousand lines; an error from it stops the work and is returned.
+    pub fn field_of_view_checked(
+        &self,
+        origin: Hex,
+        radius: Option<u32>,
+        occupants_block: bool,
+        mut interrupt: impl FnMut() -> Result<()>,
+    ) -> Result<Vec<Hex>> {
+        let candidates = self.sight_candidates(origin, radius);
+        // A line is traced only where it can meet the storage: at most ~2 * (side + 2) steps.
+        let (qlo, qhi, rlo, rhi) = self.storage_bounds();
+        let side = 2 * ((qhi - qlo).max(rhi - rlo) as u64 + 4);
+        let steps: u64 = candidates
+            .iter()
+            .map(|&h| 2 * (distance(origin, h) as u64).min(side))
+            .sum();
+        if steps > MAX_SIGHT_STEPS {
+            return Err(Error::invalid(format!(
+                "field_of_view would trace about {steps} hex steps of sight lines; at most {MAX_SIGHT_STEPS} (give a smaller radius)"
+            )));
         }
+        let mut seen = Vec::new();
+        for chunk in candidates.chunks(4096) {
+            interrupt()?;
+            seen.extend(
+                chunk
+                    .iter()
+                    .copied()
+                    .filter(|&h| self.line_of_sight(origin, h, occupants_block)),
+            );
+        }
+        Ok(seen)
     }
 
     /// The zones of an area shape (void hexes dropped), in the shape's order.

@@ -392,10 +392,10 @@ fn text_round_trips_both_orientations() {
             m.orientation = Orientation::Flat;
         }
         m.name = "random \"map\"".into();
-        let t = m.to_text();
+        let t = m.to_text().unwrap();
         let back = text::parse(&t, "t.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
         assert_same(&m, &back);
-        assert_eq!(back.to_text(), t);
+        assert_eq!(back.to_text().unwrap(), t);
     }
 }
 
@@ -436,7 +436,7 @@ fn the_documented_example_reads_as_drawn() {
         !m.contains(Hex::new(2, 2)),
         "the gap on the last line is void"
     );
-    assert_eq!(m.render(), " . . # . .\nS . ~ @ . R\n . . #   .\n");
+    assert_eq!(m.render().unwrap(), " . . # . .\nS . ~ @ . R\n . . #   .\n");
 }
 
 fn err(text: &str) -> String {

@@ -43,6 +43,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::coords::{Hex, Orientation};
+use super::limits::{quoted, short, MAX_PICTURE_CHARS};
 use super::map::{HexMap, Terrain, MAX_TAGS};
 use crate::error::{Error, Result};
 
@@ -64,26 +65,53 @@ struct RawMap {
     #[serde(default)]
     origin: [i32; 2],
     picture: Spanned<String>,
-    legend: BTreeMap<Spanned<String>, Spanned<RawLegend>>,
+    legend: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     terrain: BTreeMap<String, RawTerrain>,
     #[serde(default)]
     zones: Vec<Spanned<RawZone>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawLegend {
-    Name(String),
-    Full(RawLegendFull),
+/// A legend entry: a terrain name, or `{ terrain = "...", tags = ["..."] }`. Read by hand
+/// from the TOML value so a bad entry gets a message about legends, not about serde's enums.
+fn legend_entry(value: &toml::Value) -> std::result::Result<(String, Vec<String>), String> {
+    const EXPECTED: &str =
+        "expected a terrain name or { terrain = \"name\", tags = [\"tag\", ...] }";
+    match value {
+        toml::Value::String(name) => Ok((name.clone(), Vec::new())),
+        toml::Value::Table(t) => {
+            if let Some(k) = t.keys().find(|k| *k != "terrain" && *k != "tags") {
+                return Err(format!("unknown key {}: {EXPECTED}", quoted(k)));
+            }
+            let name = match t.get("terrain") {
+                Some(toml::Value::String(n)) => n.clone(),
+                Some(other) => return Err(format!("terrain is {}: {EXPECTED}", a(other))),
+                None => return Err(format!("no terrain: {EXPECTED}")),
+            };
+            let tags = match t.get("tags") {
+                None => Vec::new(),
+                Some(toml::Value::Array(a)) => a
+                    .iter()
+                    .map(|v| v.as_str().map(String::from))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| format!("tags must be strings: {EXPECTED}"))?,
+                Some(other) => return Err(format!("tags is {}: {EXPECTED}", a(other))),
+            };
+            Ok((name, tags))
+        }
+        other => Err(format!("{}: {EXPECTED}", a(other))),
+    }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLegendFull {
-    terrain: String,
-    #[serde(default)]
-    tags: Vec<String>,
+/// "an integer", "a table", ...: the kind of a TOML value, for messages.
+fn a(value: &toml::Value) -> String {
+    let t = value.type_str();
+    let article = if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {t}")
 }
 
 #[derive(Deserialize)]
@@ -173,6 +201,7 @@ impl Grid {
 
 /// Parse a map from the text format. `source` names it in error messages (a file name).
 pub fn parse(text: &str, source: &str) -> Result<HexMap> {
+    let source = &short(source);
     let cx = Ctx { source, text };
     let raw: RawMap = toml::from_str(text).map_err(|e| {
         let msg = e.message().to_string();
@@ -187,8 +216,8 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
             cx.at(
                 o.span().start,
                 format!(
-                    "orientation {:?}: expected \"pointy\" or \"flat\"",
-                    o.get_ref()
+                    "orientation {}: expected \"pointy\" or \"flat\"",
+                    quoted(o.get_ref())
                 ),
             )
         })?,
@@ -204,7 +233,7 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
         }
         if !(1..=super::map::MAX_COST).contains(&t.cost) {
             return Err(Error::data(
-                format!("{source} [terrain.{name}]"),
+                format!("{source} [terrain.{}]", short(name)),
                 format!("cost {} is not in 1..={}", t.cost, super::map::MAX_COST),
             ));
         }
@@ -219,7 +248,10 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
         let (Some(ch), None) = (chars.next(), chars.next()) else {
             return Err(cx.at(
                 key.span().start,
-                format!("legend key {:?} must be a single character", key.get_ref()),
+                format!(
+                    "legend key {} must be a single character",
+                    quoted(key.get_ref())
+                ),
             ));
         };
         if ch.is_whitespace() || ch.is_control() {
@@ -228,10 +260,8 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
                 "legend symbols must be visible characters (a space is void)",
             ));
         }
-        let (name, tags) = match entry.get_ref() {
-            RawLegend::Name(n) => (n.clone(), Vec::new()),
-            RawLegend::Full(f) => (f.terrain.clone(), f.tags.clone()),
-        };
+        let (name, tags) = legend_entry(entry.get_ref())
+            .map_err(|m| cx.at(entry.span().start, format!("legend {ch:?}: {m}")))?;
         if name == "void" {
             if !tags.is_empty() {
                 return Err(cx.at(entry.span().start, "void cells cannot carry tags"));
@@ -242,7 +272,7 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
         let t = terrain_id(&name).ok_or_else(|| {
             cx.at(
                 entry.span().start,
-                format!("legend {ch:?}: no terrain {name:?} in [terrain]"),
+                format!("legend {ch:?}: no terrain {} in [terrain]", quoted(&name)),
             )
         })?;
         symbols.push(Symbol {
@@ -296,7 +326,12 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
                 .hex(l as i64, c as i64)
                 .map_err(|m| Error::data(place(l, c), format!("{ch:?} {m}")))?;
             if let Some((t, tags)) = entry {
-                let h = Hex::new(h.x + raw.origin[0], h.y + raw.origin[1]);
+                let h = super::limits::hex(
+                    h.x as i64 + raw.origin[0] as i64,
+                    h.y as i64 + raw.origin[1] as i64,
+                    "the zone",
+                )
+                .map_err(|e| Error::data(place(l, c), inner(e)))?;
                 cells.push((h, *t, tags.clone()));
             }
         }
@@ -419,8 +454,14 @@ impl HexMap {
     }
 
     /// The picture (lines of the text format) and the `origin` that reads it back to the
-    /// same coordinates.
-    fn picture(&self, legend: &[Symbol], draw: impl Fn(Hex, char) -> char) -> (String, [i32; 2]) {
+    /// same coordinates. Built line by line from the zones, so memory follows the zones and
+    /// the text, never the bounding box; refused before building if the text would exceed
+    /// [`MAX_PICTURE_CHARS`].
+    fn picture(
+        &self,
+        legend: &[Symbol],
+        draw: impl Fn(Hex, char) -> char,
+    ) -> Result<(String, [i32; 2])> {
         let pos = |h: Hex| -> (i64, i64) {
             let (q, r) = (h.x as i64, h.y as i64);
             match self.orientation {
@@ -429,62 +470,81 @@ impl HexMap {
             }
         };
         let Some(first) = self.zones().next() else {
-            return (String::new(), [0, 0]);
+            return Ok((String::new(), [0, 0]));
         };
-        let (mut lmin, mut cmin, mut lmax, mut cmax) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
-        for h in self.zones() {
-            let (l, c) = pos(h);
-            lmin = lmin.min(l);
-            cmin = cmin.min(c);
-            lmax = lmax.max(l);
-            cmax = cmax.max(c);
+        let mut cells: Vec<(i64, i64, Hex)> = self
+            .zones()
+            .map(|h| {
+                let (l, c) = pos(h);
+                (l, c, h)
+            })
+            .collect();
+        cells.sort_unstable_by_key(|&(l, c, _)| (l, c));
+        let cmin = cells.iter().map(|p| p.1).min().unwrap_or(0);
+        let (lmin, lmax) = match (cells.first(), cells.last()) {
+            (Some(f), Some(l)) => (f.0, l.0),
+            _ => (0, 0),
+        };
+        // Characters: one newline per line, plus each line up to its last cell.
+        let mut size = (lmax - lmin + 1) as u64;
+        for w in cells.windows(2) {
+            if w[0].0 != w[1].0 {
+                size += (w[0].1 - cmin + 1) as u64;
+            }
         }
-        let (nl, nc) = ((lmax - lmin + 1) as usize, (cmax - cmin + 1) as usize);
-        let mut rows = vec![vec![' '; nc]; nl];
-        for h in self.zones() {
-            let (l, c) = pos(h);
-            rows[(l - lmin) as usize][(c - cmin) as usize] = draw(h, self.symbol_of(legend, h));
+        if let Some(last) = cells.last() {
+            size += (last.1 - cmin + 1) as u64;
         }
-        let mut out = String::new();
-        for row in rows {
-            let line: String = row.into_iter().collect();
-            out.push_str(line.trim_end());
-            out.push('\n');
+        if size > MAX_PICTURE_CHARS {
+            return Err(Error::invalid(format!(
+                "the map's picture would be {size} characters (its zones span {} lines and {} columns); at most {MAX_PICTURE_CHARS}",
+                lmax - lmin + 1,
+                cells.iter().map(|p| p.1).max().unwrap_or(0) - cmin + 1
+            )));
         }
-        // Read the first zone back with origin 0 to find the origin.
+        let mut out = String::with_capacity(size as usize);
+        let (mut line, mut col) = (lmin, cmin);
+        for &(l, c, h) in &cells {
+            while line < l {
+                out.push('\n');
+                line += 1;
+                col = cmin;
+            }
+            out.extend(std::iter::repeat_n(' ', (c - col) as usize));
+            out.push(draw(h, self.symbol_of(legend, h)));
+            col = c + 1;
+        }
+        out.push('\n');
+        // Read the first zone back with origin 0 to find the origin. The parity is fixed by
+        // the first cell of the picture (top line, leftmost).
         let (l, c) = pos(first);
         let mut grid = Grid {
             orientation: self.orientation,
             parity: None,
         };
-        // The parity is fixed by the first cell of the picture (top line, leftmost).
-        let top = self
-            .zones()
-            .map(pos)
-            .filter(|p| p.0 == lmin)
-            .min_by_key(|p| p.1)
-            .unwrap_or((l, c));
+        let top = cells.first().map_or((l, c), |p| (p.0, p.1));
         let _ = grid.hex(0, top.1 - cmin);
         let read = grid.hex(l - lmin, c - cmin).unwrap_or(first);
-        (out, [first.x - read.x, first.y - read.y])
+        Ok((out, [first.x - read.x, first.y - read.y]))
     }
 
     /// The picture alone, with occupied zones drawn as `@` (for printing).
-    pub fn render(&self) -> String {
+    pub fn render(&self) -> Result<String> {
         let legend = self.full_legend();
-        self.picture(
-            &legend,
-            |h, ch| if self.occupant(h).is_some() { '@' } else { ch },
-        )
-        .0
+        Ok(self
+            .picture(
+                &legend,
+                |h, ch| if self.occupant(h).is_some() { '@' } else { ch },
+            )?
+            .0)
     }
 
     /// The map in the text format; `parse(to_text())` gives an equal map (terrain order,
     /// tag order and legend symbols may be normalized).
-    pub fn to_text(&self) -> String {
+    pub fn to_text(&self) -> Result<String> {
         let mut legend = self.full_legend();
         legend.sort_by_key(|s| s.symbol);
-        let (pic, origin) = self.picture(&legend, |_, ch| ch);
+        let (pic, origin) = self.picture(&legend, |_, ch| ch)?;
         let mut s = String::new();
         if !self.name.is_empty() {
             let _ = writeln!(s, "name = {}", quote(&self.name));
@@ -533,7 +593,7 @@ impl HexMap {
                 let _ = writeln!(s, "occupant = {o}");
             }
         }
-        s
+        Ok(s)
     }
 }
 
