@@ -11,7 +11,8 @@ or as a figures table (what docs/agents.md quotes)::
 Figures (computed by `kingdoms._bench`, which `kingdoms bench` reports too): ISMCTS
 iterations/s on one thread over positions spread through a game (leaf evaluation, the
 default, and random rollouts to the end), greedy moves/s, batch steps/s (one step = one move
-in each of the batch's games; random legal ids chosen in numpy, untimed), and tournament
+in each of the batch's games; random legal ids chosen in numpy, untimed; into fresh arrays
+every call, and into `out=` buffers made once), and tournament
 games/s on one and on two threads (greedy against random), with their ratio.
 """
 

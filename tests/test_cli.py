@@ -38,7 +38,10 @@ def test_bench_reports_every_measure(capsys: pytest.CaptureFixture[str]) -> None
     assert any("proofs" in k for k in figures), "Battle Line adds its proof rates"
     for key in (
         "ISMCTS iterations/s (1 thread)",
-        "batch steps/s (1024 games, 1 thread)",
+        "batch steps/s (1024 games, 1 thread, fresh arrays)",
+        "batch steps/s (1024 games, 1 thread, out= buffers)",
+        "batch steps/s (1024 games, all cores, fresh arrays)",
+        "batch steps/s (1024 games, all cores, out= buffers)",
         "tournament (greedy vs random) speed-up, 2 threads / 1",
     ):
         assert figures[key] > 0, key

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
+from kingdoms._svg import DRAWERS
 from kingdoms.agents import Greedy, Random
 from kingdoms.batch import Batch
 from kingdoms.envs import (
@@ -79,6 +80,68 @@ def test_aec_spectator_render_shows_the_whole_state() -> None:
     silent.reset(seed=3)
     with pytest.warns(UserWarning, match="render_mode"):
         assert silent.render() is None
+
+
+PICTURED = [n for n in GAMES if n in DRAWERS]
+
+
+@pytest.mark.parametrize("name", PICTURED)
+def test_svg_render_shows_only_the_viewers_view(name: str) -> None:
+    """AEC: the agent to move's picture (spectator: the whole state); single-agent: the
+    learner's. A player's picture is the same whatever hidden state its view allows."""
+    env = aec_env(name, render_mode="svg")
+    whole = aec_env(name, render_mode="svg", spectator=True)
+    single = SingleAgentEnv(name, opponent=Greedy(), seat=1, render_mode="svg")
+    env.reset(seed=6)
+    whole.reset(seed=6)
+    single.reset(seed=6)
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        obs, *_ = env.last()
+        game = env.unwrapped.game
+        if game.is_terminal:
+            break
+        p = game.current_player
+        picture = env.render()
+        assert picture.startswith(("<svg", "<?xml"))
+        assert picture == game.svg(p)
+        for s in range(3):
+            assert game.resample_hidden(p, s).svg(p) == picture
+        assert whole.render() == game.svg()
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+        whole.step(action)
+    learner = single.render()
+    assert learner == single.game.svg(1)
+    for s in range(3):
+        assert single.game.resample_hidden(1, s).svg(1) == learner
+
+
+@pytest.mark.filterwarnings("ignore:.*(spec|render fps).*")
+@pytest.mark.parametrize("name", PICTURED)
+def test_svg_render_mode_passes_the_checkers(name: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(aec_env(name, render_mode="svg"), num_cycles=50)
+    check_env(SingleAgentEnv(name, opponent=Random(), seat=None, render_mode="svg"))
+
+
+def test_svg_render_mode_is_refused_for_a_game_without_a_picture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name = GAMES[0]
+    monkeypatch.delitem(DRAWERS, name)  # as for a game whose picture is not written yet
+    with pytest.raises(ValueError, match="no picture"):
+        aec_env(name, render_mode="svg")
+    with pytest.raises(ValueError, match="no picture"):
+        SingleAgentEnv(name, render_mode="svg")
+
+
+def test_render_modes_are_declared() -> None:
+    assert aec_env(GAMES[0]).metadata["render_modes"] == ["ansi", "svg"]
+    assert SingleAgentEnv.metadata["render_modes"] == ["ansi", "svg"]
+    with pytest.raises(ValueError, match="render_mode"):
+        SingleAgentEnv(GAMES[0], render_mode="rgb_array")
 
 
 def test_aec_reset_without_seed_continues_a_seeded_stream() -> None:

@@ -66,18 +66,21 @@ def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def batch_steps_per_second(
-    name: str, num_games: int, seconds: float, threads: int | None = None
+    name: str, num_games: int, seconds: float, threads: int | None = None, out: bool = False
 ) -> float:
     """Game-steps per second of `Batch.step` alone: `num_games` moves per call, random legal
-    ids chosen in numpy between calls (not timed)."""
+    ids chosen in numpy between calls (not timed). `out`: write into one set of arrays made
+    once by `Batch.buffers` (`step(ids, out=...)`) instead of fresh arrays every call."""
     env = Batch(name, num_games, seed=1, threads=threads)
     _, mask, _ = env.reset()
+    buffers = env.buffers() if out else None
     rng = np.random.default_rng(0)
     calls, spent = 0, 0.0
     while spent < seconds:
         ids = random_ids(mask, rng)
         start = time.perf_counter()
-        mask = env.step(ids).mask
+        # with `out`, `mask` is the buffer itself: read (by random_ids) before the next step
+        mask = env.step(ids, out=buffers).mask
         spent += time.perf_counter() - start
         calls += 1
     return calls * num_games / spent
@@ -127,8 +130,18 @@ def agent_figures(name: str, seconds: float) -> dict[str, float]:
             name, seconds, rollout_depth=None
         ),
         "greedy moves/s (1 thread)": greedy_moves_per_second(name, seconds),
-        "batch steps/s (1024 games, 1 thread)": batch_steps_per_second(name, 1024, seconds, 1),
-        "batch steps/s (1024 games, all cores)": batch_steps_per_second(name, 1024, seconds),
+        "batch steps/s (1024 games, 1 thread, fresh arrays)": batch_steps_per_second(
+            name, 1024, seconds, 1
+        ),
+        "batch steps/s (1024 games, 1 thread, out= buffers)": batch_steps_per_second(
+            name, 1024, seconds, 1, out=True
+        ),
+        "batch steps/s (1024 games, all cores, fresh arrays)": batch_steps_per_second(
+            name, 1024, seconds
+        ),
+        "batch steps/s (1024 games, all cores, out= buffers)": batch_steps_per_second(
+            name, 1024, seconds, out=True
+        ),
     }
     for key, value in tournament_scaling(name, seconds).items():
         out[f"tournament (greedy vs random) {key}"] = value

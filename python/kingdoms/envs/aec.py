@@ -21,7 +21,8 @@ Rewards are the game's final returns (win 1, loss -1, draw 0), given when the ga
 nothing is truncated (every game ends by its rules).
 
 ``render_mode="ansi"``: :meth:`render` returns the text picture of what the agent to move
-may see (``spectator=True``: the whole state).
+may see (``spectator=True``: the whole state); ``render_mode="svg"``: the SVG picture of the
+same view (no ``"rgb_array"``: see :mod:`kingdoms.envs.render`).
 
 Seeding: ``reset(seed=s)`` starts the game seeded ``s``; ``reset()`` without a seed starts
 the next game of a stream seeded by the last seed given (0 at first), so runs repeat.
@@ -37,6 +38,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from kingdoms._kingdoms import Game, new_game
+from kingdoms.envs.render import RENDER_MODES, check_render_mode, render
 from kingdoms.envs.spaces import observation_bounds
 
 __all__ = ["KingdomsAEC", "aec_env"]
@@ -52,7 +54,7 @@ class KingdomsAEC(AECEnv):  # type: ignore[misc]
     """The AEC environment of game ``game`` (a name) under rules ``options``."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (the base classes declare it so)
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "name": "kingdoms_v0",
         "is_parallelizable": False,
     }
@@ -65,16 +67,12 @@ class KingdomsAEC(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, "
-                f"got {render_mode!r}"
-            )
-        self.render_mode = render_mode
-        self.spectator = spectator
         self.game_name = game
         self.options = dict(options)
         self.game: Game = new_game(game, seed=0, **options)
+        check_render_mode(self.game, render_mode)
+        self.render_mode = render_mode
+        self.spectator = spectator
         self.metadata = {**self.metadata, "name": f"kingdoms_{self.game.name}_v0"}
         self.possible_agents = [agent_name(p) for p in range(self.game.num_players)]
         self.agents: list[str] = []
@@ -160,12 +158,14 @@ class KingdomsAEC(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'svg'"
+            )
             return None
         if self.spectator:
-            return self.game.render()
+            return render(self.game, self.render_mode, None)
         p = self.game.current_player
-        return self.game.render(0 if p is None else p)
+        return render(self.game, self.render_mode, 0 if p is None else p)
 
     def close(self) -> None:
         pass

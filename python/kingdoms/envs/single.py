@@ -22,6 +22,9 @@ such as ``check_env`` that sample unmasked actions work) the episode ends as a l
 (reward -1, ``info["illegal_action"]`` True) and the game is left as it was; with
 ``"raise"`` it raises :class:`kingdoms.IllegalActionError`.
 
+``render_mode="ansi"`` / ``"svg"``: :meth:`render` returns the text / SVG picture of what
+the learner may see.
+
 ``seat``: the learner's seat, or None to alternate, game by game, from seat 0. The
 opponent restarts from its own seed every game, so a seeded reset repeats exactly.
 Seeding: ``reset(seed=s)`` starts the game seeded ``s``; ``reset()`` the next game of a
@@ -39,6 +42,7 @@ import numpy.typing as npt
 
 from kingdoms._kingdoms import Game, IllegalActionError, new_game
 from kingdoms.agents import Random, RustAgent
+from kingdoms.envs.render import RENDER_MODES, check_render_mode, render
 from kingdoms.envs.spaces import observation_bounds
 
 __all__ = ["SingleAgentEnv"]
@@ -49,7 +53,7 @@ Obs = npt.NDArray[np.float32]
 class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
     """One seat of ``game`` (a name, ``options`` its rules) against ``opponent``."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (the base classes declare it so)
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES}  # noqa: RUF012 (the base classes declare it so)
 
     def __init__(
         self,
@@ -60,13 +64,12 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.game_name = game
         self.options = dict(options)
         self.game: Game = new_game(game, seed=0, **options)
+        check_render_mode(self.game, render_mode)
         if self.game.num_players != 2:
             raise ValueError("SingleAgentEnv needs a two-player game; use aec_env for more")
         if seat is not None and seat not in (0, 1):
@@ -138,6 +141,8 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'svg'"
+            )
             return None
-        return self.game.render(self.learner)
+        return render(self.game, self.render_mode, self.learner)
