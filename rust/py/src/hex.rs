@@ -1,6 +1,7 @@
 //! `kingdoms.hex`: hex coordinates, layouts and maps. Every argument that takes a hex takes a
 //! `Hex` or a plain `(q, r)` tuple. Functions are registered with a `hex_` prefix on the
 //! extension and re-exported without it by `python/kingdoms/hex.py`.
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::hex::{
     coords, Axis, Collision, ForcedMove, Hex, HexMap, Layout, Orientation, Parity, Shape,
@@ -382,6 +383,14 @@ fn area(shape: &str, origin: HexArg, size: i64, direction: i64) -> PyResult<Vec<
 }
 
 /// An `(N, 2)` int64 array of `(q, r)` from any array-like.
+/// The rows of a flat row-major `(N, 2)` array as `(first, second)` pairs.
+fn pairs<T: Copy>(flat: &[T]) -> impl Iterator<Item = (T, T)> + '_ {
+    flat.iter()
+        .copied()
+        .step_by(2)
+        .zip(flat.iter().copied().skip(1).step_by(2))
+}
+
 fn coords_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, i64>> {
     let np = obj.py().import("numpy")?;
     let a = np.call_method1("ascontiguousarray", (obj, "int64"))?;
@@ -393,7 +402,7 @@ fn coords_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, 
     let a: PyReadonlyArray2<'py, i64> = a
         .extract()
         .map_err(|_| PyValueError::new_err("expected an (N, 2) array of (q, r) coordinates"))?;
-    if a.shape()[1] != 2 {
+    if a.shape().get(1) != Some(&2) {
         return Err(PyValueError::new_err(format!(
             "expected an (N, 2) array of (q, r) coordinates, got shape {:?}",
             a.shape()
@@ -425,10 +434,9 @@ fn distances<'py>(
     let arr = coords_array(others)?;
     let s = arr.as_slice()?;
     let (aq, ar) = (a.0.x as i64, a.0.y as i64);
-    let out: Vec<i64> = s
-        .chunks_exact(2)
-        .map(|p| {
-            let (dq, dr) = (p[0] - aq, p[1] - ar);
+    let out: Vec<i64> = pairs(s)
+        .map(|(q, r)| {
+            let (dq, dr) = (q - aq, r - ar);
             (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
         })
         .collect();
@@ -546,8 +554,8 @@ impl PyLayout {
         let arr = coords_array(hexes)?;
         let s = arr.as_slice()?;
         let mut out = Vec::with_capacity(s.len());
-        for p in s.chunks_exact(2) {
-            let (x, y) = self.inner.fractional_to_pixel(p[0] as f64, p[1] as f64);
+        for (q, r) in pairs(s) {
+            let (x, y) = self.inner.fractional_to_pixel(q as f64, r as f64);
             out.push(x);
             out.push(y);
         }
@@ -564,7 +572,7 @@ impl PyLayout {
         let a: PyReadonlyArray2<'py, f64> = a
             .extract()
             .map_err(|_| PyValueError::new_err("expected an (N, 2) array of (x, y) points"))?;
-        if a.shape()[1] != 2 {
+        if a.shape().get(1) != Some(&2) {
             return Err(PyValueError::new_err(
                 "expected an (N, 2) array of (x, y) points",
             ));
@@ -572,8 +580,8 @@ impl PyLayout {
         let s = a.as_slice()?;
         hex_array(
             py,
-            s.chunks_exact(2)
-                .map(|p| self.inner.to_hex(p[0], p[1]))
+            pairs(s)
+                .map(|(x, y)| self.inner.to_hex(x, y))
                 .collect::<Vec<_>>()
                 .into_iter(),
         )
@@ -669,8 +677,10 @@ impl PyHexMap {
         }
         let mut v: Vec<Option<Py<PyTuple>>> = (0..self.inner.num_cells()).map(|_| None).collect();
         for h in self.inner.zones() {
-            if let Some(c) = self.inner.zone_cell(h) {
-                v[c] = Some(PyTuple::new(py, [h.x, h.y])?.unbind());
+            // A zone's cell is below num_cells; were it not, `reachable` falls back to
+            // building the key from `hex_of`, as for any cell without one.
+            if let Some(slot) = self.inner.zone_cell(h).and_then(|c| v.get_mut(c)) {
+                *slot = Some(PyTuple::new(py, [h.x, h.y])?.unbind());
             }
         }
         Ok(self.keys.get_or_init(|| v))
@@ -951,7 +961,7 @@ impl PyHexMap {
         .py()?;
         let keys = self.keys(py)?;
         for (c, cost) in cells {
-            match &keys[c] {
+            match keys.get(c).and_then(Option::as_ref) {
                 Some(k) => d.set_item(k.bind(py), cost)?,
                 None => {
                     let h = m.hex_of(c);
