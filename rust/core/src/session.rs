@@ -1,6 +1,7 @@
 //! A game together with how it came to be: its seed and the actions played. This is the
 //! unit the Python bindings and the records work with, behind the object-safe [`DynGame`]
 //! so one binding class serves every game.
+#![deny(clippy::indexing_slicing)]
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};

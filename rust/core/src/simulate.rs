@@ -3,6 +3,7 @@
 //! Game `i` of a batch is set up from `GameRng::stream(seed, i)` and its random moves come
 //! from a second stream, so the totals depend only on `(seed, first, games)`, never on the
 //! thread count or on scheduling.
+#![deny(clippy::indexing_slicing)]
 
 use crate::agents::playout::playout;
 use crate::error::{Error, Result};
@@ -99,7 +100,14 @@ pub fn simulate<G: Game>(
                 let (winner, plies) = random_playout(&mut game, &mut rng)?;
                 let mut wins = vec![0; game.num_players()];
                 if let Some(w) = winner {
-                    wins[w] = 1;
+                    // A winner is always a seat of this game; say so rather than panic if a
+                    // game ever reports one it does not have.
+                    *wins.get_mut(w).ok_or_else(|| {
+                        Error::invalid(format!(
+                            "game {i} reported winner {w} of {} players",
+                            game.num_players()
+                        ))
+                    })? = 1;
                 }
                 Ok(SimStats {
                     games: 1,

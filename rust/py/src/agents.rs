@@ -5,6 +5,7 @@
 //! Rust with the GIL released. Games among Rust agents run on a rayon pool; a game with a
 //! Python agent runs on the calling thread, which takes the GIL only for the Python agent's
 //! `act` calls and for progress reports.
+#![deny(clippy::indexing_slicing)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -668,8 +669,9 @@ fn match_from<G: Game>(
     let mut session = session_of::<G>(start)?.clone();
     let mut built: Vec<Box<dyn Agent<G>>> = entrants
         .iter()
+        .zip(names)
         .enumerate()
-        .map(|(seat, e)| e.build::<G>(py, &names[seat], arena::agent_salt(seed, 0, seat), kept))
+        .map(|(seat, (e, name))| e.build::<G>(py, name, arena::agent_salt(seed, 0, seat), kept))
         .collect();
     let context = format!("match (seed {seed})");
     py.detach(|| {
@@ -790,9 +792,7 @@ pub struct PyGameResult {
 impl PyGameResult {
     /// JSON-safe data (`from_dict` reads it back).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut v = self.json();
-        v["winning_agent"] = serde_json::json!(self.winning_agent);
-        json::to_py(py, &v)
+        json::to_py(py, &self.json())
     }
     /// A result from `to_dict` data (e.g. sent back by another process).
     #[staticmethod]
@@ -858,6 +858,7 @@ impl PyGameResult {
         serde_json::json!({
             "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner,
             "returns": o.returns, "plies": o.plies, "record": o.record,
+            "winning_agent": self.winning_agent,
         })
     }
 }
@@ -886,15 +887,11 @@ pub struct PyTournament {
 }
 
 impl PyTournament {
-    fn check(&self, i: usize) -> PyResult<()> {
-        if i < self.inner.names.len() {
-            Ok(())
-        } else {
-            Err(PyIndexError::new_err(format!(
-                "agent {i} out of range: {} agents",
-                self.inner.names.len()
-            )))
-        }
+    fn out_of_range(&self, i: usize) -> PyErr {
+        PyIndexError::new_err(format!(
+            "agent {i} out of range: {} agents",
+            self.inner.names.len()
+        ))
     }
 }
 
@@ -902,8 +899,12 @@ impl PyTournament {
 impl PyTournament {
     /// Agent `i`'s share of the points over its games (win 1, draw 1/2, loss 0).
     fn score(&self, i: usize) -> PyResult<f64> {
-        self.check(i)?;
-        Ok(self.inner.totals[i].score())
+        let total = self
+            .inner
+            .totals
+            .get(i)
+            .ok_or_else(|| self.out_of_range(i))?;
+        Ok(total.score())
     }
     /// The results as a printable text table.
     fn table(&self) -> String {
@@ -928,14 +929,12 @@ impl PyTournament {
         self.inner.table()
     }
     fn __repr__(&self) -> String {
-        let scores: Vec<String> = (0..self.inner.names.len())
-            .map(|i| {
-                format!(
-                    "{} {:.1}%",
-                    self.inner.names[i],
-                    100.0 * self.inner.totals[i].score()
-                )
-            })
+        let scores: Vec<String> = self
+            .inner
+            .names
+            .iter()
+            .zip(&self.inner.totals)
+            .map(|(name, total)| format!("{name} {:.1}%", 100.0 * total.score()))
             .collect();
         format!(
             "<TournamentResult {} {} games: {}>",
@@ -1003,9 +1002,13 @@ impl PyTournament {
     }
     /// Agent `i`'s results against agent `j`.
     fn pairwise(&self, i: usize, j: usize) -> PyResult<PyWdl> {
-        self.check(i)?;
-        self.check(j)?;
-        Ok(self.inner.pairwise[i][j].into())
+        let row = self
+            .inner
+            .pairwise
+            .get(i)
+            .ok_or_else(|| self.out_of_range(i))?;
+        let wdl = row.get(j).ok_or_else(|| self.out_of_range(j))?;
+        Ok((*wdl).into())
     }
     /// Elo ratings (Bradley-Terry maximum likelihood, pool average 0) with 95% bootstrap
     /// intervals, one per agent.

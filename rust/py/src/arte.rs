@@ -1,4 +1,5 @@
 //! Arte da Guerra's extras on `kingdoms.arte.Arte`: card sets as data.
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::arte::cards::REFERENCE_TOML;
 use kingdoms_core::arte::Options;

@@ -1,6 +1,7 @@
 //! `kingdoms.batch`: many games stepped together, numpy in and out. The stepping and the
 //! filling of the arrays happen in Rust with the GIL released (on all cores for large
 //! batches); the arrays are handed to numpy without a copy.
+#![deny(clippy::indexing_slicing)]
 
 use std::sync::Mutex;
 

@@ -1,5 +1,6 @@
 //! Battle Line's extras: claim proofs and formations as Python values, `claim_proof` on a
 //! game, and match scoring. Cards travel as notation strings (`"R10"`, `"Alexander"`).
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::battleline::{self as bl, BattleLine, Card};
 use kingdoms_core::Session;

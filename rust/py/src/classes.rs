@@ -1,6 +1,7 @@
 //! One thin Python class per game, a subclass of `Game`, plus the dispatch from a core game
 //! to its class. A game's extra functions (Battle Line's claim proofs, ...) live in its own
 //! module file here.
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::DynGame;
 use pyo3::prelude::*;

@@ -2,6 +2,7 @@
 //!
 //! Every kingdoms error is a `ValueError` (bad input), so `except ValueError` works for users
 //! who do not know the hierarchy, as with pydantic's `ValidationError`.
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::Error;
 use pyo3::create_exception;

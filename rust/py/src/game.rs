@@ -1,13 +1,10 @@
 //! `Game`, the one Python class behind every game (each game's class is a thin subclass),
 //! with `Action` and `Record`, the values it hands out.
-
-// Serializing in-memory JSON values and records cannot fail; these expects are to be
-// replaced by errors (left for a follow-up when the workspace lints came in).
-#![allow(clippy::expect_used)]
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::{registry, DynGame, Record as CoreRecord};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyTuple, PyType};
 
@@ -102,21 +99,15 @@ impl PyRecord {
         json::to_py(py, &serde_json::Value::Object(self.inner.options.clone()))
     }
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json::to_py(
-            py,
-            &serde_json::to_value(&self.inner).expect("records serialize"),
-        )
+        json::to_py(py, &self.json_value()?)
     }
     #[classmethod]
     fn from_dict(_cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
         Self::from_value(json::from_py(data)?)
     }
     #[pyo3(signature = (indent=None))]
-    fn to_json(&self, indent: Option<usize>) -> String {
-        dump(
-            &serde_json::to_value(&self.inner).expect("records serialize"),
-            indent,
-        )
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        dump(&self.json_value()?, indent)
     }
     #[classmethod]
     fn from_json(_cls: &Bound<'_, PyType>, text: &str) -> PyResult<Self> {
@@ -137,11 +128,14 @@ impl PyRecord {
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let f = py.get_type::<PyRecord>().getattr("from_json")?;
-        (f, (self.to_json(None),)).into_pyobject(py)
+        (f, (self.to_json(None)?,)).into_pyobject(py)
     }
 }
 
 impl PyRecord {
+    fn json_value(&self) -> PyResult<serde_json::Value> {
+        serde_json::to_value(&self.inner).map_err(|e| json::write_failed("a record", e))
+    }
     fn from_value(v: serde_json::Value) -> PyResult<Self> {
         serde_json::from_value(v)
             .map(|inner| PyRecord { inner })
@@ -149,16 +143,17 @@ impl PyRecord {
     }
 }
 
-pub fn dump(v: &serde_json::Value, indent: Option<usize>) -> String {
+pub fn dump(v: &serde_json::Value, indent: Option<usize>) -> PyResult<String> {
+    let failed = |e: &dyn std::fmt::Display| json::write_failed("a value", e);
     match indent {
-        None => serde_json::to_string(v).expect("JSON values serialize"),
+        None => serde_json::to_string(v).map_err(|e| failed(&e)),
         Some(n) => {
             let ind = " ".repeat(n);
             let mut out = Vec::new();
             let fmt = serde_json::ser::PrettyFormatter::with_indent(ind.as_bytes());
             let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-            serde::Serialize::serialize(v, &mut ser).expect("JSON values serialize");
-            String::from_utf8(out).expect("JSON is UTF-8")
+            serde::Serialize::serialize(v, &mut ser).map_err(|e| failed(&e))?;
+            String::from_utf8(out).map_err(|e| failed(&e))
         }
     }
 }
@@ -315,12 +310,18 @@ impl PyGame {
         self.inner.num_actions()
     }
     /// Boolean mask over the action space, True where legal.
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mut mask = vec![false; self.inner.num_actions()];
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let size = self.inner.num_actions();
+        let mut mask = vec![false; size];
         for id in self.inner.legal_action_ids() {
-            mask[id] = true;
+            // Legal ids lie inside the action space (the conformance tests check it).
+            *mask.get_mut(id).ok_or_else(|| {
+                PyRuntimeError::new_err(format!(
+                    "internal error: legal action id {id} outside the action space of {size}"
+                ))
+            })? = true;
         }
-        PyArray1::from_vec(py, mask)
+        Ok(PyArray1::from_vec(py, mask))
     }
     /// The ids of the legal actions, ascending (int64 array).
     fn legal_action_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
@@ -385,14 +386,14 @@ impl PyGame {
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let f = py.import("kingdoms")?.getattr("from_json")?;
-        (f, (self.to_json(None),)).into_pyobject(py)
+        (f, (self.to_json(None)?,)).into_pyobject(py)
     }
     /// The complete state as JSON-safe data (hidden cards, RNG state, seed, history).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json::to_py(py, &self.inner.to_json())
     }
     #[pyo3(signature = (indent=None))]
-    fn to_json(&self, indent: Option<usize>) -> String {
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
         dump(&self.inner.to_json(), indent)
     }
     /// Rebuild a game from `to_dict()` output, validating it (`StateError` says where).

@@ -1,6 +1,7 @@
 //! `kingdoms.hex`: hex coordinates, layouts and maps. Every argument that takes a hex takes a
 //! `Hex` or a plain `(q, r)` tuple. Functions are registered with a `hex_` prefix on the
 //! extension and re-exported without it by `python/kingdoms/hex.py`.
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::hex::limits::{self, short, MAX_COORD, MAX_LENGTH};
 use kingdoms_core::hex::{
@@ -603,6 +604,14 @@ fn area(shape: Text, origin: HexArg, size: Int, direction: Int) -> PyResult<Vec<
     ))
 }
 
+/// The rows of a flat row-major `(N, 2)` array as `(first, second)` pairs.
+fn pairs<T: Copy>(flat: &[T]) -> impl Iterator<Item = (T, T)> + '_ {
+    flat.iter()
+        .copied()
+        .step_by(2)
+        .zip(flat.iter().copied().skip(1).step_by(2))
+}
+
 /// An `(N, 2)` int64 array of `(q, r)` from an array-like of ints: integer arrays (any
 /// width) whose values are in the coordinate range; floats, complex, objects and bools are
 /// refused (no silent truncation or wrap-around), except an empty sequence.
@@ -635,7 +644,7 @@ fn coords_array<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<PyReadonly
             "{name}: expected an (N, 2) array of (q, r) coordinates"
         ))
     })?;
-    if a.shape()[1] != 2 {
+    if a.shape().get(1) != Some(&2) {
         return Err(KingdomsError::new_err(format!(
             "{name}: expected an (N, 2) array of (q, r) coordinates, got shape {:?}",
             a.shape()
@@ -668,10 +677,9 @@ fn distances<'py>(
     let s = arr.as_slice()?;
     let (aq, ar) = (a.0.x as i64, a.0.y as i64);
     // Coordinates are within MAX_COORD, so no sum here overflows.
-    let out: Vec<i64> = s
-        .chunks_exact(2)
-        .map(|p| {
-            let (dq, dr) = (p[0] - aq, p[1] - ar);
+    let out: Vec<i64> = pairs(s)
+        .map(|(q, r)| {
+            let (dq, dr) = (q - aq, r - ar);
             (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
         })
         .collect();
@@ -839,8 +847,8 @@ impl PyLayout {
         let arr = coords_array(hexes, "hexes")?;
         let s = arr.as_slice()?;
         let mut out = Vec::with_capacity(s.len());
-        for p in s.chunks_exact(2) {
-            let (x, y) = self.inner.fractional_to_pixel(p[0] as f64, p[1] as f64);
+        for (q, r) in pairs(s) {
+            let (x, y) = self.inner.fractional_to_pixel(q as f64, r as f64);
             out.push(x);
             out.push(y);
         }
@@ -869,16 +877,15 @@ impl PyLayout {
         let a: PyReadonlyArray2<'py, f64> = a.extract().map_err(|_| {
             KingdomsError::new_err("points: expected an (N, 2) array of (x, y) points")
         })?;
-        if a.shape()[1] != 2 {
+        if a.shape().get(1) != Some(&2) {
             return Err(KingdomsError::new_err(
                 "points: expected an (N, 2) array of (x, y) points",
             ));
         }
         let s = a.as_slice()?;
-        let v = s
-            .chunks_exact(2)
-            .map(|p| {
-                let (q, r) = self.inner.fractional(p[0], p[1]);
+        let v = pairs(s)
+            .map(|(x, y)| {
+                let (q, r) = self.inner.fractional(x, y);
                 round_arg(q, r)
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -975,8 +982,10 @@ impl PyHexMap {
         }
         let mut v: Vec<Option<Py<PyTuple>>> = (0..self.inner.num_cells()).map(|_| None).collect();
         for h in self.inner.zones() {
-            if let Some(c) = self.inner.zone_cell(h) {
-                v[c] = Some(PyTuple::new(py, [h.x, h.y])?.unbind());
+            // A zone's cell is below num_cells; were it not, `reachable` falls back to
+            // building the key from `hex_of`, as for any cell without one.
+            if let Some(slot) = self.inner.zone_cell(h).and_then(|c| v.get_mut(c)) {
+                *slot = Some(PyTuple::new(py, [h.x, h.y])?.unbind());
             }
         }
         Ok(self.keys.get_or_init(|| v))
@@ -1289,7 +1298,7 @@ impl PyHexMap {
         .py()?;
         let keys = self.keys(py)?;
         for (c, cost) in cells {
-            match &keys[c] {
+            match keys.get(c).and_then(Option::as_ref) {
                 Some(k) => d.set_item(k.bind(py), cost)?,
                 None => {
                     let h = m.hex_of(c);

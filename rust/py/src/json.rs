@@ -1,18 +1,24 @@
 //! JSON values across the boundary: Python objects go through the standard `json` module, so
 //! what users get from `to_dict()` is exactly `json.loads(to_json())`.
+#![deny(clippy::indexing_slicing)]
 
-// Serializing in-memory JSON values and records cannot fail; these expects are to be
-// replaced by errors (left for a follow-up when the workspace lints came in).
-#![allow(clippy::expect_used)]
-
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::{Map, Value};
 
 use crate::errors::StateError;
 
+/// Writing JSON out (a `Value`, a record) into memory has no failure a user can cause; should
+/// serde_json ever report one, it surfaces as a `RuntimeError` naming what, never a panic.
+pub fn write_failed(what: &str, err: impl std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "internal error: could not write {what} as JSON: {err}"
+    ))
+}
+
 pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(value).expect("serde_json::Value always serializes");
+    let text = serde_json::to_string(value).map_err(|e| write_failed("a value", e))?;
     py.import("json")?.call_method1("loads", (text,))
 }
 

@@ -1,5 +1,6 @@
 //! `kingdoms._kingdoms`: the PyO3 bindings of kingdoms-core. Nothing here knows a rule; it
 //! converts values, maps errors (errors.rs) and releases the GIL around long work.
+#![forbid(unsafe_code)]
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

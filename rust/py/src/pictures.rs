@@ -2,6 +2,7 @@
 //! `kingdoms._svg` from the objects' public data (`to_dict()`, `view(p)`, map accessors), with
 //! a drawing library rather than in Rust; the classes' `svg`, `_repr_svg_`, `_repr_html_` and
 //! `plot` methods are one call each into that module.
+#![deny(clippy::indexing_slicing)]
 
 use pyo3::prelude::*;
 

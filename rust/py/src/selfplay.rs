@@ -1,5 +1,6 @@
 //! `selfplay_games`: self-play training data (kingdoms-core `agents::selfplay`) as numpy
 //! arrays, one row per decision; `kingdoms.selfplay` writes them as shards.
+#![deny(clippy::indexing_slicing)]
 
 use std::sync::{Arc, Mutex};
 

@@ -1,5 +1,6 @@
 //! STRIFULL's extra functions: loading and validating card sets, and the embedded
 //! reference set's files (the format users copy to enter their own cards).
+#![deny(clippy::indexing_slicing)]
 
 use kingdoms_core::strifull::content::{CardSet, REFERENCE_FILES};
 use pyo3::prelude::*;
