@@ -175,6 +175,41 @@ fn cache_put(path: &Path, key: Key, text: Arc<str>) {
     }
 }
 
+/// Values built from user data (parsed card sets), kept so that a batch of games sharing one
+/// options value builds its value once. Keyed by a string that names the source and its
+/// content, so an edited file is built again; the oldest entry goes once `capacity` is
+/// reached. A poisoned lock only loses the cache, never the value.
+pub struct Memo<T> {
+    capacity: usize,
+    entries: Mutex<Vec<(String, Arc<T>)>>,
+}
+
+impl<T> Memo<T> {
+    pub const fn new(capacity: usize) -> Self {
+        Memo {
+            capacity,
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The value kept under `key`, or `build()`'s, kept for next time if it succeeds.
+    pub fn get_or_build(&self, key: String, build: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
+        if let Ok(entries) = self.entries.lock() {
+            if let Some((_, value)) = entries.iter().find(|(k, _)| *k == key) {
+                return Ok(value.clone());
+            }
+        }
+        let value = Arc::new(build()?);
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.len() >= self.capacity {
+                entries.remove(0);
+            }
+            entries.push((key, value.clone()));
+        }
+        Ok(value)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +222,28 @@ mod tests {
 
     fn message(r: Result<impl std::fmt::Debug>) -> String {
         r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn memo_builds_once_per_key_and_forgets_the_oldest() {
+        let memo: Memo<u32> = Memo::new(2);
+        let builds = std::cell::Cell::new(0);
+        let get = |key: &str, v: u32| {
+            *memo
+                .get_or_build(key.to_string(), || {
+                    builds.set(builds.get() + 1);
+                    Ok(v)
+                })
+                .unwrap()
+        };
+        assert_eq!(get("a", 1), 1);
+        assert_eq!(get("a", 9), 1);
+        assert_eq!(get("b", 2), 2);
+        assert_eq!(get("c", 3), 3); // "a" is dropped
+        assert_eq!(get("a", 4), 4);
+        assert_eq!(builds.get(), 4);
+        let failed: Result<Arc<u32>> = memo.get_or_build("d".into(), || Err(Error::invalid("no")));
+        assert!(failed.is_err());
     }
 
     #[test]

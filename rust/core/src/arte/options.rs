@@ -3,9 +3,10 @@
 //! `docs/rules/arte-da-guerra.md`) and the card set they name.
 
 use super::cards::CardSet;
+use crate::datafile::Memo;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Who picks the unit drafts (AG-2.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -90,20 +91,8 @@ impl Options {
 /// `Arte::new`) parses its set once. Keyed by source name and full text, so an edited file
 /// is parsed again.
 fn parsed(source: &str, text: &str) -> Result<Arc<CardSet>> {
-    type Entry = (String, String, Arc<CardSet>);
-    static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
-    const KEEP: usize = 8;
-    if let Ok(cache) = CACHE.lock() {
-        if let Some((_, _, set)) = cache.iter().find(|(s, t, _)| s == source && t == text) {
-            return Ok(set.clone());
-        }
-    }
-    let set = Arc::new(CardSet::from_toml(text, source)?);
-    if let Ok(mut cache) = CACHE.lock() {
-        if cache.len() >= KEEP {
-            cache.remove(0);
-        }
-        cache.push((source.to_string(), text.to_string(), set.clone()));
-    }
-    Ok(set)
+    static PARSED: Memo<CardSet> = Memo::new(8);
+    PARSED.get_or_build(format!("{source}\0{text}"), || {
+        CardSet::from_toml(text, source)
+    })
 }

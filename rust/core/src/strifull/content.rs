@@ -7,10 +7,11 @@
 
 use super::effects::{Ability, AbilityData, Trigger};
 use super::notation::Int;
+use crate::datafile::Memo;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// The four elemental stones. Fire beats wind, wind beats earth, earth beats water, water
 /// beats fire (SK-6.4).
@@ -339,24 +340,10 @@ fn fingerprint(text: &str) -> u64 {
     h.finish()
 }
 
-/// A process-wide cache of parsed user sets, so that a batch of games with the same
-/// `cards_file` parses it once.
+/// Parsed user sets, so that a batch of games with the same `cards_file` parses it once.
 fn cached(key: String, build: impl FnOnce() -> Result<CardSet>) -> Result<Arc<CardSet>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<CardSet>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Ok(map) = cache.lock() {
-        if let Some(set) = map.get(&key) {
-            return Ok(set.clone());
-        }
-    }
-    let set = Arc::new(build()?);
-    if let Ok(mut map) = cache.lock() {
-        if map.len() >= 64 {
-            map.clear();
-        }
-        map.insert(key, set.clone());
-    }
-    Ok(set)
+    static PARSED: Memo<CardSet> = Memo::new(64);
+    PARSED.get_or_build(key, build)
 }
 
 /// A `.toml` file, or every `.toml` file of a directory in name order.
