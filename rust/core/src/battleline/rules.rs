@@ -633,6 +633,10 @@ impl BattleLine {
             }
             Action::Traitor { card, flag } => {
                 self.play_guile(p, Card::TRAITOR);
+                if card.is_leader() {
+                    // BL-6.2: a Leader taken counts as the taker's one Leader.
+                    self.leader_played[p] = true;
+                }
                 let g = flag as usize;
                 let same_flag_env =
                     card.is_environment() && self.table_place(card).is_some_and(|(f, _)| f == g);

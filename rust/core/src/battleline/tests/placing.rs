@@ -62,6 +62,30 @@ fn bl_6_2_one_leader_per_player_ever() {
     assert_illegal(&mut g, "Darius@1", "BL-6.2");
 }
 
+/// BL-6.2: a Leader taken with Traitor is the taker's one Leader, so the taker may not
+/// then play their own.
+#[test]
+fn bl_6_2_a_leader_taken_with_traitor_counts_as_played() {
+    let mut g = build(json!({
+        "flags": [{"sides": [[], ["Darius", "B5"]]}],
+        "hands": [["R8", "Traitor", "Alexander"], ["P1", "P2"]],
+        "leader_played": [false, true],
+    }));
+    play(&mut g, "Traitor Darius>2");
+    assert_eq!(side(&g, 2, 0), ["Darius"]);
+    assert!(g.leader_played()[0]);
+    play(&mut g, "draw troop");
+    play(&mut g, "P1@3");
+    play(&mut g, "draw troop");
+    assert_illegal(&mut g, "Alexander@4", "BL-6.2");
+    // It stays so once the taken Leader has left the table again.
+    let mut v = g.to_value();
+    v["flags"][2]["sides"][0] = json!([]);
+    v["discard"] = json!(["Traitor", "Darius"]);
+    let mut g = BattleLine::from_value(&v).unwrap();
+    assert_illegal(&mut g, "Alexander@4", "BL-6.2");
+}
+
 #[test]
 fn bl_6_2_traitor_cannot_give_a_second_leader() {
     let mut g = build(json!({
