@@ -1,0 +1,72 @@
+"""The Heuristic agent (issue 14): each game's rule-based player, and Battle Line's ladder.
+
+The ladder check (a round robin of the search-free agents, 200 games a pairing) is marked
+`slow`.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import kingdoms
+import pytest
+from kingdoms.agents import Greedy, Heuristic, Random, parse
+
+GAMES = kingdoms.games()
+
+
+def test_heuristic_is_a_frozen_configuration() -> None:
+    a = Heuristic(seed=4)
+    assert (a.seed, a.name, repr(a)) == (4, "heuristic", "Heuristic(seed=4)")
+    assert a == Heuristic(seed=4) and a != Heuristic(seed=5) and a != Random(seed=4)
+    assert hash(a) == hash(Heuristic(seed=4))
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert parse("heuristic") == Heuristic()
+    assert parse("heuristic:seed=4") == a
+    with pytest.raises(kingdoms.KingdomsError, match="heuristic takes only seed"):
+        parse("heuristic:samples=2")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_heuristic_plays_a_legal_move_or_says_the_game_has_none(name: str) -> None:
+    g = kingdoms.new_game(name, seed=2)
+    try:
+        a = Heuristic().act(g)
+    except kingdoms.KingdomsError as e:
+        assert f"{name} has no heuristic player" in str(e)
+        return
+    assert a in g.legal_actions()
+
+
+def test_battle_line_heuristic_claims_what_it_can_and_beats_random() -> None:
+    r = kingdoms.tournament("battleline", [Heuristic(), Random()], games=20, seed=5)
+    assert r.score(0) >= 0.9, r.table()
+
+
+def test_battle_line_heuristic_is_reproducible() -> None:
+    def moves(seed: int) -> list[str]:
+        g = kingdoms.new_game("battleline", seed=1)
+        agent = Heuristic(seed=seed)
+        out = []
+        while not g.is_terminal and len(out) < 80:
+            a = agent.act(g)
+            out.append(str(a))
+            g.apply(a)
+        return out
+
+    assert moves(3) == moves(3)
+
+
+# ---- Battle Line's ladder (docs/agents.md) -------------------------------------------------
+
+
+@pytest.mark.slow
+def test_battle_line_ladder_order() -> None:
+    """Random < Heuristic < Greedy by rating (ISMCTS above Greedy: test_agents.py)."""
+    agents = [Random(), Heuristic(), Greedy()]
+    r = kingdoms.tournament("battleline", agents, games=200, seed=14)
+    print(r.table())
+    ratings = [x.elo for x in r.elo]
+    assert ratings == sorted(ratings), r.table()
+    # Each rung beats the one below head to head, not only on the pool's average.
+    assert r.pairwise(1, 0).score() > 0.5 and r.pairwise(2, 1).score() > 0.5, r.table()
