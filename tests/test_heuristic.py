@@ -69,4 +69,4 @@ def test_battle_line_ladder_order() -> None:
     ratings = [x.elo for x in r.elo]
     assert ratings == sorted(ratings), r.table()
     # Each rung beats the one below head to head, not only on the pool's average.
-    assert r.pairwise(1, 0).score() > 0.5 and r.pairwise(2, 1).score() > 0.5, r.table()
+    assert r.pairwise(1, 0).score > 0.5 and r.pairwise(2, 1).score > 0.5, r.table()
