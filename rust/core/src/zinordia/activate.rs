@@ -270,7 +270,13 @@ impl Zinordia {
             }
             let reach = u32::from(ab.range);
             for (z, &h) in self.shared.zones.iter().enumerate() {
-                if distance(from, h) > reach || self.target_ok(s, ab, h).is_err() {
+                // Cheap necessary conditions first (target_ok repeats them and decides), so
+                // the many zones that cannot be targets build no refusal.
+                let hopeless = distance(from, h) > reach
+                    || (ab.target.is_star() && self.board.occupant(h).is_none())
+                    || (ab.target == Target::Direction && axis_direction(from, h).is_none())
+                    || (ab.target == Target::User && h != from);
+                if hopeless || self.target_ok(s, ab, h).is_err() {
                     continue;
                 }
                 for (ok, alt) in [(normal, false), (alt, true)] {
