@@ -10,11 +10,13 @@
 //! game is not registered.
 
 pub mod ability;
+pub mod activate;
 pub mod combat;
 pub mod content;
 pub mod effects;
 pub mod notation;
 pub mod options;
+pub mod resolve;
 pub mod rules;
 pub mod state;
 
