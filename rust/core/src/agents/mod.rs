@@ -18,6 +18,8 @@ pub mod batch;
 pub mod elo;
 mod greedy;
 mod ismcts;
+#[cfg(test)]
+mod nplayer_tests;
 pub mod playout;
 mod random;
 pub mod scheduler;
