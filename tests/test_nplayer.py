@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import kingdoms
+import pytest
 from kingdoms.agents import ISMCTS, Greedy, Random, Skill
 
 
@@ -88,9 +87,7 @@ def test_many_seats_and_teams_are_deterministic_for_any_thread_count(
         for a in range(4):
             for b in range(4):
                 if a != b:
-                    opposed = sum(
-                        g.seats.index(a) % 2 != g.seats.index(b) % 2 for g in one.results
-                    )
+                    opposed = sum(g.seats.index(a) % 2 != g.seats.index(b) % 2 for g in one.results)
                     assert one.pairwise(a, b).games == opposed
     rec = kingdoms.play_match(game, agents, seed=4, **options)
     assert len(kingdoms.replay(rec).returns()) == seats
