@@ -56,6 +56,13 @@ def add_tournament_parser(sub: Any) -> None:
         help="gauntlet: the first agent against each of the others",
     )
     p.add_argument(
+        "--partners",
+        choices=["rotate", "fixed"],
+        default="rotate",
+        help="team games: rotate = every split of a group into teams in turn (games a "
+        "multiple of seats x splits); fixed = consecutive agents are partners",
+    )
+    p.add_argument(
         "--bootstrap", type=int, default=1000, help="bootstrap samples for the Elo intervals"
     )
     add_option_argument(p)
@@ -169,6 +176,7 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             "records": bool(args.records),
             "bootstrap": args.bootstrap,
             "progress": progress,
+            "partners": args.partners,
         }
         if args.ray is not None:
             from kingdoms import distributed

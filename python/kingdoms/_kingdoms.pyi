@@ -517,6 +517,8 @@ class ActionStats:
     def available(self) -> int: ...
     @property
     def value(self) -> float: ...
+    @property
+    def values(self) -> list[float]: ...
 
 @final
 class Search:
@@ -551,6 +553,17 @@ class WDL:
 class EloRating:
     @property
     def elo(self) -> float: ...
+    @property
+    def lo(self) -> float: ...
+    @property
+    def hi(self) -> float: ...
+
+@final
+class Skill:
+    @property
+    def mu(self) -> float: ...
+    @property
+    def sigma(self) -> float: ...
     @property
     def lo(self) -> float: ...
     @property
@@ -618,6 +631,15 @@ class TournamentResult:
     def elo(self) -> list[EloRating]: ...
     def ranking(self) -> list[int]: ...
     @property
+    def skill(self) -> list[Skill]: ...
+    @property
+    def teams(self) -> list[int]: ...
+    @property
+    def partners(self) -> str: ...
+    @property
+    def places(self) -> list[list[int]]: ...
+    def mean_place(self, i: int) -> float: ...
+    @property
     def results(self) -> list[GameResult]: ...
     @property
     def records(self) -> list[Record] | None: ...
@@ -640,6 +662,7 @@ def tournament(
     records: bool = False,
     bootstrap: int = 1000,
     progress: Callable[[int, int], object] | None = None,
+    partners: str = "rotate",
     **options: Any,
 ) -> TournamentResult: ...
 def tournament_schedule(
@@ -648,6 +671,7 @@ def tournament_schedule(
     games: int = 100,
     *,
     pairing: str = "round-robin",
+    partners: str = "rotate",
     **options: Any,
 ) -> list[tuple[int, int, list[int]]]: ...
 def tournament_games(
@@ -662,6 +686,7 @@ def tournament_games(
     pairing: str = "round-robin",
     records: bool = False,
     progress: Callable[[int, int], object] | None = None,
+    partners: str = "rotate",
     **options: Any,
 ) -> list[GameResult]: ...
 def merge_tournament(
@@ -674,6 +699,7 @@ def merge_tournament(
     pairing: str = "round-robin",
     bootstrap: int = 1000,
     seconds: float = 0.0,
+    partners: str = "rotate",
     **options: Any,
 ) -> TournamentResult: ...
 def selfplay_games(

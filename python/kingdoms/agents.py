@@ -21,6 +21,12 @@ the GIL released).
   iteration plays in a fresh determinization (``resample_hidden``), so the search never
   sees hidden cards or future chance.
 
+Any number of players: in a game of three or four seats each searching player maximises
+its own result, and in a team game (``Game.team``) partners share their team's value;
+:meth:`ISMCTS.analyze` reports every player's expected result per action
+(``ActionStats.values``). :func:`kingdoms.tournament` rotates seats (and partnerships) fairly
+and rates agents by Elo and by Weng-Lin skill (:class:`Skill`); see docs/agents.md.
+
 Your own agent is any object with ``act(game) -> action`` (an :class:`~kingdoms.Action`,
 its notation string or its id); an optional ``name`` attribute labels it in tables. In
 matches it receives a copy of the game in which everything its player may not see has
@@ -40,6 +46,7 @@ from kingdoms._kingdoms import (
     Heuristic,
     Random,
     Search,
+    Skill,
     parse_agent,
 )
 
@@ -53,6 +60,7 @@ __all__ = [
     "Random",
     "RustAgent",
     "Search",
+    "Skill",
     "parse",
 ]
 

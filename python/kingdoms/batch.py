@@ -24,9 +24,13 @@ For speed, ``step(actions, out=buffers)`` writes into arrays you own (from
 
 Self-play is the default: every move is the learner's and ``player`` says whose turn it
 is. With ``opponent=`` (a built-in agent) the learner plays one seat of each game and the
-opponent's replies are played in Rust inside the same call. The learner's seat is ``seat``,
-or, when ``seat`` is None, seat ``(i + finished) % 2`` in slot ``i`` (``finished``: that
-slot's games played to the end), so seats alternate from game to game and across slots.
+opponent plays every other seat (in a team game, the learner's partners too), its moves
+played in Rust inside the same call. The learner's seat is ``seat``, or, when ``seat`` is
+None, seat ``(i + finished) % num_players`` in slot ``i`` (``finished``: that slot's games
+played to the end), so seats rotate from game to game and across slots.
+
+Any number of players: ``rewards`` has a column per player, each player's return when a
+game ends; in a team game partners share their team's return.
 
 Seeding: slot ``i`` draws the seeds of its successive games from a stream of its own
 under ``seed``, so a run depends only on ``seed`` and the actions, never on threads.
@@ -73,7 +77,8 @@ class Step(NamedTuple):
     """``(num_games,)``: the player to move now."""
     rewards: npt.NDArray[np.float32]
     """``(num_games, num_players)``: the final returns of games that ended in this step
-    (win 1, loss -1, draw 0), zero elsewhere."""
+    (two players: win 1, loss -1, draw 0; see each game for more seats and teams), zero
+    elsewhere."""
     dones: npt.NDArray[np.bool_]
     """``(num_games,)``: True where a game ended in this step (and was restarted)."""
     final_obs: npt.NDArray[np.float32]

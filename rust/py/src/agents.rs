@@ -11,12 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kingdoms_core::agents::arena::{self, GameOutcome, Pairing, Progress, TournamentResult, Wdl};
+use kingdoms_core::agents::arena::{
+    self, GameOutcome, Pairing, Partners, Progress, Skill, TournamentResult, Wdl,
+};
 use kingdoms_core::agents::elo::Rating;
 use kingdoms_core::agents::scheduler::AgentProvider;
 use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::rng::mix64;
-use kingdoms_core::simulate::game_seed;
 use kingdoms_core::{with_game, DynGame, Error, Game, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -342,17 +343,20 @@ impl PyIsmcts {
                 with_game!(inner.name(), G => {
                     let s = session_of::<G>(inner)?;
                     let st = Ismcts::<G>::new(config).search(&s.game)?;
-                    let rows: Vec<(usize, u32, u32, f64)> = st
+                    let rows: Vec<(usize, u32, u32, f64, Vec<f64>)> = st
                         .children
                         .iter()
-                        .map(|c| (s.game.action_id(c.action), c.visits, c.available, c.value))
+                        .map(|c| {
+                            let id = s.game.action_id(c.action);
+                            (id, c.visits, c.available, c.value, c.values.clone())
+                        })
                         .collect();
                     (st.iterations, st.nodes, st.seconds, rows)
                 })
             })
             .py()?;
         let mut actions = Vec::with_capacity(rows.len());
-        for (id, visits, available, value) in rows {
+        for (id, visits, available, value, values) in rows {
             actions.push(PyActionStats {
                 action: Py::new(
                     py,
@@ -365,6 +369,7 @@ impl PyIsmcts {
                 visits,
                 available,
                 value,
+                values,
             });
         }
         Ok(PySearch {
@@ -433,6 +438,9 @@ pub struct PyActionStats {
     available: u32,
     /// The searcher's mean result after this action, in [-1, 1].
     value: f64,
+    /// Every player's mean result after this action (index: player), in [-1, 1];
+    /// partners share their team's.
+    values: Vec<f64>,
 }
 
 #[pymethods]
@@ -825,6 +833,39 @@ impl From<Rating> for PyRating {
     }
 }
 
+/// A Weng-Lin skill (OpenSkill's model and scale: a new agent is 25 +- 25/3): mean `mu`,
+/// standard deviation `sigma`, and the 95% interval `lo`..`hi` (`mu -+ 1.96 sigma`).
+#[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "Skill")]
+#[derive(Clone)]
+pub struct PySkill {
+    mu: f64,
+    sigma: f64,
+    lo: f64,
+    hi: f64,
+}
+
+#[pymethods]
+impl PySkill {
+    fn __repr__(&self) -> String {
+        format!(
+            "Skill({:.2} +- {:.2}, 95% [{:.2}, {:.2}])",
+            self.mu, self.sigma, self.lo, self.hi
+        )
+    }
+}
+
+impl From<Skill> for PySkill {
+    fn from(k: Skill) -> Self {
+        let (lo, hi) = k.interval();
+        PySkill {
+            mu: k.mu,
+            sigma: k.sigma,
+            lo,
+            hi,
+        }
+    }
+}
+
 /// How one tournament game went.
 #[pyclass(frozen, get_all, module = "kingdoms._kingdoms", name = "GameResult")]
 pub struct PyGameResult {
@@ -1076,6 +1117,32 @@ impl PyTournament {
     fn ranking(&self) -> Vec<usize> {
         self.inner.ranking()
     }
+    /// Weng-Lin skills (the model of OpenSkill), one per agent: fitted on every game's
+    /// ranking of teams, partners credited together.
+    #[getter]
+    fn skill(&self) -> Vec<PySkill> {
+        self.inner.skill.iter().map(|&k| k.into()).collect()
+    }
+    /// `teams[p]`: the team of player `p` (every player its own in a game without teams).
+    #[getter]
+    fn teams(&self) -> Vec<usize> {
+        self.inner.teams.clone()
+    }
+    /// Who partnered whom: "rotate" (every split of a group in turn) or "fixed".
+    #[getter]
+    fn partners(&self) -> &'static str {
+        self.inner.partners.name()
+    }
+    /// `places[i][k]`: how often agent `i`'s team finished in place `k + 1` (tied teams
+    /// share the better place).
+    #[getter]
+    fn places(&self) -> Vec<Vec<u64>> {
+        self.inner.places.clone()
+    }
+    /// Agent `i`'s mean place (1 = first).
+    fn mean_place(&self, i: usize) -> PyResult<f64> {
+        self.inner.mean_place(i).ok_or_else(|| self.out_of_range(i))
+    }
     /// Every game, in schedule order.
     #[getter]
     fn results(&self) -> Vec<PyGameResult> {
@@ -1110,6 +1177,10 @@ impl PyTournament {
             "elo": r.elo.iter().map(|e| serde_json::json!({"elo": e.elo, "lo": e.lo, "hi": e.hi})).collect::<Vec<_>>(),
             "seat_wins": r.seat_wins,
             "draws": r.draws,
+            "teams": r.teams,
+            "partners": r.partners.name(),
+            "places": r.places,
+            "skill": r.skill.iter().map(|k| serde_json::json!({"mu": k.mu, "sigma": k.sigma})).collect::<Vec<_>>(),
             "results": r.outcomes.iter().map(|o| serde_json::json!({
                 "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner,
                 "returns": o.returns, "plies": o.plies, "record": o.record,
@@ -1211,10 +1282,11 @@ fn run_tournament<G: Game>(
     let opts = options_of::<G>(options)?;
     validate(entrants)?;
     let kept: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
-    let total = arena::fixtures(
+    let total = arena::fixtures_with_teams(
         entrants.len(),
-        G::new(game_seed(config.seed, 0), &opts).py()?.num_players(),
+        &arena::seat_teams::<G>(&opts, config.seed).py()?,
         config.pairing,
+        config.partners,
         config.games,
     )
     .py()?
@@ -1247,9 +1319,11 @@ fn run_tournament<G: Game>(
 /// each deal replayed in every seat order. Rust-only games run on `threads` cores (None:
 /// all) with the GIL released; games with a Python agent run on this thread. The tables
 /// depend only on the agents, `games`, `seed` and options, never on `threads`.
-/// `progress(done, total)` is called as games finish.
+/// `progress(done, total)` is called as games finish. In a team game `partners="rotate"`
+/// plays every split of a group into teams in turn, `"fixed"` keeps the agents' order
+/// (the first agents of a group are partners).
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, bootstrap=1000, progress=None, **options))]
+#[pyo3(signature = (game, agents, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, bootstrap=1000, progress=None, partners="rotate", **options))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -1262,6 +1336,7 @@ pub fn tournament(
     records: bool,
     bootstrap: u32,
     progress: Option<Bound<'_, PyAny>>,
+    partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
@@ -1272,6 +1347,7 @@ pub fn tournament(
         pairing: Pairing::parse(pairing).py()?,
         records,
         bootstrap,
+        partners: Partners::parse(partners).py()?,
     };
     let (entrants, names) = entrants(&agents)?;
     let names = arena::unique_names(names);
@@ -1332,24 +1408,30 @@ pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option
 /// the order `tournament` numbers its results (`seats[p]`: the agent playing player `p`;
 /// games of one deal replay the same shuffle).
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=100, *, pairing="round-robin", **options))]
+#[pyo3(signature = (game, agents, games=100, *, pairing="round-robin", partners="rotate", **options))]
 pub fn tournament_schedule(
     game: &Bound<'_, PyAny>,
     agents: usize,
     games: u64,
     pairing: &str,
+    partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(u64, u64, Vec<usize>)>> {
     let (name, options) = game_and_options(game, options)?;
     let pairing = Pairing::parse(pairing).py()?;
-    let players = kingdoms_core::registry::new_game(&name, 0, &options)
-        .py()?
-        .num_players();
-    Ok(arena::fixtures(agents, players, pairing, games)
-        .py()?
-        .into_iter()
-        .map(|f| (f.index, f.deal, f.seats))
-        .collect())
+    let partners = Partners::parse(partners).py()?;
+    let probe = kingdoms_core::registry::new_game(&name, 0, &options).py()?;
+    let teams = (0..probe.num_players())
+        .map(|p| probe.team(p))
+        .collect::<kingdoms_core::Result<Vec<usize>>>()
+        .py()?;
+    Ok(
+        arena::fixtures_with_teams(agents, &teams, pairing, partners, games)
+            .py()?
+            .into_iter()
+            .map(|f| (f.index, f.deal, f.seats))
+            .collect(),
+    )
 }
 
 /// Games `start..stop` of the schedule `tournament` would play with the same arguments
@@ -1357,7 +1439,7 @@ pub fn tournament_schedule(
 /// whole tournament gives for them, whatever machine or process plays them. Pass every
 /// slice's results to `merge_tournament` for the tournament's result.
 #[pyfunction]
-#[pyo3(signature = (game, agents, start, stop, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, progress=None, **options))]
+#[pyo3(signature = (game, agents, start, stop, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, progress=None, partners="rotate", **options))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament_games(
     py: Python<'_>,
@@ -1371,6 +1453,7 @@ pub fn tournament_games(
     pairing: &str,
     records: bool,
     progress: Option<Bound<'_, PyAny>>,
+    partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyGameResult>> {
     let (name, options) = game_and_options(game, options)?;
@@ -1381,6 +1464,7 @@ pub fn tournament_games(
         pairing: Pairing::parse(pairing).py()?,
         records,
         bootstrap: 0,
+        partners: Partners::parse(partners).py()?,
     };
     let (entrants, names) = entrants(&agents)?;
     let names = arena::unique_names(names);
@@ -1413,7 +1497,7 @@ pub fn tournament_games(
 /// `games`, `seed`, `pairing` and `bootstrap`; `seconds` is the wall time to report.
 /// Results that miss a game, repeat one or do not match the schedule are refused.
 #[pyfunction]
-#[pyo3(signature = (game, agents, results, games=100, seed=0, *, pairing="round-robin", bootstrap=1000, seconds=0.0, **options))]
+#[pyo3(signature = (game, agents, results, games=100, seed=0, *, pairing="round-robin", bootstrap=1000, seconds=0.0, partners="rotate", **options))]
 #[allow(clippy::too_many_arguments)]
 pub fn merge_tournament(
     py: Python<'_>,
@@ -1425,6 +1509,7 @@ pub fn merge_tournament(
     pairing: &str,
     bootstrap: u32,
     seconds: f64,
+    partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
@@ -1435,6 +1520,7 @@ pub fn merge_tournament(
         pairing: Pairing::parse(pairing).py()?,
         records: false,
         bootstrap,
+        partners: Partners::parse(partners).py()?,
     };
     let (_, names) = entrants(&agents)?;
     let names = arena::unique_names(names);
@@ -1456,6 +1542,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySearch>()?;
     m.add_class::<PyWdl>()?;
     m.add_class::<PyRating>()?;
+    m.add_class::<PySkill>()?;
     m.add_class::<PyGameResult>()?;
     m.add_class::<PyTournament>()?;
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;

@@ -7,6 +7,14 @@
 //! replay the same shuffle with the seats swapped (duplicate format), which cancels most of
 //! the luck of the deal. Every group plays the same deals.
 //!
+//! **Teams.** In a team game ([`Game::team`]: `T` teams of `m` seats) a rotation moves whole
+//! teams and, within them, slots: rotation `r` shifts teams by `r % T` and slots by `r / T`,
+//! so partners stay partners and each agent still sits in every seat once in `k` rotations.
+//! Who partners whom is [`Partners`]: `Rotate` (default) plays every way of splitting the
+//! group into teams in turn, `k` games (one deal's rotations) each, so games per group are a
+//! multiple of `k` times the splits (3 for two teams of two); `Fixed` keeps the group's
+//! order: its first `m` agents are one team, the next `m` the next.
+//!
 //! **Determinism.** Deal `d` is set up from `simulate::game_seed(seed, d)`; the agent in
 //! seat `s` of game `i` is built from a salt derived from `(seed, i, s)`. Games run on a
 //! rayon pool in any order, and results are gathered in game-index order, so the tables
@@ -16,9 +24,20 @@
 //! ([`tournament_games`]: fixtures `start..stop`, e.g. one task of a cluster) and the parts
 //! merged ([`merge`]) into exactly the result of one local run.
 //!
-//! **Results** come from [`Game::returns`], not from a single winner: in each game a pair of
-//! agents is scored by their returns (higher wins, equal draws), and an agent wins the game
-//! when its return is above every other seat's. In a two-player game that is the winner.
+//! **Results** come from [`Game::returns`], not from a single winner. Teams are ranked by
+//! their return (a team's is the mean of its seats'; without teams every seat is a team of
+//! one): places `1, 2, ...`, tied teams sharing the better place. An agent wins a game when
+//! its team is first alone, shares the win (a "draw" in [`Wdl`]) when its team ties for
+//! first, and loses otherwise; in a two-player game that is the winner. A pair of agents on
+//! different teams is scored by their teams' returns (higher wins, equal draws) for the
+//! pairwise table and Elo; partners are not scored against each other.
+//!
+//! **Ratings.** [`TournamentResult::elo`]: Bradley-Terry Elo from the pairwise table
+//! ([`elo`]); with more than two teams or seats a game gives several correlated pairs, so its
+//! interval resamples whole games (see [`elo::ratings_by_game`]) instead of pairs.
+//! [`TournamentResult::skill`]: Weng-Lin (the Bayesian model behind OpenSkill), fitted on
+//! each game's team ranking in game-index order by the `skillratings` crate; a team's skill
+//! is the sum of its members', so partners are credited together.
 
 use super::playout::{cancelled, playout};
 use super::scheduler::{run_schedule, unwatched, AgentProvider, Watch};
@@ -28,6 +47,8 @@ use crate::game::{Game, Player};
 use crate::rng::mix64;
 use crate::session::{Record, Session};
 use crate::simulate::game_seed;
+use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+use skillratings::MultiTeamOutcome;
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -61,7 +82,7 @@ impl Wdl {
             losses: self.wins,
         }
     }
-    fn add(&mut self, o: Wdl) {
+    pub(crate) fn add(&mut self, o: Wdl) {
         self.wins += o.wins;
         self.draws += o.draws;
         self.losses += o.losses;
@@ -265,6 +286,35 @@ impl Pairing {
     }
 }
 
+/// Who partners whom in a team game (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Partners {
+    /// Every split of each group into teams, in turn.
+    #[default]
+    Rotate,
+    /// The group's order: its first `m` agents form a team, and so on.
+    Fixed,
+}
+
+impl Partners {
+    pub fn parse(text: &str) -> Result<Partners> {
+        match text.to_ascii_lowercase().as_str() {
+            "rotate" => Ok(Partners::Rotate),
+            "fixed" => Ok(Partners::Fixed),
+            _ => Err(Error::invalid(format!(
+                "unknown partners {:?}: use \"rotate\" or \"fixed\"",
+                text.chars().take(40).collect::<String>()
+            ))),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Partners::Rotate => "rotate",
+            Partners::Fixed => "fixed",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentConfig {
     /// Games per group (pairing); a multiple of the number of players.
@@ -277,6 +327,8 @@ pub struct TournamentConfig {
     pub records: bool,
     /// Bootstrap resamples for the Elo intervals.
     pub bootstrap: u32,
+    /// Partnerships in a team game (ignored without teams).
+    pub partners: Partners,
 }
 
 impl Default for TournamentConfig {
@@ -288,6 +340,7 @@ impl Default for TournamentConfig {
             pairing: Pairing::RoundRobin,
             records: false,
             bootstrap: 1000,
+            partners: Partners::Rotate,
         }
     }
 }
@@ -321,25 +374,111 @@ fn combinations(items: &[usize], k: usize, out: &mut Vec<Vec<usize>>) {
     rec(items, k, 0, &mut Vec::with_capacity(k), out);
 }
 
-/// The schedule of a tournament (see the module docs), in game-index order.
+/// The seats of each team, teams numbered in order of their first seat: `teams[s]` is the
+/// team of seat `s` ([`Game::team`]). An error unless all teams have the same size (a
+/// rotation must keep partners together).
+pub fn team_seats(teams: &[usize]) -> Result<Vec<Vec<usize>>> {
+    let mut ids: Vec<usize> = Vec::new();
+    let mut seats: Vec<Vec<usize>> = Vec::new();
+    for (s, &t) in teams.iter().enumerate() {
+        match ids.iter().position(|&x| x == t) {
+            Some(i) => seats[i].push(s),
+            None => {
+                ids.push(t);
+                seats.push(vec![s]);
+            }
+        }
+    }
+    if seats.iter().any(|t| t.len() != seats[0].len()) {
+        return Err(Error::invalid(
+            "teams of unequal sizes: seat rotations cannot keep partners together",
+        ));
+    }
+    Ok(seats)
+}
+
+/// Every split of `k = t * m` group members into `t` teams of `m` (canonical: teams by
+/// their first member, members ascending), as lists of member positions.
+fn splits(t: usize, m: usize) -> Vec<Vec<Vec<usize>>> {
+    fn rec(
+        j: usize,
+        k: usize,
+        t: usize,
+        m: usize,
+        cur: &mut Vec<Vec<usize>>,
+        out: &mut Vec<Vec<Vec<usize>>>,
+    ) {
+        if j == k {
+            out.push(cur.clone());
+            return;
+        }
+        for b in 0..cur.len() {
+            if cur[b].len() < m {
+                cur[b].push(j);
+                rec(j + 1, k, t, m, cur, out);
+                cur[b].pop();
+            }
+        }
+        if cur.len() < t {
+            cur.push(vec![j]);
+            rec(j + 1, k, t, m, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, t * m, t, m, &mut Vec::with_capacity(t), &mut out);
+    out
+}
+
+/// The schedule of a tournament of a game without teams (see the module docs), in
+/// game-index order.
 pub fn fixtures(
     agents: usize,
     players: usize,
     pairing: Pairing,
     games: u64,
 ) -> Result<Vec<Fixture>> {
+    let teams: Vec<usize> = (0..players).collect();
+    fixtures_with_teams(agents, &teams, pairing, Partners::Rotate, games)
+}
+
+/// The schedule of a tournament (see the module docs), in game-index order, for a game
+/// whose seat `s` plays for team `teams[s]`.
+pub fn fixtures_with_teams(
+    agents: usize,
+    teams: &[usize],
+    pairing: Pairing,
+    partners: Partners,
+    games: u64,
+) -> Result<Vec<Fixture>> {
+    let players = teams.len();
     if players == 0 {
         return Err(Error::invalid("a game needs at least one player"));
     }
+    let seats_of = team_seats(teams)?;
+    let (t, m) = (seats_of.len(), players / seats_of.len());
+    let arrangements: Vec<Vec<Vec<usize>>> = match partners {
+        Partners::Rotate => splits(t, m),
+        Partners::Fixed => vec![(0..t).map(|b| (b * m..(b + 1) * m).collect()).collect()],
+    };
+    let cycle = players as u64 * arrangements.len() as u64;
     if agents < players {
         return Err(Error::invalid(format!(
             "a tournament of a {players}-player game needs at least {players} agents, got {agents}"
         )));
     }
-    if games == 0 || games % players as u64 != 0 {
+    if games == 0 || games % cycle != 0 {
+        let why = if cycle == players as u64 {
+            format!("{players} (the seat rotations")
+        } else {
+            format!(
+                "{cycle} ({players} seat rotations times {} splits into teams",
+                arrangements.len()
+            )
+        };
         return Err(Error::invalid(format!(
-            "games per pairing must be a positive multiple of {players} (the seat rotations, \
-             so every agent plays every seat equally often); got {games}"
+            "games per pairing must be a positive multiple of {why}, so every agent plays \
+             every seat equally often); got {games}"
         )));
     }
     let mut groups = Vec::new();
@@ -358,10 +497,20 @@ pub fn fixtures(
     for group in &groups {
         for g in 0..games {
             let r = (g % players as u64) as usize;
+            let deal = g / players as u64;
+            let split = &arrangements[(deal % arrangements.len() as u64) as usize];
+            // Rotation r: teams shift by r % t, slots within a team by r / t.
+            let (a, b) = (r % t, r / t);
+            let mut seats = vec![0; players];
+            for (tt, team) in seats_of.iter().enumerate() {
+                for (i, &seat) in team.iter().enumerate() {
+                    seats[seat] = group[split[(tt + a) % t][(i + b) % m]];
+                }
+            }
             out.push(Fixture {
                 index: out.len() as u64,
-                deal: g / players as u64,
-                seats: (0..players).map(|s| group[(s + r) % players]).collect(),
+                deal,
+                seats,
             });
         }
     }
@@ -431,38 +580,107 @@ pub fn play_fixture<G: Game>(
     })
 }
 
+/// A Weng-Lin skill: mean `mu` and standard deviation `sigma` (OpenSkill's scale: a new
+/// agent is 25 +- 25/3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+impl Skill {
+    /// The 95% interval, `mu -+ 1.96 sigma`.
+    pub fn interval(&self) -> (f64, f64) {
+        (self.mu - 1.96 * self.sigma, self.mu + 1.96 * self.sigma)
+    }
+}
+
+/// How one game ranked its teams: per seat, the team's place (1 = first; tied teams share
+/// the better place), and whether the first place is shared.
+pub struct Ranking {
+    /// `place[s]`: the place of seat `s`'s team.
+    pub place: Vec<usize>,
+    /// `team_return[s]`: the return of seat `s`'s team (the mean of its seats').
+    pub team_return: Vec<f64>,
+    pub shared_first: bool,
+}
+
+impl Ranking {
+    /// Rank the teams of a game from its returns; `teams[s]` is seat `s`'s team.
+    pub fn of(returns: &[f64], teams: &[usize]) -> Ranking {
+        let team_return: Vec<f64> = (0..returns.len())
+            .map(|s| {
+                let t = teams.get(s).copied().unwrap_or(s);
+                let mates: Vec<f64> = (0..returns.len())
+                    .filter(|&q| teams.get(q).copied().unwrap_or(q) == t)
+                    .map(|q| returns[q])
+                    .collect();
+                mates.iter().sum::<f64>() / mates.len().max(1) as f64
+            })
+            .collect();
+        let team = |s: usize| teams.get(s).copied().unwrap_or(s);
+        // One entry per team: its best seat's index stands for it.
+        let heads: Vec<usize> = (0..returns.len())
+            .filter(|&s| (0..s).all(|q| team(q) != team(s)))
+            .collect();
+        let place: Vec<usize> = (0..returns.len())
+            .map(|s| {
+                1 + heads
+                    .iter()
+                    .filter(|&&h| team_return[h] > team_return[s])
+                    .count()
+            })
+            .collect();
+        let firsts = heads.iter().filter(|&&h| place[h] == 1).count();
+        Ranking {
+            place,
+            team_return,
+            shared_first: firsts > 1,
+        }
+    }
+}
+
 /// One rating and record per agent, and everything needed to print the tables.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentResult {
     pub game: String,
     pub names: Vec<String>,
     pub num_players: usize,
+    /// `teams[s]`: the team of seat `s` (every seat its own team in a game without teams).
+    pub teams: Vec<usize>,
+    pub partners: Partners,
     pub pairing: Pairing,
     pub games_per_pairing: u64,
     pub seed: u64,
     /// Every game, in index order (with records if asked).
     pub outcomes: Vec<GameOutcome>,
-    /// Each agent's results over all its games.
+    /// Each agent's results over all its games: wins (its team first alone), draws (first
+    /// place shared with another team), losses.
     pub totals: Vec<Wdl>,
-    /// `pairwise[i][j]`: agent `i`'s results against agent `j` (in a game of more than two
-    /// players, the winner beats every other player and a draw draws every pair).
+    /// `places[i][p]`: how often agent `i`'s team finished in place `p + 1`.
+    pub places: Vec<Vec<u64>>,
+    /// `pairwise[i][j]`: agent `i`'s results against agent `j` when on different teams (by
+    /// their teams' returns).
     pub pairwise: Vec<Vec<Wdl>>,
-    /// Wins by seat over all games, and drawn games.
+    /// Games won by each seat's team alone, and games with a shared first place.
     pub seat_wins: Vec<u64>,
     pub draws: u64,
     pub plies: u64,
     pub elo: Vec<elo::Rating>,
+    /// Weng-Lin skills (see the module docs).
+    pub skill: Vec<Skill>,
     pub seconds: f64,
 }
 
 impl TournamentResult {
-    /// Tabulate outcomes (in index order). `bootstrap` resamples for the Elo intervals,
-    /// seeded from `seed`.
+    /// Tabulate outcomes (in index order) of a game whose seat `s` plays for `teams[s]`.
+    /// `bootstrap` resamples for the Elo intervals, seeded from `seed`.
     #[allow(clippy::too_many_arguments)]
     pub fn from_outcomes(
         game: &str,
         names: Vec<String>,
-        num_players: usize,
+        teams: Vec<usize>,
+        partners: Partners,
         pairing: Pairing,
         games_per_pairing: u64,
         seed: u64,
@@ -471,64 +689,138 @@ impl TournamentResult {
         seconds: f64,
     ) -> TournamentResult {
         let n = names.len();
+        let num_players = teams.len();
+        let num_teams = team_seats(&teams).map_or(num_players, |t| t.len()).max(1);
         let mut totals = vec![Wdl::default(); n];
+        let mut places = vec![vec![0u64; num_teams]; n];
         let mut pairwise = vec![vec![Wdl::default(); n]; n];
         let mut seat_wins = vec![0u64; num_players];
         let (mut draws, mut plies) = (0u64, 0u64);
+        // Per game, its pairs (for Elo intervals that resample whole games).
+        let mut game_pairs: Vec<Vec<(usize, usize, Wdl)>> = Vec::with_capacity(outcomes.len());
+        let mut wl: Vec<WengLinRating> = vec![WengLinRating::new(); n];
+        let wl_config = WengLinConfig::new();
         for o in &outcomes {
             plies += o.plies;
-            let best = o.returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let at_best = o.returns.iter().filter(|&&r| r == best).count();
-            if at_best == 1 {
-                if let Some(w) = o.returns.iter().position(|&r| r == best) {
-                    if let Some(s) = seat_wins.get_mut(w) {
-                        *s += 1;
-                    }
-                }
-            } else {
+            let rank = Ranking::of(&o.returns, &teams);
+            if rank.shared_first {
                 draws += 1;
             }
-            let ret = |seat: usize| o.returns.get(seat).copied().unwrap_or(0.0);
+            let team = |s: usize| teams.get(s).copied().unwrap_or(s);
+            let mut pairs = Vec::new();
             for (x, &a) in o.seats.iter().enumerate() {
+                let place = rank.place.get(x).copied().unwrap_or(num_teams);
+                if place == 1 && !rank.shared_first {
+                    if let Some(w) = seat_wins.get_mut(x) {
+                        *w += 1;
+                    }
+                }
                 if let Some(t) = totals.get_mut(a) {
-                    t.add(if ret(x) < best {
-                        LOSS
-                    } else if at_best == 1 {
-                        WIN
-                    } else {
-                        DRAW
+                    t.add(match (place, rank.shared_first) {
+                        (1, false) => WIN,
+                        (1, true) => DRAW,
+                        _ => LOSS,
                     });
                 }
+                if let Some(c) = places.get_mut(a).and_then(|p| p.get_mut(place - 1)) {
+                    *c += 1;
+                }
                 for (y, &b) in o.seats.iter().enumerate().skip(x + 1) {
-                    let r = match ret(x).total_cmp(&ret(y)) {
+                    if team(x) == team(y) || a >= n || b >= n {
+                        continue;
+                    }
+                    let r = match rank.team_return[x].total_cmp(&rank.team_return[y]) {
                         std::cmp::Ordering::Greater => WIN,
                         std::cmp::Ordering::Equal => DRAW,
                         std::cmp::Ordering::Less => LOSS,
                     };
-                    if a < n && b < n {
-                        pairwise[a][b].add(r);
-                        pairwise[b][a].add(r.flipped());
+                    pairwise[a][b].add(r);
+                    pairwise[b][a].add(r.flipped());
+                    pairs.push((a, b, r));
+                }
+            }
+            game_pairs.push(pairs);
+            // Weng-Lin: one update per game, teams as lists of their agents.
+            let heads: Vec<usize> = (0..o.seats.len())
+                .filter(|&s| (0..s).all(|q| team(q) != team(s)))
+                .collect();
+            let members: Vec<Vec<usize>> = heads
+                .iter()
+                .map(|&h| {
+                    (0..o.seats.len())
+                        .filter(|&s| team(s) == team(h))
+                        .filter_map(|s| o.seats.get(s).copied().filter(|&a| a < n))
+                        .collect()
+                })
+                .collect();
+            let ratings: Vec<Vec<WengLinRating>> = members
+                .iter()
+                .map(|m| m.iter().map(|&a| wl[a]).collect())
+                .collect();
+            let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = heads
+                .iter()
+                .zip(&ratings)
+                .map(|(&h, r)| (&r[..], MultiTeamOutcome::new(rank.place[h])))
+                .collect();
+            if input.len() > 1 {
+                let updated = weng_lin_multi_team(&input, &wl_config);
+                for (m, u) in members.iter().zip(updated) {
+                    for (&a, r) in m.iter().zip(u) {
+                        wl[a] = r;
                     }
                 }
             }
         }
-        let elo = elo::ratings(&pairwise, bootstrap, seed);
+        let many = num_players > 2 || num_teams != num_players;
+        let elo = if many {
+            elo::ratings_by_game(n, &game_pairs, bootstrap, seed)
+        } else {
+            elo::ratings(&pairwise, bootstrap, seed)
+        };
         TournamentResult {
             game: game.to_string(),
             names,
             num_players,
+            teams,
+            partners,
             pairing,
             games_per_pairing,
             seed,
             outcomes,
             totals,
+            places,
             pairwise,
             seat_wins,
             draws,
             plies,
             elo,
+            skill: wl
+                .iter()
+                .map(|r| Skill {
+                    mu: r.rating,
+                    sigma: r.uncertainty,
+                })
+                .collect(),
             seconds,
         }
+    }
+
+    /// Agent `i`'s mean place (1 = first; NaN without games).
+    pub fn mean_place(&self, i: usize) -> Option<f64> {
+        self.places.get(i).map(|p| {
+            let games: u64 = p.iter().sum();
+            p.iter()
+                .enumerate()
+                .map(|(k, &c)| (k + 1) as f64 * c as f64)
+                .sum::<f64>()
+                / games as f64
+        })
+    }
+
+    /// Whether the game has more than two seats or has teams.
+    pub fn multiplayer(&self) -> bool {
+        self.num_players > 2
+            || team_seats(&self.teams).map_or(true, |t| t.len() != self.num_players)
     }
 
     /// Agent `i`'s share of the points (win 1, draw 1/2, loss 0).
@@ -575,15 +867,35 @@ impl TournamentResult {
             self.seed
         );
         let w = self.names.iter().map(String::len).max().unwrap_or(5).max(5);
-        let _ = writeln!(
+        let many = self.multiplayer();
+        if many {
+            let teams = team_seats(&self.teams)
+                .map(|t| t.len())
+                .unwrap_or(self.num_players);
+            let _ = writeln!(
+                s,
+                "{} seats, {}; draws: first place shared",
+                self.num_players,
+                if teams == self.num_players {
+                    "every player for itself".to_string()
+                } else {
+                    format!("{teams} teams, partners {}", self.partners.name())
+                }
+            );
+        }
+        let _ = write!(
             s,
             "\n  #  {:<w$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>15}",
             "agent", "games", "wins", "draws", "losses", "score", "Elo", "95% interval"
         );
+        if many {
+            let _ = write!(s, "  {:>5}  {:>14}", "place", "skill (95%)");
+        }
+        s.push('\n');
         for i in self.ranking() {
             let t = self.totals[i];
             let r = self.elo[i];
-            let _ = writeln!(
+            let _ = write!(
                 s,
                 "{:>3}  {:<w$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>5.1}%  {:>+6.0}  [{:>+5.0}, {:>+5.0}]",
                 i,
@@ -597,6 +909,19 @@ impl TournamentResult {
                 r.lo,
                 r.hi
             );
+            if many {
+                let k = self.skill[i];
+                let (lo, hi) = k.interval();
+                let _ = write!(
+                    s,
+                    "  {:>5.2}  {:>4.1} [{:.1}, {:.1}]",
+                    self.mean_place(i).unwrap_or(f64::NAN),
+                    k.mu,
+                    lo,
+                    hi
+                );
+            }
+            s.push('\n');
         }
         if n > 2 || self.num_players > 2 {
             let _ = writeln!(s, "\nPairings (row against column: wins-draws-losses)");
@@ -732,14 +1057,26 @@ where
     )
 }
 
-/// The players of `G` under `options`, and the schedule of a tournament of `agents` agents.
+/// The team of each seat of `G` under `options` ([`Game::team`], read from its first deal).
+pub fn seat_teams<G: Game>(options: &G::Options, seed: u64) -> Result<Vec<usize>> {
+    let g = G::new(game_seed(seed, 0), options)?;
+    Ok((0..g.num_players()).map(|p| g.team(p)).collect())
+}
+
+/// The schedule of a tournament of `agents` agents of `G` under `options`.
 fn schedule<G: Game>(
     options: &G::Options,
     agents: usize,
     config: &TournamentConfig,
 ) -> Result<Vec<Fixture>> {
-    let players = G::new(game_seed(config.seed, 0), options)?.num_players();
-    fixtures(agents, players, config.pairing, config.games)
+    let teams = seat_teams::<G>(options, config.seed)?;
+    fixtures_with_teams(
+        agents,
+        &teams,
+        config.pairing,
+        config.partners,
+        config.games,
+    )
 }
 
 /// Games `range` of the schedule of a tournament (fixture indices, as [`fixtures`] numbers
@@ -803,8 +1140,9 @@ pub fn merge<G: Game>(
     mut outcomes: Vec<GameOutcome>,
     seconds: f64,
 ) -> Result<TournamentResult> {
-    let players = G::new(game_seed(config.seed, 0), options)?.num_players();
-    let all = fixtures(names.len(), players, config.pairing, config.games)?;
+    let teams = seat_teams::<G>(options, config.seed)?;
+    let players = teams.len();
+    let all = schedule::<G>(options, names.len(), config)?;
     outcomes.sort_by_key(|o| o.index);
     for (i, f) in all.iter().enumerate() {
         let Some(o) = outcomes.get(i) else {
@@ -843,7 +1181,8 @@ pub fn merge<G: Game>(
     Ok(TournamentResult::from_outcomes(
         G::NAME,
         names,
-        players,
+        teams,
+        config.partners,
         config.pairing,
         config.games,
         config.seed,

@@ -210,7 +210,8 @@ fn tables_come_from_returns() {
     let r = TournamentResult::from_outcomes(
         "three",
         vec!["a".into(), "b".into(), "c".into()],
-        3,
+        vec![0, 1, 2],
+        arena::Partners::Rotate,
         Pairing::RoundRobin,
         3,
         0,

@@ -7,8 +7,12 @@
 //! (auto-reset), so the observation after `done` is the new game's first position; the
 //! ended game's last observation (for the player who moved) goes to `final_obs`.
 //!
-//! With an `opponent`, the learner plays one seat of every game (fixed, or alternating
-//! game by game) and the opponent's moves are played in Rust inside the same call.
+//! With an `opponent`, the learner plays one seat of every game (fixed, or rotating game by
+//! game) and the opponent's moves, for every other seat, are played in Rust inside the same
+//! call. In a team game the opponent also plays the learner's partners.
+//!
+//! Any number of players: `rewards` holds every player's return (`n * players`), as
+//! [`Game::returns`] gives them, so in a team game partners get their team's reward.
 //!
 //! Game `i` draws the seeds of its successive games (and of its opponent) from
 //! `GameRng::stream(seed, i)`, so everything depends only on the seed and the actions,
@@ -47,7 +51,7 @@ struct Env<G: Game> {
     /// Games of this slot that reached their end (not those abandoned by `reset`).
     finished: u64,
     legal: Vec<G::Action>,
-    /// The learner's seat in this game (with an opponent).
+    /// The learner's seat in this game (with an opponent, which plays every other seat).
     learner: usize,
     opponent: Option<Box<dyn Agent<G>>>,
 }
@@ -165,9 +169,6 @@ impl<G: Game> Batch<G> {
                     G::NAME
                 )));
             }
-        }
-        if opponent.is_some() && num_players != 2 {
-            return Err(Error::invalid("an opponent agent needs a two-player game"));
         }
         if let Some(AgentSpec::Ismcts(c)) = &opponent {
             c.validate()?;

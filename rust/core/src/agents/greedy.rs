@@ -1,6 +1,6 @@
 //! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`].
 
-use super::{no_moves, position_value, to_move, Agent};
+use super::{no_moves, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::GameRng;
@@ -34,7 +34,8 @@ impl GreedyConfig {
 }
 
 /// Plays the action whose resulting position `evaluate`s best for the mover (a finished
-/// game counts its true result); exact ties are broken uniformly by the agent's RNG.
+/// game counts its true result; in a team game, the mean over the mover's team); exact ties
+/// are broken uniformly by the agent's RNG.
 pub struct GreedyAgent<G: Game> {
     config: GreedyConfig,
     rng: GameRng,
@@ -66,6 +67,7 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
         }
         self.values.clear();
         self.values.resize(self.buf.len(), 0.0);
+        let teams = Teams::of(game);
         for _ in 0..self.config.samples.max(1) {
             let det = game.resample_hidden(me, self.rng.next_u64());
             for (v, &a) in self.values.iter_mut().zip(&self.buf) {
@@ -78,7 +80,7 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
                         game.action_notation(a)
                     ))
                 })?;
-                *v += position_value(&after, me);
+                *v += teams.value(&after, me);
             }
         }
         let top = self

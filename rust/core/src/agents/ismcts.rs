@@ -17,11 +17,20 @@
 //! 5. **Back up** the result: each node on the path adds the reward of the player who made
 //!    its action.
 //!
+//! **More than two players** (max^n, as in Sturtevant's multi-player UCT): an iteration
+//! ends with a value for *every* player (the returns, or each player's `evaluate`), and each
+//! node is credited with the value of the player who moved into it, so every player's
+//! choices in the tree maximise their own result. In a team game ([`Game::team`]) partners
+//! share a value, their mean, so a player also works for its partner; expansions and
+//! settling moves are judged by the team's value too. The root keeps every player's mean
+//! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
+//! one vector add per iteration.
+//!
 //! The move played is the root child with the most visits. Nodes live in one `Vec`
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
 
-use super::{best_reply, no_moves, to_move, Agent};
+use super::{best_reply, no_moves, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::GameRng;
@@ -152,8 +161,12 @@ pub struct RootStat<A> {
     pub visits: u32,
     /// How many iterations the action was legal in (its availability count).
     pub available: u32,
-    /// The searcher's mean result after this action, in [-1, 1] (loss -1, win 1).
+    /// The searcher's mean result after this action, in [-1, 1] (loss -1, win 1); its
+    /// team's in a team game.
     pub value: f64,
+    /// Every player's mean result after this action (index: player), in [-1, 1]: what the
+    /// search expects each seat to get (partners share their team's value).
+    pub values: Vec<f64>,
 }
 
 /// What a search did, and its verdict on each root action (most visited first).
@@ -178,6 +191,12 @@ pub struct Ismcts<G: Game> {
     values: Vec<f64>,
     untried: Vec<G::Action>,
     expanded_applied: bool,
+    /// Partnerships of the game searched (empty: none shared).
+    teams: Teams,
+    scratch: Vec<f64>,
+    /// `root_sums[id * players + p]`: the sum of player `p`'s values over the iterations
+    /// that went through root action `id`.
+    root_sums: Vec<f64>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -194,6 +213,9 @@ impl<G: Game> Ismcts<G> {
             values: Vec::new(),
             untried: Vec::new(),
             expanded_applied: false,
+            teams: Teams::default(),
+            scratch: Vec::new(),
+            root_sums: Vec::new(),
         }
     }
 
@@ -227,7 +249,12 @@ impl<G: Game> Ismcts<G> {
         self.marks.clear();
         self.marks.resize(game.num_actions(), 0);
         self.gen = 0;
-        self.values.resize(game.num_players(), 0.0);
+        let players = game.num_players();
+        self.values.clear();
+        self.values.resize(players, 0.0);
+        self.teams = Teams::of(game);
+        self.root_sums.clear();
+        self.root_sums.resize(game.num_actions() * players, 0.0);
 
         let mut done = 0u64;
         loop {
@@ -249,7 +276,15 @@ impl<G: Game> Ismcts<G> {
             let n = &self.nodes[c as usize];
             if let Some(a) = n.action {
                 if self.legal.contains(&a) {
+                    let visits = f64::from(n.visits.max(1));
+                    let at = n.id as usize * players;
+                    let values = self
+                        .root_sums
+                        .get(at..at + players)
+                        .map(|s| s.iter().map(|v| v / visits).collect())
+                        .unwrap_or_default();
                     children.push(RootStat {
+                        values,
                         action: a,
                         visits: n.visits,
                         available: n.avail,
@@ -350,8 +385,8 @@ impl<G: Game> Ismcts<G> {
                         let j = i + self.rng.below(self.untried.len() - i);
                         self.untried.swap(i, j);
                     }
-                    let (_, a, after) =
-                        best_reply(&det, &self.untried[..m], mover)?.ok_or_else(no_moves::<G>)?;
+                    let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
+                        .ok_or_else(no_moves::<G>)?;
                     det = after;
                     self.expanded_applied = true;
                     a
@@ -407,6 +442,15 @@ impl<G: Game> Ismcts<G> {
             .last()
             .map(|&i| self.nodes[i as usize].player as usize);
         self.rollout(&mut det, last.filter(|&p| p < self.values.len()))?;
+        self.teams.share(&mut self.values, &mut self.scratch);
+        if let Some(&first) = self.path.get(1) {
+            let at = self.nodes[first as usize].id as usize * self.values.len();
+            if let Some(sums) = self.root_sums.get_mut(at..at + self.values.len()) {
+                for (s, v) in sums.iter_mut().zip(&self.values) {
+                    *s += v;
+                }
+            }
+        }
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
@@ -457,13 +501,13 @@ impl<G: Game> Ismcts<G> {
         }
     }
 
-    /// Play the action that `evaluate`s best for `mover` (ties: the first found).
+    /// Play the action that `evaluate`s best for `mover`'s team (ties: the first found).
     fn greedy_step(&mut self, det: &mut G, mover: Player) -> Result<()> {
         det.legal_actions(&mut self.legal);
         if self.legal.len() == 1 {
             return det.apply(self.legal[0]);
         }
-        *det = best_reply(det, &self.legal, mover)?
+        *det = best_reply(det, &self.legal, mover, &self.teams)?
             .ok_or_else(no_moves::<G>)?
             .2;
         Ok(())

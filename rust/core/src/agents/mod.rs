@@ -20,6 +20,8 @@ pub mod elo;
 mod greedy;
 mod heuristic;
 mod ismcts;
+#[cfg(test)]
+mod nplayer_tests;
 pub mod playout;
 mod random;
 pub mod scheduler;
@@ -86,18 +88,75 @@ pub(crate) fn position_value<G: Game>(game: &G, player: Player) -> f64 {
     }
 }
 
-/// Of `actions` played from `game`, the one whose position is worth most to `mover` (ties:
-/// the first), with its value and the position it leads to; `None` for no actions.
+/// Who plays with whom, read once from a game ([`Game::team`]): in a team game partners
+/// share one value (the mean of theirs), so each player works for its team.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Teams {
+    /// `partners[p]`: the players of `p`'s team, `p` included; empty when no two players
+    /// share a team (then every value is the player's own, at no cost).
+    partners: Vec<Vec<Player>>,
+}
+
+impl Teams {
+    pub(crate) fn of<G: Game>(game: &G) -> Teams {
+        let n = game.num_players();
+        let team: Vec<usize> = (0..n).map(|p| game.team(p)).collect();
+        let partners: Vec<Vec<Player>> = (0..n)
+            .map(|p| (0..n).filter(|&q| team[q] == team[p]).collect())
+            .collect();
+        if partners.iter().all(|t| t.len() <= 1) {
+            return Teams::default();
+        }
+        Teams { partners }
+    }
+
+    /// Whether some players share a team.
+    pub(crate) fn shared(&self) -> bool {
+        !self.partners.is_empty()
+    }
+
+    /// What `game` is worth to `player`'s team ([`position_value`], averaged over partners).
+    pub(crate) fn value<G: Game>(&self, game: &G, player: Player) -> f64 {
+        match self.partners.get(player) {
+            Some(team) if team.len() > 1 => {
+                team.iter().map(|&q| position_value(game, q)).sum::<f64>() / team.len() as f64
+            }
+            _ => position_value(game, player),
+        }
+    }
+
+    /// Replace each player's value in `values` by its team's mean.
+    pub(crate) fn share(&self, values: &mut [f64], scratch: &mut Vec<f64>) {
+        if !self.shared() {
+            return;
+        }
+        scratch.clear();
+        scratch.extend_from_slice(values);
+        for (p, v) in values.iter_mut().enumerate() {
+            if let Some(team) = self.partners.get(p).filter(|t| !t.is_empty()) {
+                *v = team
+                    .iter()
+                    .map(|&q| scratch.get(q).copied().unwrap_or(0.0))
+                    .sum::<f64>()
+                    / team.len() as f64;
+            }
+        }
+    }
+}
+
+/// Of `actions` played from `game`, the one whose position is worth most to `mover`'s team
+/// (ties: the first), with its value and the position it leads to; `None` for no actions.
 pub(crate) fn best_reply<G: Game>(
     game: &G,
     actions: &[G::Action],
     mover: Player,
+    teams: &Teams,
 ) -> Result<Option<(f64, G::Action, G)>> {
     let mut best: Option<(f64, G::Action, G)> = None;
     for &a in actions {
         let mut after = game.clone();
         after.apply(a)?;
-        let v = position_value(&after, mover);
+        let v = teams.value(&after, mover);
         if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
             best = Some((v, a, after));
         }

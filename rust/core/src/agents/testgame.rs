@@ -1,13 +1,17 @@
-//! "Lanes", a small two-player card game with hidden hands and a shuffled deck, used only by
-//! the agents' tests (real games arrive through the registry).
+//! "Lanes", a small card game with hidden hands and a shuffled deck for 2 to 4 players
+//! (4 may play as two teams), used only by the agents' tests: real games arrive through the
+//! registry, and everything written against the `Game` trait is tested here first.
 //!
-//! 18 cards: values 1-6 in suits R, G, B. Each player holds 3 cards, hidden from the other,
-//! and owns one side of 3 lanes (3 cards a side). A turn: play a hand card to one of your
-//! lanes with room, or discard it, then draw a card from the deck (a chance event, from the
-//! game's RNG) while it lasts. After 18 turns every card is used. A side scores the sum of its cards, +10 for
-//! three of one suit (a flush); the higher score takes the lane, and the player with more
-//! lanes wins (equal: a draw). `evaluate` looks at sums only, so it misses flushes on purpose:
-//! a searching agent should beat the greedy one.
+//! Cards have values 1-6 in suits R, G, B (and Y, W, K with more players): 18 cards for two
+//! players, 30 for three, 36 for four. Each player holds 3 cards, hidden from the others, and
+//! owns one side of 3 lanes (3 cards a side). A turn: play a hand card to one of your lanes
+//! with room, or discard it, then draw a card from the deck (a chance event, from the game's
+//! RNG) while it lasts; seats move in turn. When every card is used the game ends. A side
+//! scores the sum of its cards, +10 for three of one suit (a flush); the highest side takes
+//! the lane (a tie at the top: nobody). Players (or teams, whose lanes add up) are ranked by
+//! lanes taken, and `returns` pay by place: first 1, last -1, evenly spaced between, tied
+//! places sharing their mean (two players: win 1, draw 0, loss -1). `evaluate` looks at sums
+//! only, so it misses flushes on purpose: a searching agent should beat the greedy one.
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
@@ -15,14 +19,45 @@ use crate::rng::GameRng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-pub const CARDS: usize = 18;
 pub const LANES: usize = 3;
 const HAND: usize = 3;
-const SUITS: [char; 3] = ['R', 'G', 'B'];
+const SUITS: [char; 6] = ['R', 'G', 'B', 'Y', 'W', 'K'];
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LanesOptions {}
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LanesOptions {
+    /// 2, 3 or 4.
+    pub players: usize,
+    /// Four players only: seats 0 and 2 against 1 and 3.
+    pub teams: bool,
+}
+
+impl Default for LanesOptions {
+    fn default() -> Self {
+        LanesOptions {
+            players: 2,
+            teams: false,
+        }
+    }
+}
+
+impl LanesOptions {
+    pub fn free_for_all(players: usize) -> Self {
+        LanesOptions {
+            players,
+            teams: false,
+        }
+    }
+    pub fn two_against_two() -> Self {
+        LanesOptions {
+            players: 4,
+            teams: true,
+        }
+    }
+    fn cards(&self) -> usize {
+        6 * (3 * self.players).div_ceil(2)
+    }
+}
 
 /// Play `card` to `lane`; lane `LANES` discards it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,12 +71,11 @@ const SLOTS: usize = LANES + 1;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lanes {
-    hands: [Vec<u8>; 2],
+    hands: Vec<Vec<u8>>,
     deck: Vec<u8>,
-    lanes: [[Vec<u8>; LANES]; 2],
+    lanes: Vec<[Vec<u8>; LANES]>,
     to_move: usize,
     rng: GameRng,
-    #[serde(skip)]
     options: LanesOptions,
 }
 
@@ -69,21 +103,34 @@ impl Lanes {
         let flush = cards.len() == 3 && cards.iter().all(|&c| suit(c) == suit(cards[0]));
         sum + if flush { 10 } else { 0 }
     }
-    fn lanes_won(&self) -> [usize; 2] {
-        let mut won = [0; 2];
+    fn players(&self) -> usize {
+        self.hands.len()
+    }
+    /// Lanes taken per team (per player without teams).
+    fn lanes_won(&self) -> Vec<usize> {
+        let mut won = vec![0; self.num_teams()];
         for l in 0..LANES {
-            let a = Self::side_score(&self.lanes[0][l]);
-            let b = Self::side_score(&self.lanes[1][l]);
-            if a > b {
-                won[0] += 1;
-            } else if b > a {
-                won[1] += 1;
+            let scores: Vec<i32> = self.lanes.iter().map(|s| Self::side_score(&s[l])).collect();
+            let top = scores.iter().copied().max().unwrap_or(0);
+            let at_top: Vec<usize> = (0..scores.len()).filter(|&p| scores[p] == top).collect();
+            if let [p] = at_top[..] {
+                won[self.team(p)] += 1;
             }
         }
         won
     }
+    fn num_teams(&self) -> usize {
+        if self.options.teams {
+            2
+        } else {
+            self.players()
+        }
+    }
     fn finished(&self) -> bool {
         self.deck.is_empty() && self.hands.iter().all(Vec::is_empty)
+    }
+    fn cards(&self) -> usize {
+        self.options.cards()
     }
 }
 
@@ -92,18 +139,25 @@ impl Game for Lanes {
     type Options = LanesOptions;
     const NAME: &'static str = "lanes";
 
-    fn new(seed: u64, _options: &LanesOptions) -> Result<Self> {
+    fn new(seed: u64, options: &LanesOptions) -> Result<Self> {
+        let n = options.players;
+        if !(2..=4).contains(&n) || (options.teams && n != 4) {
+            return Err(Error::invalid(
+                "lanes: 2 to 4 players, and teams only with 4",
+            ));
+        }
         let mut g = Lanes {
-            hands: [Vec::new(), Vec::new()],
-            deck: (0..CARDS as u8).collect(),
-            lanes: Default::default(),
+            hands: vec![Vec::new(); n],
+            deck: (0..options.cards() as u8).collect(),
+            lanes: vec![Default::default(); n],
             to_move: 0,
             rng: GameRng::seed(seed),
-            options: LanesOptions {},
+            options: options.clone(),
         };
         for _ in 0..HAND {
-            g.draw(0);
-            g.draw(1);
+            for p in 0..n {
+                g.draw(p);
+            }
         }
         Ok(g)
     }
@@ -111,7 +165,14 @@ impl Game for Lanes {
         &self.options
     }
     fn num_players(&self) -> usize {
-        2
+        self.players()
+    }
+    fn team(&self, player: Player) -> usize {
+        if self.options.teams {
+            player % 2
+        } else {
+            player
+        }
     }
     fn current_player(&self) -> Option<Player> {
         (!self.finished()).then_some(self.to_move)
@@ -160,27 +221,46 @@ impl Game for Lanes {
             self.lanes[p][lane].push(a.card);
         }
         self.draw(p);
-        self.to_move = 1 - p;
+        self.to_move = (p + 1) % self.players();
     }
+    /// The unique first (the lowest seat of the first team); `None` for a shared first place.
     fn winner(&self) -> Option<Player> {
         if !self.finished() {
             return None;
         }
         let w = self.lanes_won();
-        match w[0].cmp(&w[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
+        let top = w.iter().copied().max()?;
+        match (0..w.len()).filter(|&t| w[t] == top).collect::<Vec<_>>()[..] {
+            [t] => (0..self.players()).find(|&p| self.team(p) == t),
+            _ => None,
         }
     }
+    fn returns(&self) -> Vec<f64> {
+        let n = self.players();
+        if !self.finished() {
+            return vec![0.0; n];
+        }
+        let w = self.lanes_won();
+        let k = w.len();
+        // Place pay: first 1, last -1; a tie shares the mean of the places it spans.
+        let pay = |place: usize| 1.0 - 2.0 * place as f64 / (k - 1) as f64;
+        let team_return: Vec<f64> = (0..k)
+            .map(|t| {
+                let above = w.iter().filter(|&&x| x > w[t]).count();
+                let level = w.iter().filter(|&&x| x == w[t]).count();
+                (above..above + level).map(pay).sum::<f64>() / level as f64
+            })
+            .collect();
+        (0..n).map(|p| team_return[self.team(p)]).collect()
+    }
     fn num_actions(&self) -> usize {
-        CARDS * SLOTS
+        self.cards() * SLOTS
     }
     fn action_id(&self, a: Play) -> usize {
         usize::from(a.card) * SLOTS + usize::from(a.lane)
     }
     fn action_from_id(&self, id: usize) -> Option<Play> {
-        (id < CARDS * SLOTS).then_some(Play {
+        (id < self.cards() * SLOTS).then_some(Play {
             card: (id / SLOTS) as u8,
             lane: (id % SLOTS) as u8,
         })
@@ -206,10 +286,14 @@ impl Game for Lanes {
             l.parse().ok()
         };
         match (s, v, lane) {
-            (Some(s), Some(v @ 1..=6), Some(lane)) if usize::from(lane) <= LANES => Ok(Play {
-                card: s as u8 * 6 + v - 1,
-                lane,
-            }),
+            (Some(s), Some(v @ 1..=6), Some(lane))
+                if usize::from(lane) <= LANES && s * 6 < self.cards() =>
+            {
+                Ok(Play {
+                    card: s as u8 * 6 + v - 1,
+                    lane,
+                })
+            }
             _ => Err(bad()),
         }
     }
@@ -224,40 +308,53 @@ impl Game for Lanes {
     }
     fn view(&self, player: Player) -> Value {
         let mut v = self.to_json();
-        v["hands"][1 - player] = json!(self.hands[1 - player].len());
+        for (p, h) in self.hands.iter().enumerate() {
+            if p != player {
+                v["hands"][p] = json!(h.len());
+            }
+        }
         v["deck"] = json!(self.deck.len());
         v["rng"] = Value::Null;
         v
     }
     fn resample_hidden(&self, player: Player, seed: u64) -> Self {
         let mut g = self.clone();
-        let other = 1 - player;
-        let mut unseen: Vec<u8> = self.hands[other]
+        let others: Vec<usize> = (0..self.players()).filter(|&p| p != player).collect();
+        let mut unseen: Vec<u8> = others
             .iter()
+            .flat_map(|&p| self.hands[p].iter())
             .chain(&self.deck)
             .copied()
             .collect();
         unseen.sort_unstable();
         g.rng = GameRng::seed(seed);
         g.rng.shuffle(&mut unseen);
-        let k = self.hands[other].len();
-        g.hands[other] = unseen[..k].to_vec();
-        g.hands[other].sort_unstable();
-        g.deck = unseen[k..].to_vec();
+        let mut at = 0;
+        for &p in &others {
+            let k = self.hands[p].len();
+            g.hands[p] = unseen[at..at + k].to_vec();
+            g.hands[p].sort_unstable();
+            at += k;
+        }
+        g.deck = unseen[at..].to_vec();
         g.deck.sort_unstable();
         g
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![1 + 2 * LANES, CARDS]
+        vec![1 + self.players() * LANES, self.cards()]
     }
+    /// The player's hand, then every side's lanes, the player's own first (seats in turn
+    /// order from the player).
     fn observation(&self, player: Player, out: &mut [f32]) {
+        let (n, cards) = (self.players(), self.cards());
         for &c in &self.hands[player] {
             out[usize::from(c)] = 1.0;
         }
-        for (side, who) in [player, 1 - player].into_iter().enumerate() {
+        for side in 0..n {
+            let who = (player + side) % n;
             for l in 0..LANES {
                 for &c in &self.lanes[who][l] {
-                    out[(1 + side * LANES + l) * CARDS + usize::from(c)] = 1.0;
+                    out[(1 + side * LANES + l) * cards + usize::from(c)] = 1.0;
                 }
             }
         }
@@ -272,8 +369,16 @@ impl Game for Lanes {
         let me = player;
         let mut v = 0.0;
         for l in 0..LANES {
-            let mine: i32 = self.lanes[me][l].iter().map(|&c| value(c)).sum();
-            let theirs: i32 = self.lanes[1 - me][l].iter().map(|&c| value(c)).sum();
+            let sum = |p: usize| -> i32 { self.lanes[p][l].iter().map(|&c| value(c)).sum() };
+            // A team's best side holds the lane for it.
+            let best = |mine: bool| {
+                (0..self.players())
+                    .filter(|&p| (self.team(p) == self.team(me)) == mine)
+                    .map(sum)
+                    .max()
+                    .unwrap_or(0)
+            };
+            let (mine, theirs) = (best(true), best(false));
             v += (f64::from(mine - theirs) / 6.0).tanh();
         }
         v / LANES as f64
