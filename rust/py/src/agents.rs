@@ -22,6 +22,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use crate::args::{self, Whole};
 use crate::errors::IntoPy;
 use crate::game::{PyAction, PyGame, PyRecord};
 use crate::{classes, json};
@@ -59,12 +60,58 @@ fn act_py(spec: &AgentSpec, calls: &AtomicU64, game: &Bound<'_, PyAny>) -> PyRes
     let g = g.borrow();
     let inner: &dyn DynGame = &*g.inner;
     let salt = calls.fetch_add(1, Ordering::Relaxed);
-    let id = py.detach(|| act_dyn(spec, salt, inner)).py()?;
+    let id = match spec {
+        // A random move is instant: no watcher thread.
+        AgentSpec::Random { .. } => py.detach(|| act_dyn(spec, salt, inner)).py()?,
+        _ => interruptible(py, || act_dyn(spec, salt, inner))?,
+    };
     Ok(PyAction {
         game: inner.name(),
         id,
         text: inner.action_notation(id).py()?,
     })
+}
+
+/// Run an agent's `work` with the GIL released on a worker thread while this thread checks
+/// for Ctrl-C every 50 ms. A signal sets the work's cancel flag (`agents::cancel`); the work
+/// stops at its next check and the signal's exception (`KeyboardInterrupt`) is raised.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> kingdoms_core::Result<T> + Send,
+) -> PyResult<T> {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut signal: Option<PyErr> = None;
+    let outcome = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = channel::<()>();
+            let watched = flag.clone();
+            let worker = scope.spawn(move || {
+                let r = kingdoms_core::agents::cancel::watching(watched, work);
+                let _ = done.send(());
+                r
+            });
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(50)) {
+                if signal.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        signal = Some(e);
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            worker.join()
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    match outcome {
+        Ok(r) => r.py(),
+        Err(_) => Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "internal error: an agent's search panicked",
+        )),
+    }
 }
 
 /// The uniformly random agent. `act` draws from a stream seeded by `seed`: the same agent
@@ -78,12 +125,13 @@ pub struct PyRandom {
 #[pymethods]
 impl PyRandom {
     #[new]
-    #[pyo3(signature = (seed=0))]
-    fn new(seed: u64) -> Self {
-        PyRandom {
-            seed,
+    #[pyo3(signature = (seed=Whole::ZERO))]
+    #[pyo3(text_signature = "(seed=0)")]
+    fn new(seed: Whole) -> PyResult<Self> {
+        Ok(PyRandom {
+            seed: seed.u64("seed")?,
             calls: AtomicU64::new(0),
-        }
+        })
     }
     #[getter]
     fn seed(&self) -> u64 {
@@ -129,9 +177,13 @@ pub struct PyGreedy {
 #[pymethods]
 impl PyGreedy {
     #[new]
-    #[pyo3(signature = (samples=1, seed=0))]
-    fn new(samples: u32, seed: u64) -> PyResult<Self> {
-        let config = GreedyConfig { samples, seed };
+    #[pyo3(signature = (samples=Whole::ONE, seed=Whole::ZERO))]
+    #[pyo3(text_signature = "(samples=1, seed=0)")]
+    fn new(samples: Whole, seed: Whole) -> PyResult<Self> {
+        let config = GreedyConfig {
+            samples: samples.positive(u64::from(GreedyConfig::MAX_SAMPLES), "samples")? as u32,
+            seed: seed.u64("seed")?,
+        };
         config.validate().py()?;
         Ok(PyGreedy {
             config,
@@ -200,20 +252,29 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0), settle=false),
+        signature = (iterations=None, seed=Whole::ZERO, exploration=0.1, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false),
         text_signature = "(iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        iterations: Option<u64>,
-        seed: u64,
+        iterations: Option<Whole>,
+        seed: Whole,
         exploration: f64,
         time_limit: Option<f64>,
-        rollout_depth: Option<u32>,
-        expand_samples: u32,
+        rollout_depth: Option<Whole>,
+        expand_samples: Whole,
         widening: Option<f64>,
         settle: bool,
     ) -> PyResult<Self> {
+        let iterations = iterations
+            .map(|i| i.positive(IsmctsConfig::MAX_ITERATIONS, "iterations"))
+            .transpose()?;
+        let seed = seed.u64("seed")?;
+        let rollout_depth = rollout_depth
+            .map(|d| d.count(u64::from(IsmctsConfig::MAX_DEPTH), "rollout_depth").map(|d| d as u32))
+            .transpose()?;
+        let expand_samples =
+            expand_samples.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")? as u32;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -284,8 +345,8 @@ impl PyIsmcts {
             seed: kingdoms_core::agents::agent_seed(self.config.seed, salt),
             ..self.config.clone()
         };
-        let (iterations, nodes, seconds, rows) = py
-            .detach(|| -> kingdoms_core::Result<_> {
+        let (iterations, nodes, seconds, rows) =
+            interruptible(py, || -> kingdoms_core::Result<_> {
                 with_game!(inner.name(), G => {
                     let s = session_of::<G>(inner)?;
                     let st = Ismcts::<G>::new(config).search(&s.game)?;
@@ -296,8 +357,7 @@ impl PyIsmcts {
                         .collect();
                     (st.iterations, st.nodes, st.seconds, rows)
                 })
-            })
-            .py()?;
+            })?;
         let mut actions = Vec::with_capacity(rows.len());
         for (id, visits, available, value) in rows {
             actions.push(PyActionStats {
@@ -422,7 +482,14 @@ impl PySearch {
 #[pyfunction]
 pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     match AgentSpec::parse(text).py()? {
-        AgentSpec::Random { seed } => Ok(Py::new(py, PyRandom::new(seed))?.into_any()),
+        AgentSpec::Random { seed } => Ok(Py::new(
+            py,
+            PyRandom {
+                seed,
+                calls: AtomicU64::new(0),
+            },
+        )?
+        .into_any()),
         AgentSpec::Greedy(config) => Ok(Py::new(
             py,
             PyGreedy {
@@ -623,10 +690,10 @@ pub fn play_match(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
-    seed: Option<u64>,
+    seed: Option<Whole>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyRecord> {
-    let seed = seed.unwrap_or_else(classes::fresh_seed);
+    let seed = args::seed(seed)?.unwrap_or_else(classes::fresh_seed);
     let start: Box<dyn DynGame> = if let Ok(name) = game.extract::<String>() {
         kingdoms_core::registry::new_game(&name, seed, &json::kwargs_map(options)?).py()?
     } else if let Ok(g) = game.cast::<PyGame>() {
@@ -1193,29 +1260,30 @@ fn run_tournament<G: Game>(
 /// depend only on the agents, `games`, `seed` and options, never on `threads`.
 /// `progress(done, total)` is called as games finish.
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, bootstrap=1000, progress=None, **options))]
+#[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, **options))]
+#[pyo3(text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, **options)")]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
-    games: u64,
-    seed: u64,
-    threads: Option<usize>,
+    games: Whole,
+    seed: Whole,
+    threads: Option<Whole>,
     pairing: &str,
     records: bool,
-    bootstrap: u32,
+    bootstrap: Whole,
     progress: Option<Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
     let config = arena::TournamentConfig {
-        games,
-        seed,
-        threads: check_threads(threads)?,
+        games: games.u64("games")?,
+        seed: seed.u64("seed")?,
+        threads: args::threads(threads)?,
         pairing: Pairing::parse(pairing).py()?,
         records,
-        bootstrap,
+        bootstrap: bootstrap.count(args::MAX_BOOTSTRAP, "bootstrap")? as u32,
     };
     let (entrants, names) = entrants(&agents)?;
     let names = arena::unique_names(names);
@@ -1232,8 +1300,9 @@ pub(crate) fn game_and_options(
     game: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(String, serde_json::Map<String, serde_json::Value>)> {
-    if let Ok(name) = game.extract::<String>() {
-        Ok((name, json::kwargs_map(options)?))
+    if game.is_instance_of::<pyo3::types::PyString>() {
+        let name: args::Text = game.extract()?;
+        Ok((name.into_string(), json::kwargs_map(options)?))
     } else if let Ok(g) = game.cast::<PyGame>() {
         if options.is_some_and(|o| !o.is_empty()) {
             return Err(PyTypeError::new_err(
@@ -1247,15 +1316,6 @@ pub(crate) fn game_and_options(
             "game must be a game name or a kingdoms game object",
         ))
     }
-}
-
-pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<Option<usize>> {
-    if threads == Some(0) {
-        return Err(crate::errors::to_py(Error::invalid(
-            "threads must be at least 1",
-        )));
-    }
-    Ok(threads)
 }
 
 pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
@@ -1276,14 +1336,16 @@ pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option
 /// the order `tournament` numbers its results (`seats[p]`: the agent playing player `p`;
 /// games of one deal replay the same shuffle).
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=100, *, pairing="round-robin", **options))]
+#[pyo3(signature = (game, agents, games=Whole::HUNDRED, *, pairing="round-robin", **options))]
+#[pyo3(text_signature = "(game, agents, games=100, *, pairing='round-robin', **options)")]
 pub fn tournament_schedule(
     game: &Bound<'_, PyAny>,
-    agents: usize,
-    games: u64,
+    agents: Whole,
+    games: Whole,
     pairing: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(u64, u64, Vec<usize>)>> {
+    let (agents, games) = (agents.usize("agents")?, games.u64("games")?);
     let (name, options) = game_and_options(game, options)?;
     let pairing = Pairing::parse(pairing).py()?;
     let players = kingdoms_core::registry::new_game(&name, 0, &options)
@@ -1301,27 +1363,29 @@ pub fn tournament_schedule(
 /// whole tournament gives for them, whatever machine or process plays them. Pass every
 /// slice's results to `merge_tournament` for the tournament's result.
 #[pyfunction]
-#[pyo3(signature = (game, agents, start, stop, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, progress=None, **options))]
+#[pyo3(signature = (game, agents, start, stop, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, progress=None, **options))]
+#[pyo3(text_signature = "(game, agents, start, stop, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, progress=None, **options)")]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament_games(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
-    start: u64,
-    stop: u64,
-    games: u64,
-    seed: u64,
-    threads: Option<usize>,
+    start: Whole,
+    stop: Whole,
+    games: Whole,
+    seed: Whole,
+    threads: Option<Whole>,
     pairing: &str,
     records: bool,
     progress: Option<Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyGameResult>> {
+    let (start, stop) = (start.u64("start")?, stop.u64("stop")?);
     let (name, options) = game_and_options(game, options)?;
     let config = arena::TournamentConfig {
-        games,
-        seed,
-        threads: check_threads(threads)?,
+        games: games.u64("games")?,
+        seed: seed.u64("seed")?,
+        threads: args::threads(threads)?,
         pairing: Pairing::parse(pairing).py()?,
         records,
         bootstrap: 0,
@@ -1357,24 +1421,26 @@ pub fn tournament_games(
 /// `games`, `seed`, `pairing` and `bootstrap`; `seconds` is the wall time to report.
 /// Results that miss a game, repeat one or do not match the schedule are refused.
 #[pyfunction]
-#[pyo3(signature = (game, agents, results, games=100, seed=0, *, pairing="round-robin", bootstrap=1000, seconds=0.0, **options))]
+#[pyo3(signature = (game, agents, results, games=Whole::HUNDRED, seed=Whole::ZERO, *, pairing="round-robin", bootstrap=Whole::THOUSAND, seconds=0.0, **options))]
+#[pyo3(text_signature = "(game, agents, results, games=100, seed=0, *, pairing='round-robin', bootstrap=1000, seconds=0.0, **options)")]
 #[allow(clippy::too_many_arguments)]
 pub fn merge_tournament(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
     results: Vec<PyRef<'_, PyGameResult>>,
-    games: u64,
-    seed: u64,
+    games: Whole,
+    seed: Whole,
     pairing: &str,
-    bootstrap: u32,
+    bootstrap: Whole,
     seconds: f64,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
+    let bootstrap = bootstrap.count(args::MAX_BOOTSTRAP, "bootstrap")? as u32;
     let config = arena::TournamentConfig {
-        games,
-        seed,
+        games: games.u64("games")?,
+        seed: seed.u64("seed")?,
         threads: None,
         pairing: Pairing::parse(pairing).py()?,
         records: false,
