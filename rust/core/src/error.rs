@@ -61,7 +61,7 @@ impl Error {
     pub fn argument(name: impl Into<String>, range: &str, got: &str) -> Self {
         Error::Argument {
             name: name.into(),
-            message: format!("must be in {range}, got {}", clip(got)),
+            message: format!("out of range: must be in {range}, got {}", clip(got)),
         }
     }
     pub fn invalid(message: impl Into<String>) -> Self {
@@ -73,21 +73,31 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Every part is cut to a bounded length: a message that quoted its input whole (a
+        // token of a megabyte-long notation, say) still cannot grow with it.
+        let m = |text: &str| clip_to(text, MAX_MESSAGE);
         match self {
             Error::IllegalAction { rule, message } => {
-                write!(f, "illegal action ({rule}): {message}")
+                write!(f, "illegal action ({}): {}", clip(rule), m(message))
             }
             Error::Notation { text, message } => {
-                write!(f, "bad notation {:?}: {message}", clip(text))
+                write!(f, "bad notation {:?}: {}", clip(text), m(message))
             }
-            Error::State { path, message } => write!(f, "bad state at {path}: {message}"),
-            Error::Options { message } => write!(f, "bad rules options: {message}"),
-            Error::Data { place, message } => write!(f, "bad data in {place}: {message}"),
-            Error::Argument { name, message } => write!(f, "{name} {message}"),
-            Error::Invalid { message } => f.write_str(message),
+            Error::State { path, message } => {
+                write!(f, "bad state at {}: {}", clip_to(path, 120), m(message))
+            }
+            Error::Options { message } => write!(f, "bad rules options: {}", m(message)),
+            Error::Data { place, message } => {
+                write!(f, "bad data in {}: {}", clip_to(place, 200), m(message))
+            }
+            Error::Argument { name, message } => write!(f, "{} {}", clip(name), m(message)),
+            Error::Invalid { message } => f.write_str(&m(message)),
         }
     }
 }
+
+/// Longest message part of an error, in characters.
+pub const MAX_MESSAGE: usize = 400;
 
 impl std::error::Error for Error {}
 
@@ -97,8 +107,16 @@ pub const MAX_QUOTE: usize = 40;
 /// `text` cut to [`MAX_QUOTE`] characters (with `...` if cut), for quoting user input in an
 /// error message: a message never grows with its input.
 pub fn clip(text: &str) -> String {
+    clip_to(text, MAX_QUOTE)
+}
+
+/// `text` cut to `max` characters, with `...` if cut.
+pub fn clip_to(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
     let mut chars = text.chars();
-    let head: String = chars.by_ref().take(MAX_QUOTE).collect();
+    let head: String = chars.by_ref().take(max).collect();
     if chars.next().is_some() {
         format!("{head}...")
     } else {
