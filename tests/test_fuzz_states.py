@@ -106,3 +106,44 @@ def test_fuzz_states_long() -> None:
     start = time.perf_counter()
     long_run(800)(given(**settings_args)(run_one))()
     print(report(SURFACE, time.perf_counter() - start))
+
+
+def test_saved_states_and_records_never_open_a_path(tmp_path: Any) -> None:
+    """A state or record naming a `cards_file` is refused without reading it; a game made
+    from a file carries the set's text (issue 11)."""
+    from kingdoms.arte import Arte
+    from kingdoms.strifull import Strifull, reference_files
+
+    fifo_like = tmp_path / "never-read.toml"  # does not exist: a read would say so
+    for cls, text in (
+        (Strifull, "\n".join(reference_files().values())),
+        (Arte, Arte.reference_cards_toml()),
+    ):
+        path = tmp_path / f"{cls.GAME}.toml"
+        path.write_text(text, encoding="utf-8")
+        g = cls(seed=4, cards_file=str(path))
+        assert g.options["cards_file"] is None and g.options["cards_toml"] == text
+        path.unlink()  # the game, its states and its record no longer need the file
+        assert kingdoms.from_json(g.to_json()) == g
+        assert kingdoms.replay(g.record()) == g
+        d = g.to_dict()
+        d["options"]["cards_file"], d["options"]["cards_toml"] = str(fifo_like), None
+        with pytest.raises(kingdoms.StateError, match=r"\$\.options\.cards_file") as e:
+            kingdoms.from_dict(d)
+        assert "never-read" not in str(e.value)
+        record = g.record().to_dict()
+        record["options"] = {"cards_file": str(fifo_like)}
+        with pytest.raises(kingdoms.StateError, match=r"\$\.options\.cards_file"):
+            kingdoms.replay(record)
+
+
+def test_strifull_options_contradicting_the_sides_are_refused() -> None:
+    g = kingdoms.new_game("strifull", seed=3)
+    d = g.to_dict()
+    d["options"]["leaders"] = [None, "nobody"]
+    with pytest.raises(kingdoms.StateError, match=r"\$\.options\.leaders\[1\]"):
+        kingdoms.from_dict(d)
+    d = g.to_dict()
+    d["options"]["factions"] = ["magos", "magos"]
+    with pytest.raises(kingdoms.StateError, match=r"\$\.options\.factions\[0\]"):
+        kingdoms.from_dict(d)

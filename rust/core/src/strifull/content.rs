@@ -222,6 +222,25 @@ impl CardSet {
         }
     }
 
+    /// The TOML text of the set `path` names (a directory's files joined in name order),
+    /// checked to read as the same set, so that a game can carry it as `cards_toml`.
+    pub fn carried_text(path: &str) -> Result<String> {
+        let set = CardSet::load(Some(path), None)?;
+        let text = read_path(path)?
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect::<Vec<_>>()
+            .join("\n");
+        match CardSet::load(None, Some(&text)) {
+            Ok(joined) if *joined == *set => Ok(text),
+            _ => Err(Error::data(
+                crate::error::clip_to(path, 200),
+                "the directory's files do not read as the same set once joined into one text \
+                 (which a game carries in its saved states); merge them into one file",
+            )),
+        }
+    }
+
     /// Parse and validate a set from (file name, TOML text) pairs.
     pub fn from_sources(sources: &[(&str, &str)]) -> Result<CardSet> {
         let mut b = Builder::default();
