@@ -163,9 +163,7 @@ fn plain_serde_message(message: &str) -> String {
             Some((field, expected)) => format!(
                 "unknown option {:?}; the options are {}",
                 clip(field),
-                expected
-                    .trim_start_matches("one of ")
-                    .replace('`', "")
+                expected.trim_start_matches("one of ").replace('`', "")
             ),
             None => format!("unknown option {:?}", clip(rest.trim_end_matches('`'))),
         }

@@ -97,7 +97,11 @@ pub fn from_json(value: &Value) -> Result<Box<dyn DynGame>> {
 pub fn replay(record: &Record) -> Result<Box<dyn DynGame>> {
     // Untrusted data never makes the library open a path (issue 11): a game made from a
     // `cards_file` carries its card set as `cards_toml` in its records.
-    if record.options.get("cards_file").is_some_and(|v| !v.is_null()) {
+    if record
+        .options
+        .get("cards_file")
+        .is_some_and(|v| !v.is_null())
+    {
         return Err(Error::state(
             "$.options.cards_file",
             "a record carries its card set as cards_toml and never names a file to read",

@@ -92,7 +92,9 @@ pub(crate) fn interruptible<T: Send>(
                 let _ = done.send(());
                 r
             });
-            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(50)) {
+            while let Err(RecvTimeoutError::Timeout) =
+                finished.recv_timeout(Duration::from_millis(50))
+            {
                 if signal.is_none() {
                     if let Err(e) = Python::attach(|py| py.check_signals()) {
                         signal = Some(e);
@@ -271,7 +273,10 @@ impl PyIsmcts {
             .transpose()?;
         let seed = seed.u64("seed")?;
         let rollout_depth = rollout_depth
-            .map(|d| d.count(u64::from(IsmctsConfig::MAX_DEPTH), "rollout_depth").map(|d| d as u32))
+            .map(|d| {
+                d.count(u64::from(IsmctsConfig::MAX_DEPTH), "rollout_depth")
+                    .map(|d| d as u32)
+            })
             .transpose()?;
         let expand_samples =
             expand_samples.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")? as u32;
@@ -1261,7 +1266,9 @@ fn run_tournament<G: Game>(
 /// `progress(done, total)` is called as games finish.
 #[pyfunction]
 #[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, **options))]
-#[pyo3(text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, **options)")]
+#[pyo3(
+    text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
@@ -1364,7 +1371,9 @@ pub fn tournament_schedule(
 /// slice's results to `merge_tournament` for the tournament's result.
 #[pyfunction]
 #[pyo3(signature = (game, agents, start, stop, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, progress=None, **options))]
-#[pyo3(text_signature = "(game, agents, start, stop, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, progress=None, **options)")]
+#[pyo3(
+    text_signature = "(game, agents, start, stop, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, progress=None, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament_games(
     py: Python<'_>,
@@ -1422,7 +1431,9 @@ pub fn tournament_games(
 /// Results that miss a game, repeat one or do not match the schedule are refused.
 #[pyfunction]
 #[pyo3(signature = (game, agents, results, games=Whole::HUNDRED, seed=Whole::ZERO, *, pairing="round-robin", bootstrap=Whole::THOUSAND, seconds=0.0, **options))]
-#[pyo3(text_signature = "(game, agents, results, games=100, seed=0, *, pairing='round-robin', bootstrap=1000, seconds=0.0, **options)")]
+#[pyo3(
+    text_signature = "(game, agents, results, games=100, seed=0, *, pairing='round-robin', bootstrap=1000, seconds=0.0, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn merge_tournament(
     py: Python<'_>,

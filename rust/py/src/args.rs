@@ -44,11 +44,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Whole {
         }
         match obj.extract::<i128>() {
             Ok(v) => Ok(Whole(v)),
-            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Whole(if obj.gt(0)? {
-                i128::MAX
-            } else {
-                i128::MIN
-            })),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(Whole(if obj.gt(0)? { i128::MAX } else { i128::MIN }))
+            }
             Err(e) => Err(e),
         }
     }
@@ -69,7 +67,12 @@ impl Whole {
         if (lo..=hi).contains(&self.0) {
             Ok(self.0)
         } else {
-            Err(Error::argument(name, &format!("{lo}..={hi}"), &self.shown())).py()
+            Err(Error::argument(
+                name,
+                &format!("{lo}..={hi}"),
+                &self.shown(),
+            ))
+            .py()
         }
     }
 

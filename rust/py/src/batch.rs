@@ -102,7 +102,9 @@ impl PyBatch {
 impl PyBatch {
     #[new]
     #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, **options))]
-    #[pyo3(text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, **options)")]
+    #[pyo3(
+        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

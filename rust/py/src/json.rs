@@ -67,7 +67,9 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<Value> {
-    let bad = |path: &str, why: String| StateError::new_err(format!("bad state at {}: {why}", clip(path)));
+    let bad = |path: &str, why: String| {
+        StateError::new_err(format!("bad state at {}: {why}", clip(path)))
+    };
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -159,9 +161,11 @@ pub fn kwargs_map(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Map<String, Va
             Ok(_) => Err(RulesOptionError::new_err("rules options must be a mapping")),
             // The path of a keyword argument is its name: `$.traitor_troops_only`.
             Err(e) if e.is_instance_of::<StateError>(d.py()) => Err(RulesOptionError::new_err(
-                e.value(d.py())
-                    .to_string()
-                    .replacen("bad state at $.", "bad rules options: option ", 1),
+                e.value(d.py()).to_string().replacen(
+                    "bad state at $.",
+                    "bad rules options: option ",
+                    1,
+                ),
             )),
             Err(e) => Err(e),
         },

@@ -11,11 +11,10 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{self, Whole};
 use crate::agents::{
-    callback_of, entrants, game_and_options, options_of, raise, reporter, validate,
-    Entrants,
+    callback_of, entrants, game_and_options, options_of, raise, reporter, validate, Entrants,
 };
+use crate::args::{self, Whole};
 use crate::errors::IntoPy;
 
 /// Play games `start..stop` of the self-play run under `seed` and return every decision as
@@ -29,7 +28,9 @@ use crate::errors::IntoPy;
 /// agents on this thread.
 #[pyfunction]
 #[pyo3(signature = (game, agents, start, stop, seed=Whole::ZERO, threads=None, *, progress=None, **options))]
-#[pyo3(text_signature = "(game, agents, start, stop, seed=0, threads=None, *, progress=None, **options)")]
+#[pyo3(
+    text_signature = "(game, agents, start, stop, seed=0, threads=None, *, progress=None, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_games<'py>(
     py: Python<'py>,

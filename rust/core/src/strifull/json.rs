@@ -548,11 +548,7 @@ impl CombatData {
 
 /// The options' factions and leaders agree with the sides (the options are what a replay of
 /// the record would deal): a contradiction is an error naming the option.
-fn check_options_match_sides(
-    options: &Options,
-    cards: &CardSet,
-    sides: &[Side; 2],
-) -> Result<()> {
+fn check_options_match_sides(options: &Options, cards: &CardSet, sides: &[Side; 2]) -> Result<()> {
     // Decks are not compared: hand-built positions (tests, puzzles) hold any cards.
     for (p, side) in sides.iter().enumerate() {
         let leader = cards.leaders.get(side.leader as usize);
