@@ -120,3 +120,11 @@ def test_fuzz_datafiles_long(tmp_path: Path) -> None:
     start = time.perf_counter()
     long_run(800)(given(**settings_args)(lambda seed, edits: run_one(seed, edits, tmp_path)))()
     print(report(SURFACE, time.perf_counter() - start))
+
+
+def test_inline_card_sets_have_the_file_size_limit() -> None:
+    big = "# " + "x" * (4 << 20) + "\n"
+    for cls in (strifull.Strifull, arte.Arte):
+        with pytest.raises(kingdoms.DataError, match="at most 4194304") as e:
+            cls(seed=1, cards_toml=big)
+        assert len(str(e.value)) < 200

@@ -970,7 +970,8 @@ impl PyTournament {
 #[pymethods]
 impl PyTournament {
     /// Agent `i`'s share of the points over its games (win 1, draw 1/2, loss 0).
-    fn score(&self, i: usize) -> PyResult<f64> {
+    fn score(&self, i: Whole) -> PyResult<f64> {
+        let i = i.usize("i")?;
         let total = self
             .inner
             .totals
@@ -1073,7 +1074,8 @@ impl PyTournament {
         self.inner.totals.iter().map(|&w| w.into()).collect()
     }
     /// Agent `i`'s results against agent `j`.
-    fn pairwise(&self, i: usize, j: usize) -> PyResult<PyWdl> {
+    fn pairwise(&self, i: Whole, j: Whole) -> PyResult<PyWdl> {
+        let (i, j) = (i.usize("i")?, j.usize("j")?);
         let row = self
             .inner
             .pairwise

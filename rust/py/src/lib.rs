@@ -96,22 +96,31 @@ impl PySimulationStats {
     /// Totals from their parts (as `kingdoms.distributed.simulate` adds up its slices).
     #[new]
     #[pyo3(signature = (games, wins, draws, plies, seconds))]
-    fn new(games: u64, wins: Vec<u64>, draws: u64, plies: u64, seconds: f64) -> Self {
+    fn new(
+        games: args::Whole,
+        wins: Vec<args::Whole>,
+        draws: args::Whole,
+        plies: args::Whole,
+        seconds: f64,
+    ) -> PyResult<Self> {
         let s = kingdoms_core::simulate::SimStats {
-            games,
-            wins,
-            draws,
-            plies,
+            games: games.u64("games")?,
+            wins: wins
+                .into_iter()
+                .map(|w| w.u64("wins"))
+                .collect::<PyResult<_>>()?,
+            draws: draws.u64("draws")?,
+            plies: plies.u64("plies")?,
             seconds,
         };
-        PySimulationStats {
+        Ok(PySimulationStats {
             games_per_second: s.games_per_second(),
             games: s.games,
             wins: s.wins,
             draws: s.draws,
             plies: s.plies,
             seconds: s.seconds,
-        }
+        })
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         (

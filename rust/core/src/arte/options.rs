@@ -99,7 +99,10 @@ impl Options {
                 let text = crate::datafile::read_text(path)?;
                 parsed(path, &text)
             }
-            (None, Some(text)) => parsed("cards_toml", text),
+            (None, Some(text)) => {
+                crate::datafile::check_size(text, "cards_toml")?;
+                parsed("cards_toml", text)
+            }
             (None, None) => Ok(CardSet::reference()),
         }
     }

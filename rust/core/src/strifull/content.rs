@@ -198,9 +198,12 @@ impl CardSet {
             (Some(_), Some(_)) => Err(Error::options(
                 "strifull: give cards_file or cards_toml, not both",
             )),
-            (None, Some(text)) => cached(format!("toml:{text}"), || {
-                CardSet::from_sources(&[("<cards_toml>", text)])
-            }),
+            (None, Some(text)) => {
+                crate::datafile::check_size(text, "cards_toml")?;
+                cached(format!("toml:{text}"), || {
+                    CardSet::from_sources(&[("<cards_toml>", text)])
+                })
+            }
             (Some(path), None) => {
                 let sources = read_path(path)?;
                 let key = format!(
@@ -231,6 +234,7 @@ impl CardSet {
             .map(|(_, t)| t)
             .collect::<Vec<_>>()
             .join("\n");
+        crate::datafile::check_size(&text, "the joined card files")?;
         match CardSet::load(None, Some(&text)) {
             Ok(joined) if *joined == *set => Ok(text),
             _ => Err(Error::data(
