@@ -110,3 +110,28 @@ def test_fuzz_arguments_long() -> None:
     start = time.perf_counter()
     long_run(2000)(given(**settings_args)(run_one))()
     print(report(SURFACE, time.perf_counter() - start))
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [agents.ISMCTS(iterations=2**24), agents.ISMCTS(time_limit=1e6), agents.Greedy(samples=65536)],
+    ids=["ismcts-iterations", "ismcts-time", "greedy"],
+)
+def test_a_long_act_stops_at_ctrl_c(agent: Any) -> None:
+    """The largest budgets are allowed, and Ctrl-C ends them at once (issue 11)."""
+    import os
+    import signal
+    import threading
+
+    g = kingdoms.new_game("strifull", seed=5)
+    before = g.to_json()
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            agent.act(g)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 20
+    assert g.to_json() == before
