@@ -323,7 +323,7 @@ fn combinations(items: &[usize], k: usize, out: &mut Vec<Vec<usize>>) {
 
 /// The schedule of a tournament (see the module docs), in game-index order.
 /// Most games one tournament schedules (docs/protocol.md, "Limits").
-pub const MAX_FIXTURES: u64 = 1 << 20;
+pub const MAX_FIXTURES: u64 = 1 << 18;
 
 /// `n` choose `k`, saturating at `u64::MAX`.
 fn choose(n: usize, k: usize) -> u64 {
