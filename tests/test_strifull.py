@@ -351,7 +351,9 @@ def test_user_card_files_load_from_a_directory(tmp_path: Path) -> None:
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert card_set(tmp_path) == card_set()
     g = Strifull(seed=2, cards_file=str(tmp_path))
-    assert g.to_dict()["options"]["cards_file"] == str(tmp_path)
+    # The game carries the set's text, never the path (issue 11).
+    assert g.to_dict()["options"]["cards_file"] is None
+    assert "tempestiva_vento" in g.to_dict()["options"]["cards_toml"]
     assert Strifull.from_dict(g.to_dict()) == g
 
 

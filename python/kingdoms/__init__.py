@@ -18,6 +18,7 @@ from kingdoms import agents, arte, batch, battleline, hex, strifull
 from kingdoms._kingdoms import (
     WDL,
     Action,
+    ArgumentError,
     DataError,
     EloRating,
     Game,
@@ -44,6 +45,7 @@ from kingdoms._kingdoms import (
 __all__ = [
     "WDL",
     "Action",
+    "ArgumentError",
     "DataError",
     "EloRating",
     "Game",

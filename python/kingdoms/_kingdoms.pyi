@@ -9,6 +9,7 @@ from typing_extensions import Self, disjoint_base
 __version__: str
 
 class KingdomsError(ValueError): ...
+class ArgumentError(KingdomsError): ...
 
 class IllegalActionError(KingdomsError):
     rule: str

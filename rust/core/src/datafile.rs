@@ -25,6 +25,19 @@ pub const PATH_SHOWN: usize = 160;
 /// Files kept in the cache.
 const CACHE_SIZE: usize = 32;
 
+/// User data given as text rather than a file (`cards_toml`, a card set a game carries):
+/// the same size limit as a file, checked before parsing.
+pub fn check_size(text: &str, what: &str) -> Result<()> {
+    if text.len() as u64 > MAX_BYTES {
+        Err(Error::data(
+            what,
+            format!("{} bytes of text; at most {MAX_BYTES}", text.len()),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// How a path appears in messages: at most [`PATH_SHOWN`] characters.
 pub fn shown(path: &Path) -> String {
     let full = path.display().to_string();

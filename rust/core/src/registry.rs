@@ -59,7 +59,8 @@ macro_rules! __with_game_dispatch {
             Ok($body)
         } else)* {
             Err($crate::Error::invalid(format!(
-                "unknown game {name:?}; the games are {:?}",
+                "unknown game {:?}; the games are {:?}",
+                $crate::error::clip(name),
                 $crate::registry::GAMES
             )))
         }
@@ -79,7 +80,10 @@ macro_rules! __game_names {
 pub const GAMES: &[&str] = crate::for_each_game!(crate::__game_names!());
 
 pub fn new_game(name: &str, seed: u64, options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
-    with_game!(name, G => Box::new(Session::<G>::from_options_json(seed, options)?) as Box<dyn DynGame>)
+    with_game!(name, G => {
+        let options = crate::error::decode_options::<<G as crate::Game>::Options>(name, options)?;
+        Box::new(Session::<G>::new(seed, &options)?) as Box<dyn DynGame>
+    })
 }
 
 pub fn from_json(value: &Value) -> Result<Box<dyn DynGame>> {
@@ -91,6 +95,18 @@ pub fn from_json(value: &Value) -> Result<Box<dyn DynGame>> {
 }
 
 pub fn replay(record: &Record) -> Result<Box<dyn DynGame>> {
+    // Untrusted data never makes the library open a path (issue 11): a game made from a
+    // `cards_file` carries its card set as `cards_toml` in its records.
+    if record
+        .options
+        .get("cards_file")
+        .is_some_and(|v| !v.is_null())
+    {
+        return Err(Error::state(
+            "$.options.cards_file",
+            "a record carries its card set as cards_toml and never names a file to read",
+        ));
+    }
     with_game!(record.game.as_str(), G => Box::new(Session::<G>::replay(record)?) as Box<dyn DynGame>)
 }
 
@@ -104,8 +120,7 @@ pub fn simulate(
     threads: Option<usize>,
 ) -> Result<crate::simulate::SimStats> {
     with_game!(name, G => {
-        let opts: <G as crate::Game>::Options = serde_json::from_value(Value::Object(options.clone()))
-            .map_err(|e| Error::options(format!("{name}: {e}")))?;
+        let opts = crate::error::decode_options::<<G as crate::Game>::Options>(name, options)?;
         crate::simulate::simulate::<G>(&opts, games, seed, first, threads)?
     })
 }

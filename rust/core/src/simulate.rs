@@ -61,12 +61,20 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng) -> Result<(Optio
     Ok((game.winner(), plies))
 }
 
+/// Most worker threads of one run (docs/protocol.md, "Limits"): more is refused at once,
+/// before any thread starts.
+pub const MAX_THREADS: usize = 1024;
+
 /// A rayon pool of `threads` workers (None: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        if t == 0 {
-            return Err(Error::invalid("threads must be at least 1"));
+        if !(1..=MAX_THREADS).contains(&t) {
+            return Err(Error::argument(
+                "threads",
+                &format!("1..={MAX_THREADS}"),
+                &t.to_string(),
+            ));
         }
         b = b.num_threads(t);
     }

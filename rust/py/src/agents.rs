@@ -23,6 +23,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use crate::args::{self, Whole};
 use crate::errors::IntoPy;
 use crate::game::{PyAction, PyGame, PyRecord};
 use crate::{classes, json};
@@ -60,12 +61,60 @@ fn act_py(spec: &AgentSpec, calls: &AtomicU64, game: &Bound<'_, PyAny>) -> PyRes
     let g = g.borrow();
     let inner: &dyn DynGame = &*g.inner;
     let salt = calls.fetch_add(1, Ordering::Relaxed);
-    let id = py.detach(|| act_dyn(spec, salt, inner)).py()?;
+    let id = match spec {
+        // A random move is instant: no watcher thread.
+        AgentSpec::Random { .. } => py.detach(|| act_dyn(spec, salt, inner)).py()?,
+        _ => interruptible(py, || act_dyn(spec, salt, inner))?,
+    };
     Ok(PyAction {
         game: inner.name(),
         id,
         text: inner.action_notation(id).py()?,
     })
+}
+
+/// Run an agent's `work` with the GIL released on a worker thread while this thread checks
+/// for Ctrl-C every 50 ms. A signal sets the work's cancel flag (`agents::cancel`); the work
+/// stops at its next check and the signal's exception (`KeyboardInterrupt`) is raised.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> kingdoms_core::Result<T> + Send,
+) -> PyResult<T> {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut signal: Option<PyErr> = None;
+    let outcome = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = channel::<()>();
+            let watched = flag.clone();
+            let worker = scope.spawn(move || {
+                let r = kingdoms_core::agents::cancel::watching(watched, work);
+                let _ = done.send(());
+                r
+            });
+            while let Err(RecvTimeoutError::Timeout) =
+                finished.recv_timeout(Duration::from_millis(50))
+            {
+                if signal.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        signal = Some(e);
+                        flag.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            worker.join()
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    match outcome {
+        Ok(r) => r.py(),
+        Err(_) => Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "internal error: an agent's search panicked",
+        )),
+    }
 }
 
 /// The uniformly random agent. `act` draws from a stream seeded by `seed`: the same agent
@@ -79,12 +128,13 @@ pub struct PyRandom {
 #[pymethods]
 impl PyRandom {
     #[new]
-    #[pyo3(signature = (seed=0))]
-    fn new(seed: u64) -> Self {
-        PyRandom {
-            seed,
+    #[pyo3(signature = (seed=Whole::ZERO))]
+    #[pyo3(text_signature = "(seed=0)")]
+    fn new(seed: Whole) -> PyResult<Self> {
+        Ok(PyRandom {
+            seed: seed.u64("seed")?,
             calls: AtomicU64::new(0),
-        }
+        })
     }
     #[getter]
     fn seed(&self) -> u64 {
@@ -132,12 +182,12 @@ pub struct PyHeuristic {
 #[pymethods]
 impl PyHeuristic {
     #[new]
-    #[pyo3(signature = (seed=0))]
-    fn new(seed: u64) -> Self {
-        PyHeuristic {
-            seed,
+    #[pyo3(signature = (seed=Whole::ZERO))]
+    fn new(seed: Whole) -> PyResult<Self> {
+        Ok(PyHeuristic {
+            seed: seed.u64("seed")?,
             calls: AtomicU64::new(0),
-        }
+        })
     }
     #[getter]
     fn seed(&self) -> u64 {
@@ -183,9 +233,13 @@ pub struct PyGreedy {
 #[pymethods]
 impl PyGreedy {
     #[new]
-    #[pyo3(signature = (samples=1, seed=0))]
-    fn new(samples: u32, seed: u64) -> PyResult<Self> {
-        let config = GreedyConfig { samples, seed };
+    #[pyo3(signature = (samples=Whole::ONE, seed=Whole::ZERO))]
+    #[pyo3(text_signature = "(samples=1, seed=0)")]
+    fn new(samples: Whole, seed: Whole) -> PyResult<Self> {
+        let config = GreedyConfig {
+            samples: samples.positive(u64::from(GreedyConfig::MAX_SAMPLES), "samples")? as u32,
+            seed: seed.u64("seed")?,
+        };
         config.validate().py()?;
         Ok(PyGreedy {
             config,
@@ -254,20 +308,32 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=Some(0), expand_samples=8, widening=Some(1.0), settle=false),
+        signature = (iterations=None, seed=Whole::ZERO, exploration=0.1, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false),
         text_signature = "(iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        iterations: Option<u64>,
-        seed: u64,
+        iterations: Option<Whole>,
+        seed: Whole,
         exploration: f64,
         time_limit: Option<f64>,
-        rollout_depth: Option<u32>,
-        expand_samples: u32,
+        rollout_depth: Option<Whole>,
+        expand_samples: Whole,
         widening: Option<f64>,
         settle: bool,
     ) -> PyResult<Self> {
+        let iterations = iterations
+            .map(|i| i.positive(IsmctsConfig::MAX_ITERATIONS, "iterations"))
+            .transpose()?;
+        let seed = seed.u64("seed")?;
+        let rollout_depth = rollout_depth
+            .map(|d| {
+                d.count(u64::from(IsmctsConfig::MAX_DEPTH), "rollout_depth")
+                    .map(|d| d as u32)
+            })
+            .transpose()?;
+        let expand_samples =
+            expand_samples.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")? as u32;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -338,8 +404,8 @@ impl PyIsmcts {
             seed: kingdoms_core::agents::agent_seed(self.config.seed, salt),
             ..self.config.clone()
         };
-        let (iterations, nodes, seconds, rows) = py
-            .detach(|| -> kingdoms_core::Result<_> {
+        let (iterations, nodes, seconds, rows) =
+            interruptible(py, || -> kingdoms_core::Result<_> {
                 with_game!(inner.name(), G => {
                     let s = session_of::<G>(inner)?;
                     let st = Ismcts::<G>::new(config).search(&s.game)?;
@@ -353,8 +419,7 @@ impl PyIsmcts {
                         .collect();
                     (st.iterations, st.nodes, st.seconds, rows)
                 })
-            })
-            .py()?;
+            })?;
         let mut actions = Vec::with_capacity(rows.len());
         for (id, visits, available, value, values) in rows {
             actions.push(PyActionStats {
@@ -483,8 +548,22 @@ impl PySearch {
 #[pyfunction]
 pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     match AgentSpec::parse(text).py()? {
-        AgentSpec::Random { seed } => Ok(Py::new(py, PyRandom::new(seed))?.into_any()),
-        AgentSpec::Heuristic { seed } => Ok(Py::new(py, PyHeuristic::new(seed))?.into_any()),
+        AgentSpec::Random { seed } => Ok(Py::new(
+            py,
+            PyRandom {
+                seed,
+                calls: AtomicU64::new(0),
+            },
+        )?
+        .into_any()),
+        AgentSpec::Heuristic { seed } => Ok(Py::new(
+            py,
+            PyHeuristic {
+                seed,
+                calls: AtomicU64::new(0),
+            },
+        )?
+        .into_any()),
         AgentSpec::Greedy(config) => Ok(Py::new(
             py,
             PyGreedy {
@@ -687,10 +766,10 @@ pub fn play_match(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
-    seed: Option<u64>,
+    seed: Option<Whole>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyRecord> {
-    let seed = seed.unwrap_or_else(classes::fresh_seed);
+    let seed = args::seed(seed)?.unwrap_or_else(classes::fresh_seed);
     let start: Box<dyn DynGame> = if let Ok(name) = game.extract::<String>() {
         kingdoms_core::registry::new_game(&name, seed, &json::kwargs_map(options)?).py()?
     } else if let Ok(g) = game.cast::<PyGame>() {
@@ -995,7 +1074,8 @@ impl PyTournament {
 #[pymethods]
 impl PyTournament {
     /// Agent `i`'s share of the points over its games (win 1, draw 1/2, loss 0).
-    fn score(&self, i: usize) -> PyResult<f64> {
+    fn score(&self, i: Whole) -> PyResult<f64> {
+        let i = i.usize("i")?;
         let total = self
             .inner
             .totals
@@ -1098,7 +1178,8 @@ impl PyTournament {
         self.inner.totals.iter().map(|&w| w.into()).collect()
     }
     /// Agent `i`'s results against agent `j`.
-    fn pairwise(&self, i: usize, j: usize) -> PyResult<PyWdl> {
+    fn pairwise(&self, i: Whole, j: Whole) -> PyResult<PyWdl> {
+        let (i, j) = (i.usize("i")?, j.usize("j")?);
         let row = self
             .inner
             .pairwise
@@ -1323,30 +1404,33 @@ fn run_tournament<G: Game>(
 /// plays every split of a group into teams in turn, `"fixed"` keeps the agents' order
 /// (the first agents of a group are partners).
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, bootstrap=1000, progress=None, partners="rotate", **options))]
+#[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, partners="rotate", **options))]
+#[pyo3(
+    text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, partners='rotate', **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
-    games: u64,
-    seed: u64,
-    threads: Option<usize>,
+    games: Whole,
+    seed: Whole,
+    threads: Option<Whole>,
     pairing: &str,
     records: bool,
-    bootstrap: u32,
+    bootstrap: Whole,
     progress: Option<Bound<'_, PyAny>>,
     partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
     let config = arena::TournamentConfig {
-        games,
-        seed,
-        threads: check_threads(threads)?,
+        games: games.u64("games")?,
+        seed: seed.u64("seed")?,
+        threads: args::threads(threads)?,
         pairing: Pairing::parse(pairing).py()?,
         records,
-        bootstrap,
+        bootstrap: bootstrap.count(args::MAX_BOOTSTRAP, "bootstrap")? as u32,
         partners: Partners::parse(partners).py()?,
     };
     let (entrants, names) = entrants(&agents)?;
@@ -1364,8 +1448,9 @@ pub(crate) fn game_and_options(
     game: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(String, serde_json::Map<String, serde_json::Value>)> {
-    if let Ok(name) = game.extract::<String>() {
-        Ok((name, json::kwargs_map(options)?))
+    if game.is_instance_of::<pyo3::types::PyString>() {
+        let name: args::Text = game.extract()?;
+        Ok((name.into_string(), json::kwargs_map(options)?))
     } else if let Ok(g) = game.cast::<PyGame>() {
         if options.is_some_and(|o| !o.is_empty()) {
             return Err(PyTypeError::new_err(
@@ -1379,15 +1464,6 @@ pub(crate) fn game_and_options(
             "game must be a game name or a kingdoms game object",
         ))
     }
-}
-
-pub(crate) fn check_threads(threads: Option<usize>) -> PyResult<Option<usize>> {
-    if threads == Some(0) {
-        return Err(crate::errors::to_py(Error::invalid(
-            "threads must be at least 1",
-        )));
-    }
-    Ok(threads)
 }
 
 pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
@@ -1408,15 +1484,17 @@ pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option
 /// the order `tournament` numbers its results (`seats[p]`: the agent playing player `p`;
 /// games of one deal replay the same shuffle).
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=100, *, pairing="round-robin", partners="rotate", **options))]
+#[pyo3(signature = (game, agents, games=Whole::HUNDRED, *, pairing="round-robin", partners="rotate", **options))]
+#[pyo3(text_signature = "(game, agents, games=100, *, pairing='round-robin', partners='rotate', **options)")]
 pub fn tournament_schedule(
     game: &Bound<'_, PyAny>,
-    agents: usize,
-    games: u64,
+    agents: Whole,
+    games: Whole,
     pairing: &str,
     partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<(u64, u64, Vec<usize>)>> {
+    let (agents, games) = (agents.usize("agents")?, games.u64("games")?);
     let (name, options) = game_and_options(game, options)?;
     let pairing = Pairing::parse(pairing).py()?;
     let partners = Partners::parse(partners).py()?;
@@ -1439,28 +1517,32 @@ pub fn tournament_schedule(
 /// whole tournament gives for them, whatever machine or process plays them. Pass every
 /// slice's results to `merge_tournament` for the tournament's result.
 #[pyfunction]
-#[pyo3(signature = (game, agents, start, stop, games=100, seed=0, threads=None, *, pairing="round-robin", records=false, progress=None, partners="rotate", **options))]
+#[pyo3(signature = (game, agents, start, stop, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, progress=None, partners="rotate", **options))]
+#[pyo3(
+    text_signature = "(game, agents, start, stop, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, progress=None, partners='rotate', **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament_games(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
-    start: u64,
-    stop: u64,
-    games: u64,
-    seed: u64,
-    threads: Option<usize>,
+    start: Whole,
+    stop: Whole,
+    games: Whole,
+    seed: Whole,
+    threads: Option<Whole>,
     pairing: &str,
     records: bool,
     progress: Option<Bound<'_, PyAny>>,
     partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyGameResult>> {
+    let (start, stop) = (start.u64("start")?, stop.u64("stop")?);
     let (name, options) = game_and_options(game, options)?;
     let config = arena::TournamentConfig {
-        games,
-        seed,
-        threads: check_threads(threads)?,
+        games: games.u64("games")?,
+        seed: seed.u64("seed")?,
+        threads: args::threads(threads)?,
         pairing: Pairing::parse(pairing).py()?,
         records,
         bootstrap: 0,
@@ -1497,25 +1579,29 @@ pub fn tournament_games(
 /// `games`, `seed`, `pairing` and `bootstrap`; `seconds` is the wall time to report.
 /// Results that miss a game, repeat one or do not match the schedule are refused.
 #[pyfunction]
-#[pyo3(signature = (game, agents, results, games=100, seed=0, *, pairing="round-robin", bootstrap=1000, seconds=0.0, partners="rotate", **options))]
+#[pyo3(signature = (game, agents, results, games=Whole::HUNDRED, seed=Whole::ZERO, *, pairing="round-robin", bootstrap=Whole::THOUSAND, seconds=0.0, partners="rotate", **options))]
+#[pyo3(
+    text_signature = "(game, agents, results, games=100, seed=0, *, pairing='round-robin', bootstrap=1000, seconds=0.0, partners='rotate', **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn merge_tournament(
     py: Python<'_>,
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
     results: Vec<PyRef<'_, PyGameResult>>,
-    games: u64,
-    seed: u64,
+    games: Whole,
+    seed: Whole,
     pairing: &str,
-    bootstrap: u32,
+    bootstrap: Whole,
     seconds: f64,
     partners: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
+    let bootstrap = bootstrap.count(args::MAX_BOOTSTRAP, "bootstrap")? as u32;
     let config = arena::TournamentConfig {
-        games,
-        seed,
+        games: games.u64("games")?,
+        seed: seed.u64("seed")?,
         threads: None,
         pairing: Pairing::parse(pairing).py()?,
         records: false,

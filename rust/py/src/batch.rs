@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::agents::spec_of;
+use crate::args::{self, Text, Whole};
 use crate::errors::IntoPy;
 use crate::{classes, json};
 
@@ -100,18 +101,26 @@ impl PyBatch {
 #[pymethods]
 impl PyBatch {
     #[new]
-    #[pyo3(signature = (game, num_games, seed=0, *, opponent=None, seat=None, threads=None, **options))]
+    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, **options))]
+    #[pyo3(
+        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, **options)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        game: &str,
-        num_games: usize,
-        seed: u64,
+        game: Text,
+        num_games: Whole,
+        seed: Whole,
         opponent: Option<&Bound<'_, PyAny>>,
-        seat: Option<usize>,
-        threads: Option<usize>,
+        seat: Option<Whole>,
+        threads: Option<Whole>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let num_games = num_games.positive(args::MAX_BATCH, "num_games")? as usize;
+        let seed = seed.u64("seed")?;
+        let seat = seat.map(|s| s.usize("seat")).transpose()?;
+        let threads = args::threads(threads)?;
+        let game: &str = &game;
         let options = json::kwargs_map(options)?;
         let opponent = match opponent {
             None => None,
@@ -205,7 +214,8 @@ impl PyBatch {
     /// Start a new game in every slot (with `seed`: every slot's stream restarts under
     /// it); (observations, masks, players).
     #[pyo3(signature = (seed=None))]
-    fn reset<'py>(&self, py: Python<'py>, seed: Option<u64>) -> PyResult<Observed<'py>> {
+    fn reset<'py>(&self, py: Python<'py>, seed: Option<Whole>) -> PyResult<Observed<'py>> {
+        let seed = args::seed(seed)?;
         let mut b = self.buffers();
         py.detach(|| {
             self.with(|batch| {
@@ -320,7 +330,8 @@ impl PyBatch {
     }
 
     /// A copy of slot `i`'s current game (with its history, so `record()` works).
-    fn game(&self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
+    fn game(&self, py: Python<'_>, i: Whole) -> PyResult<Py<PyAny>> {
+        let i = i.index(self.n, "i")?;
         let g = self.with(|b| b.game(i)).py()?;
         classes::wrap(py, g)
     }

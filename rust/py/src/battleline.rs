@@ -7,11 +7,12 @@ use kingdoms_core::Session;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::args::Text;
 use crate::classes::PyBattleLine;
 use crate::errors::IntoPy;
 use crate::json;
 
-fn parse_cards(items: &[String]) -> PyResult<Vec<Card>> {
+fn parse_cards(items: &[Text]) -> PyResult<Vec<Card>> {
     items.iter().map(|s| Card::parse(s).py()).collect()
 }
 
@@ -161,7 +162,7 @@ impl PyClaimProof {
 /// The best formation of 1-4 cards, wild cards resolved in their owner's favour.
 #[pyfunction]
 #[pyo3(signature = (cards, fog=false))]
-pub fn battleline_best_formation(cards: Vec<String>, fog: bool) -> PyResult<PyFormation> {
+pub fn battleline_best_formation(cards: Vec<Text>, fog: bool) -> PyResult<PyFormation> {
     let cards = parse_cards(&cards)?;
     Ok(PyFormation {
         inner: bl::best_formation_checked(&cards, fog).py()?,
@@ -174,9 +175,9 @@ pub fn battleline_best_formation(cards: Vec<String>, fog: bool) -> PyResult<PyFo
 #[pyo3(signature = (mine, theirs, unseen, *, fog=false, mud=false, mine_completed_first=None))]
 pub fn battleline_prove_claim(
     py: Python<'_>,
-    mine: Vec<String>,
-    theirs: Vec<String>,
-    unseen: Vec<String>,
+    mine: Vec<Text>,
+    theirs: Vec<Text>,
+    unseen: Vec<Text>,
     fog: bool,
     mud: bool,
     mine_completed_first: Option<bool>,
@@ -207,19 +208,11 @@ impl PyBattleLine {
     /// nothing to prove (the flag is claimed, or the player's formation is incomplete).
     fn claim_proof(
         slf: PyRef<'_, Self>,
-        flag: usize,
-        player: usize,
+        flag: crate::args::Whole,
+        player: crate::args::Whole,
     ) -> PyResult<Option<PyClaimProof>> {
-        if flag >= 9 {
-            return Err(PyValueError::new_err(format!(
-                "flag {flag} out of range 0-8"
-            )));
-        }
-        if player >= 2 {
-            return Err(PyValueError::new_err(format!(
-                "player {player} out of range 0-1"
-            )));
-        }
+        let flag = flag.index(9, "flag")?;
+        let player = player.index(2, "player")?;
         Ok(game(&slf)?
             .claim_proof(flag, player)
             .map(|inner| PyClaimProof { inner }))

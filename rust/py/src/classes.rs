@@ -50,12 +50,12 @@ macro_rules! game_class {
             #[new]
             #[pyo3(signature = (seed=None, **options))]
             fn __new__(
-                seed: Option<u64>,
+                seed: Option<$crate::args::Whole>,
                 options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<pyo3::PyClassInitializer<Self>> {
                 Ok(pyo3::PyClassInitializer::from($crate::classes::new_base(
                     Self::GAME,
-                    seed,
+                    $crate::args::seed(seed)?,
                     options,
                 )?)
                 .add_subclass($ty))

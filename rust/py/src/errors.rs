@@ -17,6 +17,12 @@ create_exception!(
 );
 create_exception!(
     kingdoms,
+    ArgumentError,
+    KingdomsError,
+    "An argument out of its range or over a documented limit; the message names the argument and its range."
+);
+create_exception!(
+    kingdoms,
     IllegalActionError,
     KingdomsError,
     "An action the rules forbid in this state; `rule` names the broken rule. The state is unchanged."
@@ -61,7 +67,19 @@ pub fn to_py(err: Error) -> PyErr {
         Error::State { .. } => StateError::new_err(text),
         Error::Options { .. } => RulesOptionError::new_err(text),
         Error::Data { .. } => DataError::new_err(text),
+        Error::Argument { .. } => ArgumentError::new_err(text),
         Error::Invalid { .. } => KingdomsError::new_err(text),
+    }
+}
+
+/// `Error::into_py_err()`: the exception of a core error built in the bindings.
+pub trait IntoPyErr {
+    fn into_py_err(self) -> PyErr;
+}
+
+impl IntoPyErr for Error {
+    fn into_py_err(self) -> PyErr {
+        to_py(self)
     }
 }
 

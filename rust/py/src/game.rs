@@ -4,11 +4,12 @@
 
 use kingdoms_core::{registry, DynGame, Record as CoreRecord};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyTuple, PyType};
 
-use crate::errors::{IntoPy, StateError};
+use crate::args::{Text, Whole};
+use crate::errors::{IntoPy, IntoPyErr, StateError};
 use crate::json;
 
 /// An action of one game: a value with a notation (`str(a)`) and an id in the game's fixed
@@ -47,12 +48,19 @@ impl PyAction {
         (cls, (self.game, self.id, self.text.clone())).into_pyobject(py)
     }
     #[staticmethod]
-    fn _restore(game: &str, id: usize, text: String) -> PyResult<Self> {
+    fn _restore(game: Text, id: Whole, text: Text) -> PyResult<Self> {
         let game = registry::GAMES
             .iter()
-            .find(|g| **g == game)
-            .ok_or_else(|| PyValueError::new_err(format!("unknown game {game:?}")))?;
-        Ok(PyAction { game, id, text })
+            .find(|g| **g == &*game)
+            .ok_or_else(|| {
+                kingdoms_core::Error::argument("game", &format!("{:?}", registry::GAMES), &game)
+            })
+            .py()?;
+        Ok(PyAction {
+            game,
+            id: id.usize("id")?,
+            text: text.into_string(),
+        })
     }
 }
 
@@ -68,17 +76,17 @@ impl PyRecord {
     #[new]
     #[pyo3(signature = (game, seed, actions, options=None))]
     fn new(
-        game: String,
-        seed: u64,
-        actions: Vec<String>,
+        game: Text,
+        seed: Whole,
+        actions: Vec<Text>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         Ok(PyRecord {
             inner: CoreRecord {
-                game,
-                seed,
+                game: game.into_string(),
+                seed: seed.u64("seed")?,
+                actions: actions.into_iter().map(Text::into_string).collect(),
                 options: json::kwargs_map(options)?,
-                actions,
             },
         })
     }
@@ -103,15 +111,15 @@ impl PyRecord {
     }
     #[classmethod]
     fn from_dict(_cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Self::from_value(json::from_py(data)?)
+        Self::decode(json::from_py_dict(data, "a record")?)
     }
     #[pyo3(signature = (indent=None))]
-    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
-        dump(&self.json_value()?, indent)
+    fn to_json(&self, indent: Option<Whole>) -> PyResult<String> {
+        dump(&self.json_value()?, indent_arg(indent)?)
     }
     #[classmethod]
-    fn from_json(_cls: &Bound<'_, PyType>, text: &str) -> PyResult<Self> {
-        Self::from_value(json::parse(text)?)
+    fn from_json(_cls: &Bound<'_, PyType>, text: Text) -> PyResult<Self> {
+        Self::decode(json::parse(&text)?)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
@@ -136,11 +144,27 @@ impl PyRecord {
     fn json_value(&self) -> PyResult<serde_json::Value> {
         serde_json::to_value(&self.inner).map_err(|e| json::write_failed("a record", e))
     }
-    fn from_value(v: serde_json::Value) -> PyResult<Self> {
-        serde_json::from_value(v)
+    /// A record from its JSON data: a `StateError` naming the path (`$.actions[3]`).
+    pub fn decode(v: serde_json::Value) -> PyResult<Self> {
+        serde_path_to_error::deserialize(v)
             .map(|inner| PyRecord { inner })
-            .map_err(|e| StateError::new_err(format!("bad record: {e}")))
+            .map_err(|e| {
+                StateError::new_err(format!(
+                    "bad record at $.{}: {}",
+                    kingdoms_core::error::clip(&e.path().to_string()),
+                    json::clip_message(&e.into_inner().to_string())
+                ))
+            })
     }
+}
+
+/// Most spaces of JSON indentation.
+const MAX_INDENT: u64 = 64;
+
+fn indent_arg(indent: Option<Whole>) -> PyResult<Option<usize>> {
+    indent
+        .map(|i| i.count(MAX_INDENT, "indent").map(|i| i as usize))
+        .transpose()
 }
 
 pub fn dump(v: &serde_json::Value, indent: Option<usize>) -> PyResult<String> {
@@ -184,16 +208,21 @@ impl PyGame {
         if let Ok(a) = action.cast::<PyAction>() {
             let a = a.get();
             if a.game != self.inner.name() {
-                return Err(PyValueError::new_err(format!(
-                    "{} action {:?} given to a {} game",
-                    a.game,
-                    a.text,
-                    self.inner.name()
-                )));
+                return Err(kingdoms_core::Error::Argument {
+                    name: "action".into(),
+                    message: format!(
+                        "{:?} is a {} action, given to a {} game",
+                        kingdoms_core::error::clip(&a.text),
+                        a.game,
+                        self.inner.name()
+                    ),
+                })
+                .py();
             }
             self.inner.check_id(a.id).py()?;
             Ok(a.id)
-        } else if let Ok(text) = action.extract::<String>() {
+        } else if action.is_instance_of::<pyo3::types::PyString>() {
+            let text: Text = action.extract()?;
             self.inner.parse_action(&text).py()
         } else {
             Err(PyTypeError::new_err(format!(
@@ -203,11 +232,23 @@ impl PyGame {
         }
     }
 
-    fn player_arg(&self, player: Option<usize>) -> PyResult<usize> {
-        match player.or(self.inner.current_player()) {
-            Some(p) => Ok(p),
-            None => Err(PyValueError::new_err("the game is over: name the player")),
+    fn player_arg(&self, player: Option<Whole>) -> PyResult<usize> {
+        match player {
+            Some(p) => self.player(p),
+            None => self.inner.current_player().ok_or_else(|| {
+                kingdoms_core::Error::invalid("the game is over: name the player").into_py_err()
+            }),
         }
+    }
+
+    /// A player index: `0..num_players`.
+    fn player(&self, player: Whole) -> PyResult<usize> {
+        player.index(self.inner.num_players(), "player")
+    }
+
+    /// An action id: `0..num_actions`.
+    fn id(&self, id: Whole) -> PyResult<usize> {
+        id.index(self.inner.num_actions(), "id")
     }
 }
 
@@ -242,8 +283,8 @@ impl PyGame {
     }
     /// The team `player` plays for; partners share a team and its results. In a game without
     /// teams every player is a team of one, numbered as the player.
-    fn team(&self, player: usize) -> PyResult<usize> {
-        self.inner.team(player).py()
+    fn team(&self, player: Whole) -> PyResult<usize> {
+        self.inner.team(self.player(player)?).py()
     }
     /// The seed the game was set up from.
     #[getter]
@@ -279,16 +320,7 @@ impl PyGame {
                 "expected an Action, its notation string or its id, got bool",
             ));
         } else if action.is_instance_of::<PyInt>() {
-            // A negative or huge id is out of range like any other (not an OverflowError).
-            let id: usize = action.extract().or_else(|_| {
-                Err(kingdoms_core::Error::invalid(format!(
-                    "action id out of range 0..{}: got a negative or too large int",
-                    self.inner.num_actions()
-                )))
-                .py()
-            })?;
-            self.inner.check_id(id).py()?;
-            id
+            self.id(action.extract()?)?
         } else {
             self.resolve(action)?
         };
@@ -299,8 +331,8 @@ impl PyGame {
         }
     }
     /// Parse an action's notation (legality is checked by `apply`).
-    fn parse_action(&self, text: &str) -> PyResult<PyAction> {
-        let id = self.inner.parse_action(text).py()?;
+    fn parse_action(&self, text: Text) -> PyResult<PyAction> {
+        let id = self.inner.parse_action(&text).py()?;
         self.action(id)
     }
 
@@ -334,14 +366,15 @@ impl PyGame {
                 .collect(),
         )
     }
-    fn apply_id(&mut self, id: usize) -> PyResult<()> {
+    fn apply_id(&mut self, id: Whole) -> PyResult<()> {
+        let id = self.id(id)?;
         self.inner.apply_id(id).py()
     }
     fn action_to_id(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         self.resolve(action)
     }
-    fn id_to_action(&self, id: usize) -> PyResult<PyAction> {
-        self.action(id)
+    fn id_to_action(&self, id: Whole) -> PyResult<PyAction> {
+        self.action(self.id(id)?)
     }
     /// A structured description of an action (kind, cards, targets) as a dict.
     fn describe_action<'py>(
@@ -365,7 +398,7 @@ impl PyGame {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<usize>,
+        player: Option<Whole>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
         let p = self.player_arg(player)?;
         let shape = self.inner.observation_shape();
@@ -393,17 +426,17 @@ impl PyGame {
         json::to_py(py, &self.inner.to_json())
     }
     #[pyo3(signature = (indent=None))]
-    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
-        dump(&self.inner.to_json(), indent)
+    fn to_json(&self, indent: Option<Whole>) -> PyResult<String> {
+        dump(&self.inner.to_json(), indent_arg(indent)?)
     }
     /// Rebuild a game from `to_dict()` output, validating it (`StateError` says where).
     #[classmethod]
     fn from_dict(cls: &Bound<'_, PyType>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        from_value(cls, json::from_py(data)?)
+        from_value(cls, json::from_py_dict(data, "a state")?)
     }
     #[classmethod]
-    fn from_json(cls: &Bound<'_, PyType>, text: &str) -> PyResult<Py<PyAny>> {
-        from_value(cls, json::parse(text)?)
+    fn from_json(cls: &Bound<'_, PyType>, text: Text) -> PyResult<Py<PyAny>> {
+        from_value(cls, json::parse(&text)?)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
@@ -413,16 +446,18 @@ impl PyGame {
 
     // ---- information ----
     /// The state as `player` sees it: `to_dict()` with everything hidden from them `None`.
-    fn view<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
-        json::to_py(py, &self.inner.view(player).py()?)
+    fn view<'py>(&self, py: Python<'py>, player: Whole) -> PyResult<Bound<'py, PyAny>> {
+        json::to_py(py, &self.inner.view(self.player(player)?).py()?)
     }
     /// A state consistent with `player`'s view, hidden information redrawn from `seed`.
-    fn resample_hidden(&self, py: Python<'_>, player: usize, seed: u64) -> PyResult<Py<PyAny>> {
+    fn resample_hidden(&self, py: Python<'_>, player: Whole, seed: Whole) -> PyResult<Py<PyAny>> {
+        let (player, seed) = (self.player(player)?, seed.u64("seed")?);
         wrap(py, self.inner.resample_hidden(player, seed).py()?)
     }
     /// A text picture of the position: everything (None) or only what `player` sees.
     #[pyo3(signature = (player=None))]
-    fn render(&self, player: Option<usize>) -> PyResult<String> {
+    fn render(&self, player: Option<Whole>) -> PyResult<String> {
+        let player = player.map(|p| self.player(p)).transpose()?;
         self.inner.render(player).py()
     }
     fn __str__(&self) -> PyResult<String> {
@@ -444,8 +479,8 @@ impl PyGame {
         )
     }
     /// The game's heuristic value of the position for `player`, in [-1, 1].
-    fn evaluate(&self, player: usize) -> PyResult<f64> {
-        self.inner.evaluate(player).py()
+    fn evaluate(&self, player: Whole) -> PyResult<f64> {
+        self.inner.evaluate(self.player(player)?).py()
     }
     /// The record (game, seed, options, action notations) that `kingdoms.replay` replays.
     fn record(&self) -> PyResult<PyRecord> {

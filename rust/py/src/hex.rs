@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
+pub use crate::args::{text, Text};
 use crate::errors::{DataError, IntoPy, KingdomsError};
 
 /// Maps bigger than this release the GIL while they search.
@@ -51,51 +52,15 @@ impl Int {
     }
 }
 
-/// A text argument. PyO3's `&str` raises `UnicodeEncodeError` for a lone surrogate; this
-/// raises `KingdomsError` (and `TypeError` for a non-string, as before).
-pub struct Text(String);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Text {
-    type Error = PyErr;
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "expected a str, got {}",
-                short(
-                    &obj.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                )
-            ))
-        })?;
-        match s.to_str() {
-            Ok(t) => Ok(Text(t.to_owned())),
-            Err(_) => Err(KingdomsError::new_err(
-                "text with a lone surrogate is not valid (it cannot be encoded as UTF-8)",
-            )),
-        }
-    }
-}
-
-impl std::ops::Deref for Text {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-fn text(s: &str) -> Text {
-    Text(s.to_owned())
-}
-
 /// `value` in `0..=max`, or a `KingdomsError` naming the argument and its range.
 fn count_arg(value: Int, max: i64, name: &str) -> PyResult<u32> {
     match value {
         Int::Fit(v) => limits::count(v, max, name).py(),
-        Int::Huge(_) => Err(KingdomsError::new_err(format!(
-            "{name} is not in 0..={max}"
-        ))),
+        Int::Huge(_) => Err(kingdoms_core::Error::Argument {
+            name: name.into(),
+            message: format!("is not in 0..={max}"),
+        })
+        .py(),
     }
 }
 
@@ -1171,7 +1136,7 @@ impl PyHexMap {
     }
     #[setter]
     fn set_name(&mut self, name: Text) {
-        self.inner.name = name.0;
+        self.inner.name = name.into_string();
     }
     #[getter]
     fn orientation(&self) -> &'static str {

@@ -2,12 +2,24 @@
 //! what users get from `to_dict()` is exactly `json.loads(to_json())`.
 #![deny(clippy::indexing_slicing)]
 
-use pyo3::exceptions::PyRuntimeError;
+use kingdoms_core::error::clip;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 
-use crate::errors::StateError;
+use crate::errors::{RulesOptionError, StateError};
+
+/// A serde message (which may quote input) cut to a bounded length.
+pub fn clip_message(message: &str) -> String {
+    let mut chars = message.chars();
+    let head: String = chars.by_ref().take(300).collect();
+    if chars.next().is_some() {
+        format!("{head}...")
+    } else {
+        head
+    }
+}
 
 /// Writing JSON out (a `Value`, a record) into memory has no failure a user can cause; should
 /// serde_json ever report one, it surfaces as a `RuntimeError` naming what, never a panic.
@@ -22,21 +34,121 @@ pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// Deepest nesting of lists and dicts accepted from Python (serde_json's own parser stops at
+/// 128 too), so a deep structure is a `StateError`, never a `RecursionError`.
+pub const MAX_DEPTH: usize = 128;
+
+/// A Python value as JSON data: dicts with str keys, lists and tuples, str, int (within
+/// 64 bits), finite float, bool, None. Anything else is a `TypeError`, a NaN or an int too
+/// large a `StateError`, each naming the path (`$.flags[3]`); text is never echoed.
 pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    let text: String = obj
-        .py()
-        .import("json")?
-        .call_method1("dumps", (obj,))?
-        .extract()?;
-    serde_json::from_str(&text).map_err(|e| StateError::new_err(format!("not JSON data: {e}")))
+    let mut path = String::from("$");
+    convert(obj, &mut path, 0)
+}
+
+/// [`from_py`] of a dict (a state, a record); anything else is a `TypeError` naming `what`.
+pub fn from_py_dict(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
+    if !obj.is_instance_of::<PyDict>() {
+        return Err(PyTypeError::new_err(format!(
+            "expected {what} as a dict, got {}",
+            type_name(obj)
+        )));
+    }
+    from_py(obj)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    clip(
+        &obj.get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+    )
+}
+
+fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<Value> {
+    let bad = |path: &str, why: String| {
+        StateError::new_err(format!("bad state at {}: {why}", clip(path)))
+    };
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(v) = obj.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        if let Ok(v) = obj.extract::<u64>() {
+            return Ok(Value::from(v));
+        }
+        return Err(bad(path, "an int outside -2**63..2**64".into()));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let v = f.value();
+        return serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| bad(path, format!("{v} is not a JSON number")));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return match s.to_str() {
+            Ok(t) => Ok(Value::String(t.to_owned())),
+            Err(_) => Err(bad(path, "text with a lone surrogate".into())),
+        };
+    }
+    if depth >= MAX_DEPTH {
+        return Err(bad(path, format!("nested deeper than {MAX_DEPTH} levels")));
+    }
+    let len = path.len();
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut m = Map::new();
+        for (k, v) in d.iter() {
+            let key = match k.cast::<PyString>() {
+                Ok(s) => s
+                    .to_str()
+                    .map_err(|_| bad(path, "a key with a lone surrogate".into()))?
+                    .to_owned(),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "keys must be str, got {} at {}",
+                        type_name(&k),
+                        clip(path)
+                    )))
+                }
+            };
+            path.push('.');
+            path.push_str(&clip(&key));
+            let value = convert(&v, path, depth + 1)?;
+            path.truncate(len);
+            m.insert(key, value);
+        }
+        return Ok(Value::Object(m));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut out = Vec::new();
+        for (i, item) in obj.try_iter()?.enumerate() {
+            path.push_str(&format!("[{i}]"));
+            let value = convert(&item?, path, depth + 1)?;
+            path.truncate(len);
+            out.push(value);
+        }
+        return Ok(Value::Array(out));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{} at {} is not JSON data (dict, list, str, int, float, bool or None)",
+        type_name(obj),
+        clip(path)
+    )))
 }
 
 pub fn parse(text: &str) -> PyResult<Value> {
     serde_json::from_str(text).map_err(|e| {
         StateError::new_err(format!(
-            "malformed JSON at line {} column {}: {e}",
+            "malformed JSON at line {} column {}: {}",
             e.line(),
-            e.column()
+            e.column(),
+            clip_message(&e.to_string())
         ))
     })
 }
@@ -44,9 +156,18 @@ pub fn parse(text: &str) -> PyResult<Value> {
 pub fn kwargs_map(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Map<String, Value>> {
     match kwargs {
         None => Ok(Map::new()),
-        Some(d) => match from_py(d.as_any())? {
-            Value::Object(m) => Ok(m),
-            _ => Err(StateError::new_err("rules options must be a mapping")),
+        Some(d) => match from_py(d.as_any()) {
+            Ok(Value::Object(m)) => Ok(m),
+            Ok(_) => Err(RulesOptionError::new_err("rules options must be a mapping")),
+            // The path of a keyword argument is its name: `$.traitor_troops_only`.
+            Err(e) if e.is_instance_of::<StateError>(d.py()) => Err(RulesOptionError::new_err(
+                e.value(d.py()).to_string().replacen(
+                    "bad state at $.",
+                    "bad rules options: option ",
+                    1,
+                ),
+            )),
+            Err(e) => Err(e),
         },
     }
 }

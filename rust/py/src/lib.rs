@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod agents;
+mod args;
 mod arte;
 mod batch;
 mod battleline;
@@ -32,11 +33,11 @@ fn games() -> Vec<&'static str> {
 #[pyo3(signature = (name, seed=None, **options))]
 fn new_game(
     py: Python<'_>,
-    name: &str,
-    seed: Option<u64>,
+    name: args::Text,
+    seed: Option<args::Whole>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let base = classes::new_base(name, seed, options)?;
+    let base = classes::new_base(&name, args::seed(seed)?, options)?;
     classes::wrap(py, base.inner)
 }
 
@@ -46,12 +47,11 @@ fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let rec = if let Ok(r) = record.cast::<PyRecord>() {
         r.get().inner.clone()
     } else {
-        let value = match record.extract::<String>() {
+        let value = match record.extract::<args::Text>() {
             Ok(text) => json::parse(&text)?,
-            Err(_) => json::from_py(record)?,
+            Err(_) => json::from_py_dict(record, "a record")?,
         };
-        serde_json::from_value(value)
-            .map_err(|e| errors::StateError::new_err(format!("bad record: {e}")))?
+        PyRecord::decode(value)?.inner
     };
     let inner = py.detach(|| kingdoms_core::registry::replay(&rec)).py()?;
     classes::wrap(py, inner)
@@ -59,10 +59,10 @@ fn replay(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 
 /// Any game from its `to_json()` text (the `game` key says which).
 #[pyfunction]
-fn from_json(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+fn from_json(py: Python<'_>, text: args::Text) -> PyResult<Py<PyAny>> {
     classes::wrap(
         py,
-        kingdoms_core::registry::from_json(&json::parse(text)?).py()?,
+        kingdoms_core::registry::from_json(&json::parse(&text)?).py()?,
     )
 }
 
@@ -71,7 +71,7 @@ fn from_json(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 fn from_dict(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     classes::wrap(
         py,
-        kingdoms_core::registry::from_json(&json::from_py(data)?).py()?,
+        kingdoms_core::registry::from_json(&json::from_py_dict(data, "a state")?).py()?,
     )
 }
 
@@ -96,22 +96,31 @@ impl PySimulationStats {
     /// Totals from their parts (as `kingdoms.distributed.simulate` adds up its slices).
     #[new]
     #[pyo3(signature = (games, wins, draws, plies, seconds))]
-    fn new(games: u64, wins: Vec<u64>, draws: u64, plies: u64, seconds: f64) -> Self {
+    fn new(
+        games: args::Whole,
+        wins: Vec<args::Whole>,
+        draws: args::Whole,
+        plies: args::Whole,
+        seconds: f64,
+    ) -> PyResult<Self> {
         let s = kingdoms_core::simulate::SimStats {
-            games,
-            wins,
-            draws,
-            plies,
+            games: games.u64("games")?,
+            wins: wins
+                .into_iter()
+                .map(|w| w.u64("wins"))
+                .collect::<PyResult<_>>()?,
+            draws: draws.u64("draws")?,
+            plies: plies.u64("plies")?,
             seconds,
         };
-        PySimulationStats {
+        Ok(PySimulationStats {
             games_per_second: s.games_per_second(),
             games: s.games,
             wins: s.wins,
             draws: s.draws,
             plies: s.plies,
             seconds: s.seconds,
-        }
+        })
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         (
@@ -138,17 +147,21 @@ impl PySimulationStats {
 /// on `threads` cores (None: all), with the GIL released. The totals depend only on
 /// `(name, options, seed, first, games)`.
 #[pyfunction]
-#[pyo3(signature = (name, games, seed, threads=None, first=0, **options))]
+#[pyo3(signature = (name, games, seed, threads=None, first=args::Whole::ZERO, **options))]
+#[pyo3(text_signature = "(name, games, seed, threads=None, first=0, **options)")]
 fn simulate(
     py: Python<'_>,
-    name: &str,
-    games: u64,
-    seed: u64,
-    threads: Option<usize>,
-    first: u64,
+    name: args::Text,
+    games: args::Whole,
+    seed: args::Whole,
+    threads: Option<args::Whole>,
+    first: args::Whole,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PySimulationStats> {
+    let (games, seed, first) = (games.u64("games")?, seed.u64("seed")?, first.u64("first")?);
+    let threads = args::threads(threads)?;
     let options = json::kwargs_map(options)?;
+    let name: &str = &name;
     let s = py
         .detach(|| kingdoms_core::registry::simulate(name, &options, games, seed, first, threads))
         .py()?;
@@ -167,6 +180,7 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("KingdomsError", py.get_type::<errors::KingdomsError>())?;
+    m.add("ArgumentError", py.get_type::<errors::ArgumentError>())?;
     m.add(
         "IllegalActionError",
         py.get_type::<errors::IllegalActionError>(),

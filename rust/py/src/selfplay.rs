@@ -12,9 +12,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::agents::{
-    callback_of, check_threads, entrants, game_and_options, options_of, raise, reporter, validate,
-    Entrants,
+    callback_of, entrants, game_and_options, options_of, raise, reporter, validate, Entrants,
 };
+use crate::args::{self, Whole};
 use crate::errors::IntoPy;
 
 /// Play games `start..stop` of the self-play run under `seed` and return every decision as
@@ -27,21 +27,25 @@ use crate::errors::IntoPy;
 /// range and on any machine or thread count. Rust agents play on `threads` cores, Python
 /// agents on this thread.
 #[pyfunction]
-#[pyo3(signature = (game, agents, start, stop, seed=0, threads=None, *, progress=None, **options))]
+#[pyo3(signature = (game, agents, start, stop, seed=Whole::ZERO, threads=None, *, progress=None, **options))]
+#[pyo3(
+    text_signature = "(game, agents, start, stop, seed=0, threads=None, *, progress=None, **options)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_games<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     agents: Vec<Bound<'py, PyAny>>,
-    start: u64,
-    stop: u64,
-    seed: u64,
-    threads: Option<usize>,
+    start: Whole,
+    stop: Whole,
+    seed: Whole,
+    threads: Option<Whole>,
     progress: Option<Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (name, options) = game_and_options(game, options)?;
-    let threads = check_threads(threads)?;
+    let threads = args::threads(threads)?;
+    let (start, stop, seed) = (start.u64("start")?, stop.u64("stop")?, seed.u64("seed")?);
     let (entrants, names) = entrants(&agents)?;
     let callback = callback_of(progress)?;
     let (games, obs_len, num_actions, players) = with_game!(name.as_str(), G => {

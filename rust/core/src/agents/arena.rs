@@ -430,6 +430,25 @@ fn splits(t: usize, m: usize) -> Vec<Vec<Vec<usize>>> {
     out
 }
 
+/// Most games one tournament schedules (docs/protocol.md, "Limits").
+pub const MAX_FIXTURES: u64 = 1 << 18;
+
+/// `n` choose `k`, saturating at `u64::MAX`.
+fn choose(n: usize, k: usize) -> u64 {
+    let mut r: u128 = 1;
+    for i in 0..k.min(n.saturating_sub(k)) as u128 {
+        r = r * (n as u128 - i) / (i + 1);
+        if r > u64::MAX as u128 {
+            return u64::MAX;
+        }
+    }
+    if k > n {
+        0
+    } else {
+        r as u64
+    }
+}
+
 /// The schedule of a tournament of a game without teams (see the module docs), in
 /// game-index order.
 pub fn fixtures(
@@ -480,6 +499,18 @@ pub fn fixtures_with_teams(
             "games per pairing must be a positive multiple of {why}, so every agent plays \
              every seat equally often); got {games}"
         )));
+    }
+    // The schedule is held in memory: its size is checked before anything is built.
+    let count = match pairing {
+        Pairing::RoundRobin => choose(agents, players),
+        Pairing::Gauntlet => choose(agents - 1, players - 1),
+    };
+    if count.checked_mul(games).is_none_or(|n| n > MAX_FIXTURES) {
+        return Err(Error::argument(
+            "games",
+            &format!("a schedule of at most {MAX_FIXTURES} games (pairings x games per pairing)"),
+            &format!("{count} pairings x {games}"),
+        ));
     }
     let mut groups = Vec::new();
     match pairing {

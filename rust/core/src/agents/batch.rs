@@ -145,6 +145,10 @@ impl<G: Game> Env<G> {
     }
 }
 
+/// Most games in one batch (docs/protocol.md, "Limits"): checked before anything is
+/// allocated.
+pub const MAX_GAMES: usize = 1 << 16;
+
 impl<G: Game> Batch<G> {
     /// `n` games under `seed`; `threads` workers for large batches (`None`: one per core).
     pub fn new(
@@ -155,8 +159,12 @@ impl<G: Game> Batch<G> {
         learner_seat: Option<usize>,
         threads: Option<usize>,
     ) -> Result<Self> {
-        if n == 0 {
-            return Err(Error::invalid("a batch needs at least one game"));
+        if !(1..=MAX_GAMES).contains(&n) {
+            return Err(Error::argument(
+                "num_games",
+                &format!("1..={MAX_GAMES}"),
+                &n.to_string(),
+            ));
         }
         let probe = G::new(seed, &options)?;
         let obs_shape = probe.observation_shape();

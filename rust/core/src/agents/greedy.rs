@@ -25,9 +25,17 @@ impl Default for GreedyConfig {
 }
 
 impl GreedyConfig {
+    /// Most redraws per action (docs/protocol.md, "Limits"): each costs one evaluation of
+    /// every legal action.
+    pub const MAX_SAMPLES: u32 = 1 << 16;
+
     pub fn validate(&self) -> Result<()> {
-        if self.samples == 0 {
-            return Err(Error::invalid("greedy: samples must be at least 1"));
+        if !(1..=Self::MAX_SAMPLES).contains(&self.samples) {
+            return Err(Error::argument(
+                "greedy: samples",
+                &format!("1..={}", Self::MAX_SAMPLES),
+                &self.samples.to_string(),
+            ));
         }
         Ok(())
     }
@@ -69,6 +77,7 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
         self.values.resize(self.buf.len(), 0.0);
         let teams = Teams::of(game);
         for _ in 0..self.config.samples.max(1) {
+            super::cancel::check()?;
             let det = game.resample_hidden(me, self.rng.next_u64());
             for (v, &a) in self.values.iter_mut().zip(&self.buf) {
                 let mut after = det.clone();

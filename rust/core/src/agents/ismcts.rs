@@ -81,16 +81,44 @@ impl Default for IsmctsConfig {
 }
 
 impl IsmctsConfig {
+    /// Most iterations per action (docs/protocol.md, "Limits"); a long search still stops at
+    /// Ctrl-C from Python.
+    pub const MAX_ITERATIONS: u64 = 1 << 24;
+    /// Most tree nodes of one search (about 32 bytes each): a search by time alone stops
+    /// growing its tree here rather than exhausting memory.
+    pub const MAX_NODES: usize = 1 << 25;
+    /// Most plies of a rollout and most samples of an expansion.
+    pub const MAX_DEPTH: u32 = 1 << 16;
+
     pub fn validate(&self) -> Result<()> {
         let bad = |why: &str| Err(Error::invalid(format!("ismcts: {why}")));
         match (self.iterations, self.time_limit) {
             (None, None) => return bad("give iterations, time_limit or both"),
-            (Some(0), _) => return bad("iterations must be at least 1"),
+            (Some(i), _) if !(1..=Self::MAX_ITERATIONS).contains(&i) => {
+                return Err(Error::argument(
+                    "ismcts: iterations",
+                    &format!("1..={}", Self::MAX_ITERATIONS),
+                    &i.to_string(),
+                ))
+            }
             (_, Some(t)) if !(t.is_finite() && t > 0.0) => {
                 return bad("time_limit must be a positive number of seconds")
             }
             _ => {}
         }
+        let depth = |name: &str, v: u32| {
+            if v > Self::MAX_DEPTH {
+                Err(Error::argument(
+                    format!("ismcts: {name}"),
+                    &format!("0..={}", Self::MAX_DEPTH),
+                    &v.to_string(),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        depth("rollout_depth", self.rollout_depth.unwrap_or(0))?;
+        depth("expand_samples", self.expand_samples)?;
         if !(self.exploration.is_finite() && self.exploration >= 0.0) {
             return bad("exploration must be a number >= 0");
         }
@@ -264,6 +292,10 @@ impl<G: Game> Ismcts<G> {
             if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
+            if done > 0 && self.nodes.len() >= IsmctsConfig::MAX_NODES {
+                break;
+            }
+            super::cancel::check()?;
             self.iterate(game, me)?;
             done += 1;
         }

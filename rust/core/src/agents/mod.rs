@@ -16,6 +16,7 @@ pub mod arena;
 #[cfg(test)]
 mod arena_tests;
 pub mod batch;
+pub mod cancel;
 pub mod elo;
 mod greedy;
 mod heuristic;

@@ -414,6 +414,13 @@ impl Arte {
 
     fn from_data(data: StateData) -> Result<Arte> {
         let opts = data.options;
+        // Untrusted data never makes the library open a path (issue 11).
+        if opts.cards_file.is_some() {
+            return Err(Error::state(
+                "$.options.cards_file",
+                "a saved state carries its card set as cards_toml and never names a file to read",
+            ));
+        }
         let set = opts
             .card_set()
             .map_err(|e| Error::state("$.options", e.to_string()))?;

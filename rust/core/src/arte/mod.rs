@@ -39,7 +39,7 @@ impl Game for Arte {
     const NAME: &'static str = "arte";
 
     fn new(seed: u64, options: &Options) -> Result<Self> {
-        Arte::setup(seed, options)
+        Arte::setup(seed, &*options.carried()?)
     }
     fn options(&self) -> &Options {
         &self.opts

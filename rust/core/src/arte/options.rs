@@ -71,6 +71,24 @@ pub struct Options {
 }
 
 impl Options {
+    /// These options as a game keeps them: a `cards_file` replaced by its text
+    /// (`cards_toml`), so that the game's saved states and records carry the card set and
+    /// never name a file to read (docs/arte.md).
+    pub fn carried(&self) -> Result<std::borrow::Cow<'_, Options>> {
+        match (&self.cards_file, &self.cards_toml) {
+            (Some(path), None) => {
+                let text = crate::datafile::read_text(path)?;
+                parsed(path, &text)?;
+                Ok(std::borrow::Cow::Owned(Options {
+                    cards_file: None,
+                    cards_toml: Some(text.to_string()),
+                    ..self.clone()
+                }))
+            }
+            _ => Ok(std::borrow::Cow::Borrowed(self)),
+        }
+    }
+
     /// The card set these options name: the reference set, a file or inline TOML.
     pub fn card_set(&self) -> Result<Arc<CardSet>> {
         match (&self.cards_file, &self.cards_toml) {
@@ -81,7 +99,10 @@ impl Options {
                 let text = crate::datafile::read_text(path)?;
                 parsed(path, &text)
             }
-            (None, Some(text)) => parsed("cards_toml", text),
+            (None, Some(text)) => {
+                crate::datafile::check_size(text, "cards_toml")?;
+                parsed("cards_toml", text)
+            }
             (None, None) => Ok(CardSet::reference()),
         }
     }

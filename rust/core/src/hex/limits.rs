@@ -80,9 +80,10 @@ pub fn count(value: i64, max: i64, name: &str) -> Result<u32> {
     if (0..=max).contains(&value) {
         Ok(value as u32)
     } else {
-        Err(Error::invalid(format!(
-            "{name} {value} is not in 0..={max}"
-        )))
+        Err(Error::Argument {
+            name: name.into(),
+            message: format!("{value} is not in 0..={max}"),
+        })
     }
 }
 

@@ -198,9 +198,12 @@ impl CardSet {
             (Some(_), Some(_)) => Err(Error::options(
                 "strifull: give cards_file or cards_toml, not both",
             )),
-            (None, Some(text)) => cached(format!("toml:{text}"), || {
-                CardSet::from_sources(&[("<cards_toml>", text)])
-            }),
+            (None, Some(text)) => {
+                crate::datafile::check_size(text, "cards_toml")?;
+                cached(format!("toml:{text}"), || {
+                    CardSet::from_sources(&[("<cards_toml>", text)])
+                })
+            }
             (Some(path), None) => {
                 let sources = read_path(path)?;
                 let key = format!(
@@ -219,6 +222,26 @@ impl CardSet {
                     CardSet::from_sources(&refs)
                 })
             }
+        }
+    }
+
+    /// The TOML text of the set `path` names (a directory's files joined in name order),
+    /// checked to read as the same set, so that a game can carry it as `cards_toml`.
+    pub fn carried_text(path: &str) -> Result<String> {
+        let set = CardSet::load(Some(path), None)?;
+        let text = read_path(path)?
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect::<Vec<_>>()
+            .join("\n");
+        crate::datafile::check_size(&text, "the joined card files")?;
+        match CardSet::load(None, Some(&text)) {
+            Ok(joined) if *joined == *set => Ok(text),
+            _ => Err(Error::data(
+                crate::error::clip_to(path, 200),
+                "the directory's files do not read as the same set once joined into one text \
+                 (which a game carries in its saved states); merge them into one file",
+            )),
         }
     }
 

@@ -546,11 +546,53 @@ impl CombatData {
     }
 }
 
+/// The options' factions and leaders agree with the sides (the options are what a replay of
+/// the record would deal): a contradiction is an error naming the option.
+fn check_options_match_sides(options: &Options, cards: &CardSet, sides: &[Side; 2]) -> Result<()> {
+    // Decks are not compared: hand-built positions (tests, puzzles) hold any cards.
+    for (p, side) in sides.iter().enumerate() {
+        let leader = cards.leaders.get(side.leader as usize);
+        let leader_id = leader.map_or("", |l| l.id.as_str());
+        let faction = leader.and_then(|l| cards.factions.get(l.faction));
+        if let (Some(want), Some(f)) = (options.factions.get(p).and_then(Option::as_ref), faction) {
+            if *want != f.id {
+                return Err(Error::state(
+                    format!("$.options.factions[{p}]"),
+                    format!(
+                        "names faction {:?}, but side {p} plays {:?}",
+                        crate::error::clip(want),
+                        f.id
+                    ),
+                ));
+            }
+        }
+        if let Some(want) = options.leaders.get(p).and_then(Option::as_ref) {
+            if *want != leader_id {
+                return Err(Error::state(
+                    format!("$.options.leaders[{p}]"),
+                    format!(
+                        "names leader {:?}, but side {p} is led by {leader_id:?}",
+                        crate::error::clip(want)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl StateData {
     /// The one validation step: card ids resolved, every rule invariant checked.
     pub(crate) fn into_game(self) -> Result<Strifull> {
         let options = self.options;
-        let cards = CardSet::load(options.cards_file.as_deref(), options.cards_toml.as_deref())?;
+        // Untrusted data never makes the library open a path (issue 11).
+        if options.cards_file.is_some() {
+            return Err(Error::state(
+                "$.options.cards_file",
+                "a saved state carries its card set as cards_toml and never names a file to read",
+            ));
+        }
+        let cards = CardSet::load(None, options.cards_toml.as_deref())?;
         let mut sides = [Side::new(0), Side::new(0)];
         let mut decks: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
         for (p, data) in self.sides.into_iter().enumerate() {
@@ -560,6 +602,7 @@ impl StateData {
                 *d = deck;
             }
         }
+        check_options_match_sides(&options, &cards, &sides)?;
         let step = self.step;
         let turn = self.turn;
         let turn_player = self.turn_player.u8();

@@ -42,7 +42,7 @@ impl Game for Strifull {
     const NAME: &'static str = "strifull";
 
     fn new(seed: u64, options: &Options) -> Result<Self> {
-        Strifull::new_game(seed, options)
+        Strifull::new_game(seed, &*options.carried()?)
     }
     fn options(&self) -> &Options {
         &self.shared.options

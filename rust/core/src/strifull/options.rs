@@ -118,6 +118,22 @@ pub struct Options {
     pub mutual_wipeout: MutualWipeout,
 }
 
+impl Options {
+    /// These options as a game keeps them: a `cards_file` replaced by its text
+    /// (`cards_toml`), so that the game's saved states and records carry the card set and
+    /// never name a file to read (docs/strifull.md, "Saved state").
+    pub fn carried(&self) -> crate::Result<std::borrow::Cow<'_, Options>> {
+        match (&self.cards_file, &self.cards_toml) {
+            (Some(path), None) => Ok(std::borrow::Cow::Owned(Options {
+                cards_file: None,
+                cards_toml: Some(super::content::CardSet::carried_text(path)?),
+                ..self.clone()
+            })),
+            _ => Ok(std::borrow::Cow::Borrowed(self)),
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
