@@ -45,7 +45,7 @@ def test_construction_options_and_card_sets(tmp_path: Path) -> None:
         "cards_toml": None,
         "draft_order": "continuous",
         "deployment": "simultaneous",
-        "ranged_scoring": "exception",
+        "ranged_scoring": "ranged_defender",
         "sudden_death_row": "chosen",
     }
     assert kingdoms.new_game("arte", seed=3) == g
@@ -213,7 +213,7 @@ def test_sudden_death_pick_is_secret() -> None:
 
 
 def test_simulate_and_notation_errors() -> None:
-    s = kingdoms.simulate("arte", 200, 1, threads=1, ranged_scoring="ranged_defender")
+    s = kingdoms.simulate("arte", 200, 1, threads=1, ranged_scoring="exception")
     assert s.games == 200 and sum(s.wins) == 200 and s.draws == 0
     g = Arte(seed=1)
     for bad in ["deploy U1 d4", "place U1 1", "take U99", "hide"]:
