@@ -23,7 +23,7 @@ import kingdoms
 from kingdoms.agents import parse
 
 AGENT_HELP = (
-    "agents: random, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
+    "agents: random, heuristic, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
     "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,seed=S, ismcts:time=SECONDS"
 )
 

@@ -445,6 +445,18 @@ class Random:
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 @final
+class Heuristic:
+    def __new__(cls, seed: int = 0) -> Heuristic: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    def act(self, game: Game) -> Action: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+@final
 class Greedy:
     def __new__(cls, samples: int = 1, seed: int = 0) -> Greedy: ...
     @property
@@ -517,7 +529,7 @@ class Search:
     @property
     def actions(self) -> list[ActionStats]: ...
 
-def parse_agent(text: str) -> Random | Greedy | ISMCTS: ...
+def parse_agent(text: str) -> Random | Heuristic | Greedy | ISMCTS: ...
 
 @final
 class WDL:
@@ -613,13 +625,13 @@ class TournamentResult:
 
 def play_match(
     game: str | Game,
-    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    agents: Sequence[Random | Heuristic | Greedy | ISMCTS | _Actor],
     seed: int | None = None,
     **options: Any,
 ) -> Record: ...
 def tournament(
     game: str | Game,
-    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    agents: Sequence[Random | Heuristic | Greedy | ISMCTS | _Actor],
     games: int = 100,
     seed: int = 0,
     threads: int | None = None,
@@ -640,7 +652,7 @@ def tournament_schedule(
 ) -> list[tuple[int, int, list[int]]]: ...
 def tournament_games(
     game: str | Game,
-    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    agents: Sequence[Random | Heuristic | Greedy | ISMCTS | _Actor],
     start: int,
     stop: int,
     games: int = 100,
@@ -654,7 +666,7 @@ def tournament_games(
 ) -> list[GameResult]: ...
 def merge_tournament(
     game: str | Game,
-    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    agents: Sequence[Random | Heuristic | Greedy | ISMCTS | _Actor],
     results: Sequence[GameResult],
     games: int = 100,
     seed: int = 0,
@@ -666,7 +678,7 @@ def merge_tournament(
 ) -> TournamentResult: ...
 def selfplay_games(
     game: str | Game,
-    agents: Sequence[Random | Greedy | ISMCTS | _Actor],
+    agents: Sequence[Random | Heuristic | Greedy | ISMCTS | _Actor],
     start: int,
     stop: int,
     seed: int = 0,
@@ -684,7 +696,7 @@ class Batch:
         num_games: int,
         seed: int = 0,
         *,
-        opponent: Random | Greedy | ISMCTS | None = None,
+        opponent: Random | Heuristic | Greedy | ISMCTS | None = None,
         seat: int | None = None,
         threads: int | None = None,
         **options: Any,

@@ -11,6 +11,10 @@ the GIL released).
 >>> print(result.table())  # doctest: +SKIP
 
 - :class:`Random`: a uniformly random legal action.
+- :class:`Heuristic`: the game's own rules of thumb, no search: a sparring partner that
+  plays like a sensible person (Battle Line: builds the strongest formations the unseen
+  cards still allow, draws what it can use, plays tactics when they decide a flag). A game
+  without a heuristic player refuses it with a :class:`~kingdoms.KingdomsError`.
 - :class:`Greedy`: one ply of look-ahead, each move scored by the game's ``evaluate`` in
   positions where everything the mover cannot see is redrawn (``samples`` redraws).
 - :class:`ISMCTS`: single-observer information-set Monte Carlo tree search; each
@@ -33,6 +37,7 @@ from kingdoms._kingdoms import (
     ActionStats,
     Game,
     Greedy,
+    Heuristic,
     Random,
     Search,
     parse_agent,
@@ -44,6 +49,7 @@ __all__ = [
     "Agent",
     "AgentLike",
     "Greedy",
+    "Heuristic",
     "Random",
     "RustAgent",
     "Search",
@@ -58,7 +64,7 @@ class Agent(Protocol):
     def act(self, game: Game) -> Action | str | int: ...
 
 
-RustAgent: TypeAlias = Random | Greedy | ISMCTS
+RustAgent: TypeAlias = Random | Heuristic | Greedy | ISMCTS
 """The built-in agents."""
 
 AgentLike: TypeAlias = RustAgent | Agent
@@ -68,7 +74,7 @@ AgentLike: TypeAlias = RustAgent | Agent
 def parse(text: str) -> RustAgent:
     """A built-in agent from its command-line form.
 
-    ``random``, ``greedy``, ``greedy:samples=4``, ``ismcts`` (1000 iterations),
+    ``random``, ``heuristic``, ``greedy``, ``greedy:samples=4``, ``ismcts`` (1000 iterations),
     ``ismcts:2000``, ``ismcts:500,c=0.5,depth=8,seed=3``, ``ismcts:time=0.25``.
     """
     agent: RustAgent = parse_agent(text)

@@ -182,9 +182,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def _agent_label(a: object) -> str:
     # Rust agents: their repr holds the whole configuration, seed included. Python agents:
     # their name (their repr may carry a memory address).
-    from kingdoms.agents import ISMCTS, Greedy, Random
+    from kingdoms.agents import ISMCTS, Greedy, Heuristic, Random
 
-    if isinstance(a, (Random, Greedy, ISMCTS)):
+    if isinstance(a, (Random, Heuristic, Greedy, ISMCTS)):
         return repr(a)
     return str(getattr(a, "name", type(a).__name__))
 

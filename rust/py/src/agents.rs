@@ -118,6 +118,59 @@ impl PyRandom {
     }
 }
 
+/// The heuristic agent: the game's own rules of thumb (for Battle Line: build the strongest
+/// formations the unseen cards still allow, draw what it can use, play tactics when they
+/// decide a flag, claim every flag it can), no search. Its seeded RNG only breaks ties. A
+/// game without a heuristic player refuses it with an error naming the game.
+#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Heuristic")]
+pub struct PyHeuristic {
+    seed: u64,
+    calls: AtomicU64,
+}
+
+#[pymethods]
+impl PyHeuristic {
+    #[new]
+    #[pyo3(signature = (seed=0))]
+    fn new(seed: u64) -> Self {
+        PyHeuristic {
+            seed,
+            calls: AtomicU64::new(0),
+        }
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The name tables show.
+    #[getter]
+    fn name(&self) -> String {
+        self.spec().name()
+    }
+    /// The rule-of-thumb move for the player to move.
+    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+        act_py(&self.spec(), &self.calls, game)
+    }
+    fn __repr__(&self) -> String {
+        format!("Heuristic(seed={})", self.seed)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        spec_of(other).is_some_and(|s| s == self.spec())
+    }
+    fn __hash__(&self) -> u64 {
+        mix64(self.seed ^ 0x4E55_7215_71C5)
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (py.get_type::<PyHeuristic>(), (self.seed,)).into_pyobject(py)
+    }
+}
+
+impl PyHeuristic {
+    fn spec(&self) -> AgentSpec {
+        AgentSpec::Heuristic { seed: self.seed }
+    }
+}
+
 /// The greedy agent: one ply of look-ahead scored by the game's `evaluate`, on
 /// `samples` redraws of what the mover cannot see; ties broken by its seeded RNG.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "Greedy")]
@@ -417,12 +470,13 @@ impl PySearch {
     }
 }
 
-/// Parse an agent from its command-line form: `random`, `greedy`, `ismcts:1000`,
+/// Parse an agent from its command-line form: `random`, `heuristic`, `greedy`, `ismcts:1000`,
 /// `ismcts:500,c=0.5,depth=8`, `ismcts:time=0.2`.
 #[pyfunction]
 pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     match AgentSpec::parse(text).py()? {
         AgentSpec::Random { seed } => Ok(Py::new(py, PyRandom::new(seed))?.into_any()),
+        AgentSpec::Heuristic { seed } => Ok(Py::new(py, PyHeuristic::new(seed))?.into_any()),
         AgentSpec::Greedy(config) => Ok(Py::new(
             py,
             PyGreedy {
@@ -445,6 +499,8 @@ pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 /// The spec of a Rust agent object, or None for anything else.
 pub(crate) fn spec_of(obj: &Bound<'_, PyAny>) -> Option<AgentSpec> {
     if let Ok(a) = obj.cast::<PyRandom>() {
+        Some(a.get().spec())
+    } else if let Ok(a) = obj.cast::<PyHeuristic>() {
         Some(a.get().spec())
     } else if let Ok(a) = obj.cast::<PyGreedy>() {
         Some(a.get().spec())
@@ -480,7 +536,7 @@ pub(crate) fn entrants(agents: &[Bound<'_, PyAny>]) -> PyResult<(Vec<Entrant>, V
         if !act.is_some_and(|f| f.is_callable()) {
             return Err(PyTypeError::new_err(format!(
                 "agent {i} ({name}) has no act(game) method: an agent is kingdoms.agents.Random(), \
-                 Greedy(), ISMCTS(...) or any object with act(game) -> action"
+                 Heuristic(), Greedy(), ISMCTS(...) or any object with act(game) -> action"
             )));
         }
         names.push(name);
@@ -1393,6 +1449,7 @@ pub fn merge_tournament(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandom>()?;
+    m.add_class::<PyHeuristic>()?;
     m.add_class::<PyGreedy>()?;
     m.add_class::<PyIsmcts>()?;
     m.add_class::<PyActionStats>()?;

@@ -3,7 +3,8 @@
 //!
 //! - [`Agent`]: chooses a move for the player to move. Agents see the true game but reach
 //!   hidden information only through [`Game::resample_hidden`], so they never cheat.
-//! - [`RandomAgent`], [`GreedyAgent`] (one ply, driven by [`Game::evaluate`]) and
+//! - [`RandomAgent`], [`HeuristicAgent`] (the game's own rules of thumb,
+//!   [`Game::heuristic_action`]), [`GreedyAgent`] (one ply, driven by [`Game::evaluate`]) and
 //!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
 //! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
 //!   built into a fresh agent for each game with a seed the arena derives.
@@ -17,6 +18,7 @@ mod arena_tests;
 pub mod batch;
 pub mod elo;
 mod greedy;
+mod heuristic;
 mod ismcts;
 pub mod playout;
 mod random;
@@ -28,6 +30,7 @@ pub(crate) mod testgame;
 mod tests;
 
 pub use greedy::{GreedyAgent, GreedyConfig};
+pub use heuristic::HeuristicAgent;
 pub use ismcts::{Ismcts, IsmctsConfig, RootStat, SearchStats};
 pub use random::RandomAgent;
 
@@ -117,6 +120,7 @@ pub fn agent_seed(seed: u64, salt: u64) -> u64 {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
     Random { seed: u64 },
+    Heuristic { seed: u64 },
     Greedy(GreedyConfig),
     Ismcts(IsmctsConfig),
 }
@@ -127,6 +131,9 @@ impl AgentSpec {
     pub fn build<G: Game>(&self, salt: u64) -> Box<dyn Agent<G>> {
         match self {
             AgentSpec::Random { seed } => Box::new(RandomAgent::<G>::new(agent_seed(*seed, salt))),
+            AgentSpec::Heuristic { seed } => {
+                Box::new(HeuristicAgent::<G>::new(agent_seed(*seed, salt)))
+            }
             AgentSpec::Greedy(c) => Box::new(GreedyAgent::<G>::new(GreedyConfig {
                 seed: agent_seed(c.seed, salt),
                 ..c.clone()
@@ -138,21 +145,22 @@ impl AgentSpec {
         }
     }
 
-    /// A short name for tables: `random`, `greedy`, `ismcts:1000`.
+    /// A short name for tables: `random`, `heuristic`, `greedy`, `ismcts:1000`.
     pub fn name(&self) -> String {
         match self {
             AgentSpec::Random { .. } => "random".into(),
+            AgentSpec::Heuristic { .. } => "heuristic".into(),
             AgentSpec::Greedy(c) if c.samples == GreedyConfig::default().samples => "greedy".into(),
             AgentSpec::Greedy(c) => format!("greedy:samples={}", c.samples),
             AgentSpec::Ismcts(c) => c.name(),
         }
     }
 
-    /// Parse the command-line form: `random`, `greedy`, `greedy:samples=4`, `ismcts`
+    /// Parse the command-line form: `random`, `heuristic`, `greedy`, `greedy:samples=4`, `ismcts`
     /// (1000 iterations), `ismcts:1000`, `ismcts:1000,c=0.5,depth=none,time=0.2`
     /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth;
     /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `seed`;
-    /// `samples` and `seed` for greedy; `seed` for random).
+    /// `samples` and `seed` for greedy; `seed` for random and heuristic).
     pub fn parse(text: &str) -> Result<AgentSpec> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         let mut pairs: Vec<(&str, &str)> = Vec::new();
@@ -178,8 +186,9 @@ impl AgentSpec {
             v.parse::<u64>()
                 .map_err(|_| spec_error(text, &format!("{k}: {v:?} is not a whole number >= 0")))
         };
-        match kind.trim().to_ascii_lowercase().as_str() {
-            "random" => {
+        let kind = kind.trim().to_ascii_lowercase();
+        match kind.as_str() {
+            "random" | "heuristic" => {
                 let mut seed = 0;
                 for (k, v) in pairs {
                     match k {
@@ -187,12 +196,16 @@ impl AgentSpec {
                         _ => {
                             return Err(spec_error(
                                 text,
-                                &format!("random takes only seed, not {k:?}"),
+                                &format!("{kind} takes only seed, not {k:?}"),
                             ))
                         }
                     }
                 }
-                Ok(AgentSpec::Random { seed })
+                Ok(if kind == "random" {
+                    AgentSpec::Random { seed }
+                } else {
+                    AgentSpec::Heuristic { seed }
+                })
             }
             "greedy" => {
                 let mut c = GreedyConfig::default();
@@ -257,7 +270,9 @@ impl AgentSpec {
             }
             other => Err(spec_error(
                 text,
-                &format!("unknown agent {other:?}; the agents are random, greedy, ismcts"),
+                &format!(
+                    "unknown agent {other:?}; the agents are random, heuristic, greedy, ismcts"
+                ),
             )),
         }
     }
@@ -278,6 +293,11 @@ mod spec_tests {
             AgentSpec::Random { seed: 0 }
         );
         assert_eq!(AgentSpec::parse("greedy").unwrap().name(), "greedy");
+        assert_eq!(
+            AgentSpec::parse("heuristic:seed=4").unwrap(),
+            AgentSpec::Heuristic { seed: 4 }
+        );
+        assert_eq!(AgentSpec::parse("heuristic").unwrap().name(), "heuristic");
         let text = "ismcts:250,c=0.5,depth=8,expand=3,widening=none,seed=3";
         let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
             panic!("not ismcts")
@@ -310,6 +330,7 @@ mod spec_tests {
             "greedy:samples=0",
             "ismcts:c=-1",
             "random:7",
+            "heuristic:samples=2",
         ] {
             let e = AgentSpec::parse(bad).unwrap_err().to_string();
             assert!(e.contains(bad), "{e}");

@@ -12,11 +12,13 @@
 //! - [`proof`]: claim proofs with their explanation and counterexample;
 //! - [`json`]: the saved state (plain data through serde, then one validation step);
 //! - [`observe`]: views, determinization, observation tensor, text render;
-//! - [`evaluate`]: the heuristic value of a position.
+//! - [`evaluate`]: the heuristic value of a position;
+//! - `heuristic`: the rule-based player behind the `Heuristic` agent.
 
 pub mod cards;
 pub mod evaluate;
 pub mod formation;
+mod heuristic;
 pub mod json;
 pub mod notation;
 pub mod observe;
@@ -117,5 +119,8 @@ impl Game for BattleLine {
     }
     fn evaluate(&self, player: Player) -> f64 {
         self.evaluate_for(player).unwrap_or(0.0)
+    }
+    fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        heuristic::heuristic_action(self, rng)
     }
 }

@@ -269,6 +269,7 @@ mod claims;
 mod end;
 mod formations;
 mod guile;
+mod heuristic;
 mod placing;
 mod random_games;
 mod saved;
