@@ -151,7 +151,13 @@ def test_ag_7_passing_and_round_end() -> None:
     assert "pass" not in [str(a) for a in g.legal_actions()]
     g.apply(g.legal_actions()[0])
     g.apply(g.legal_actions()[0])
-    # Two cards each now: the next attacker may pass, and two passes end the round.
+    # Two cards each now, but the other player's first turn of the round: it attacks too.
+    with pytest.raises(kingdoms.IllegalActionError) as info:
+        g.apply("pass")
+    assert info.value.rule == "AG-7.1"
+    g.apply(g.legal_actions()[0])
+    g.apply(g.legal_actions()[0])
+    # One card each: the next attacker may pass, and two passes end the round.
     assert "pass" in [str(a) for a in g.legal_actions()]
     g.apply("pass")
     g.apply("pass")
