@@ -45,7 +45,7 @@ def test_construction_options_and_card_sets(tmp_path: Path) -> None:
         "cards_toml": None,
         "draft_order": "continuous",
         "deployment": "simultaneous",
-        "ranged_scoring": "exception",
+        "ranged_scoring": "ranged_defender",
         "sudden_death_row": "chosen",
     }
     assert kingdoms.new_game("arte", seed=3) == g
@@ -151,7 +151,13 @@ def test_ag_7_passing_and_round_end() -> None:
     assert "pass" not in [str(a) for a in g.legal_actions()]
     g.apply(g.legal_actions()[0])
     g.apply(g.legal_actions()[0])
-    # Two cards each now: the next attacker may pass, and two passes end the round.
+    # Two cards each now, but the other player's first turn of the round: it attacks too.
+    with pytest.raises(kingdoms.IllegalActionError) as info:
+        g.apply("pass")
+    assert info.value.rule == "AG-7.1"
+    g.apply(g.legal_actions()[0])
+    g.apply(g.legal_actions()[0])
+    # One card each: the next attacker may pass, and two passes end the round.
     assert "pass" in [str(a) for a in g.legal_actions()]
     g.apply("pass")
     g.apply("pass")
@@ -213,7 +219,7 @@ def test_sudden_death_pick_is_secret() -> None:
 
 
 def test_simulate_and_notation_errors() -> None:
-    s = kingdoms.simulate("arte", 200, 1, threads=1, ranged_scoring="ranged_defender")
+    s = kingdoms.simulate("arte", 200, 1, threads=1, ranged_scoring="exception")
     assert s.games == 200 and sum(s.wins) == 200 and s.draws == 0
     g = Arte(seed=1)
     for bad in ["deploy U1 d4", "place U1 1", "take U99", "hide"]:

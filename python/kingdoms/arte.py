@@ -20,8 +20,8 @@ Rules options (keyword arguments of :class:`Arte` and ``kingdoms.new_game("arte"
     ``"simultaneous"`` (default: secret, revealed together) or ``"alternating"``
     (one card at a time, face up);
 ``ranged_scoring``
-    ``"exception"`` (default: only archers and mages count when a protected card defends
-    a purely ranged attack) or ``"ranged_defender"`` (whenever the defender holds one);
+    ``"ranged_defender"`` (default: only archers and mages count when a card holding one
+    defends a purely ranged attack) or ``"exception"`` (only when that card is protected);
 ``sudden_death_row``
     ``"chosen"`` (default: each picks a row with its card) or ``"front"`` (row 1).
 """

@@ -14,6 +14,7 @@ pub mod cards;
 pub mod combat;
 pub mod content;
 mod evaluate;
+mod heuristic;
 mod json;
 pub mod notation;
 mod observe;
@@ -111,5 +112,8 @@ impl Game for Arte {
     }
     fn evaluate(&self, player: Player) -> f64 {
         self.heuristic(player)
+    }
+    fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        heuristic::heuristic_action(self, rng)
     }
 }

@@ -36,12 +36,12 @@ pub enum Deployment {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RangedScoring {
-    /// Only when the defending card is protected, i.e. defends through the exception
-    /// (default).
+    /// Whenever the defending card holds an archer or mage, protected or not (default: the
+    /// reading of `shared/rules-notes.md`).
     #[default]
-    Exception,
-    /// Whenever the defending card holds an archer or mage, protected or not.
     RangedDefender,
+    /// Only when the defending card is protected, i.e. defends through the exception.
+    Exception,
 }
 
 /// Where the sudden-death cards fight (AG-8.3).

@@ -228,14 +228,15 @@ impl Arte {
         }
     }
 
-    /// AG-7.1, AG-7.2: pass, not on the round's first turn, and only with at most two cards.
+    /// AG-7.1, AG-7.2: pass, not on either player's first turn of the round (turns 0 and 1
+    /// alternate between the players), and only with at most two cards.
     fn pass_illegal(&self) -> Result<(), Illegal> {
         let c = self.combat.filter(|c| c.attack.is_none());
         let c = c
             .filter(|_| self.phase == Phase::Combat)
             .ok_or(Illegal::WrongPhase)?;
         let on_field = self.sides[c.attacker].field_count();
-        if c.turn == 0 {
+        if c.turn < 2 {
             Err(Illegal::FirstTurn)
         } else if on_field > 2 {
             Err(Illegal::ThreeCards(on_field))
@@ -357,7 +358,7 @@ impl Arte {
             ),
             Illegal::FirstTurn => Error::illegal(
                 "AG-7.1",
-                "the first turn of a round must attack; passing is not allowed",
+                "each player's first turn of a round must attack; passing is not allowed",
             ),
             Illegal::ThreeCards(n) => Error::illegal(
                 "AG-7.2",

@@ -5,7 +5,8 @@
 use super::content::{Element, TroopCard};
 use super::effects::{Ability, Cond, Effect, ElemSel, RowSel, To, Trigger};
 use super::state::{
-    cell_at, col_of, row_of, zone_of, Cell, CombatLog, CombatResult, Outcome, Step, Strifull, CELLS,
+    cell_at, col_of, row_of, zone_of, Cell, CombatLog, CombatResult, Outcome, Step, Strifull,
+    CELLS, EMPTY, LEADER_SOURCE,
 };
 use super::MutualWipeout;
 
@@ -612,19 +613,20 @@ impl Strifull {
         if !any {
             return;
         }
-        let mut grows: Vec<(usize, i8, i8, u8)> = Vec::new();
+        // (cell, source card, source ability as in `Growth`, atk, def, max)
+        let mut grows: Vec<(usize, u8, u8, i8, i8, u8)> = Vec::new();
         for c in 0..CELLS {
             let cl = self.sides[p].cells[c];
             if cl.is_empty() || !cl.revealed {
                 continue;
             }
             let row = row_of(c);
-            for ab in &self.troop(cl.card).abilities {
+            for (ai, ab) in self.troop(cl.card).abilities.iter().enumerate() {
                 if let (Trigger::TurnStart, To::Subject, Effect::Grow { atk, def, max }) =
                     (ab.trigger, ab.to, ab.effect)
                 {
                     if self.holds(&ab.cond, p, row, p, c, None) {
-                        grows.push((c, atk, def, max));
+                        grows.push((c, cl.card, ai as u8, atk, def, max));
                     }
                 }
             }
@@ -633,56 +635,32 @@ impl Strifull {
                 if src == c || sc.is_empty() || !sc.revealed {
                     continue;
                 }
-                for ab in &self.troop(sc.card).abilities {
+                for (ai, ab) in self.troop(sc.card).abilities.iter().enumerate() {
                     if let (Trigger::TurnStart, To::Allies, Effect::Grow { atk, def, max }) =
                         (ab.trigger, ab.to, ab.effect)
                     {
                         if self.holds(&ab.cond, p, row_of(src), p, c, None) {
-                            grows.push((c, atk, def, max));
+                            grows.push((c, sc.card, ai as u8, atk, def, max));
                         }
                     }
                 }
             }
             let lrow = self.sides[p].leader_row as usize;
-            for ab in &self.leader(p).abilities {
+            for (ai, ab) in self.leader(p).abilities.iter().enumerate() {
                 if let (Trigger::TurnStart, To::Allies, Effect::Grow { atk, def, max }) =
                     (ab.trigger, ab.to, ab.effect)
                 {
                     if self.holds(&ab.cond, p, lrow, p, c, None) {
-                        grows.push((c, atk, def, max));
+                        grows.push((c, EMPTY, ai as u8 | LEADER_SOURCE, atk, def, max));
                     }
                 }
             }
         }
-        for (c, atk, def, max) in grows {
-            let cell = &mut self.sides[p].cells[c];
-            cell.atk = grow(cell.atk, atk, max);
-            cell.def = grow(cell.def, def, max);
+        // SK-9.1: each source keeps its own counter and its own cap; the counters add up.
+        for (c, card, ability, atk, def, max) in grows {
+            self.sides[p].cells[c].grow(card, ability, atk, def, max);
         }
     }
-}
-
-/// Add `by` to a counter without passing `max` in its direction (a counter already past it
-/// stays).
-fn grow(counter: i8, by: i8, max: u8) -> i8 {
-    let max = max as i16;
-    let (c, b) = (counter as i16, by as i16);
-    let next = if b > 0 {
-        if c >= max {
-            c
-        } else {
-            (c + b).min(max)
-        }
-    } else if b < 0 {
-        if c <= -max {
-            c
-        } else {
-            (c + b).max(-max)
-        }
-    } else {
-        c
-    };
-    next as i8
 }
 
 fn clamp8(v: i32) -> i8 {

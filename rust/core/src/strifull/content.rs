@@ -5,8 +5,9 @@
 // This module reads user input (saved states, notation, card files): no panicking access.
 #![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
-use super::effects::{Ability, AbilityData, Trigger};
+use super::effects::{Ability, AbilityData, Effect, To, Trigger};
 use super::notation::Int;
+use super::state::GROWTH_SOURCES;
 use crate::datafile::Memo;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -856,6 +857,7 @@ impl Builder {
                     ),
                 ));
             }
+            growth_sources(&set, faction).map_err(|why| Error::data(place.clone(), why))?;
             let mut deck = Vec::with_capacity(raw.recommended.len());
             for id in &raw.recommended {
                 deck.push(set.troop_index(id).ok_or_else(|| {
@@ -877,6 +879,57 @@ impl Builder {
         }
         Ok(set)
     }
+}
+
+/// SK-9.1: each growth source keeps its own counters on a troop, in a fixed number of slots;
+/// check that no troop of `faction` can be reached by more sources than that (its own grow
+/// abilities, every other troop's growth for allies, the richest leader's).
+fn growth_sources(set: &CardSet, faction: &Faction) -> std::result::Result<(), String> {
+    let grows = |abs: &[Ability], to: To| {
+        abs.iter()
+            .filter(|a| {
+                a.trigger == Trigger::TurnStart
+                    && a.to == to
+                    && matches!(a.effect, Effect::Grow { .. })
+            })
+            .count()
+    };
+    let troops = || faction.troops.iter().filter_map(|&t| set.troops.get(t));
+    let own = troops()
+        .map(|t| grows(&t.abilities, To::Subject))
+        .max()
+        .unwrap_or(0);
+    let allies: usize = troops().map(|t| grows(&t.abilities, To::Allies)).sum();
+    let leader = faction
+        .leaders
+        .iter()
+        .filter_map(|&l| set.leaders.get(l))
+        .map(|l| grows(&l.abilities, To::Allies))
+        .max()
+        .unwrap_or(0);
+    let total = own + allies + leader;
+    if total > GROWTH_SOURCES {
+        return Err(format!(
+            "up to {total} growth sources could reach one troop (its own, its allies', the \
+             leader's); at most {GROWTH_SOURCES} are supported"
+        ));
+    }
+    // A source's ability index must fit beside the leader mark in `Growth::ability`.
+    let long = troops()
+        .map(|t| t.abilities.len())
+        .chain(
+            faction
+                .leaders
+                .iter()
+                .filter_map(|&l| set.leaders.get(l))
+                .map(|l| l.abilities.len()),
+        )
+        .max()
+        .unwrap_or(0);
+    if long > usize::from(super::state::LEADER_SOURCE) {
+        return Err("a card has more than 128 abilities".into());
+    }
+    Ok(())
 }
 
 /// The id of item `i` of a card list ("" if out of range: indices come from the set itself).

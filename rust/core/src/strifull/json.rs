@@ -9,10 +9,11 @@
 #![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 use super::content::{CardSet, Element, DECK_SIZE, MAX_COPIES};
+use super::effects::{Ability, Effect};
 use super::notation::{CellName, Die, Int, PlayerNo, RowNo};
 use super::state::{
-    cell_name, parse_cell, Cell, CombatLog, CombatResult, FirstRoll, Outcome, Shared, Side, Step,
-    Strifull, TurnMod, MAX_CHANGES, STACK,
+    cell_name, parse_cell, Cell, CombatLog, CombatResult, FirstRoll, Growth, Outcome, Shared, Side,
+    Step, Strifull, TurnMod, LEADER_SOURCE, MAX_CHANGES, STACK,
 };
 use super::Options;
 use crate::error::{Error, Result};
@@ -104,8 +105,13 @@ struct CellData {
     card: Option<String>,
     #[serde(default)]
     revealed: Option<bool>,
+    /// The sums of `growth`, checked if given.
     #[serde(default)]
     counters: Option<[Int<-10, 10>; 2]>,
+    /// SK-9.1: each growth source's own counters: source card id (`id#k` for its k-th
+    /// ability when the card has several grow abilities) -> [atk, def].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    growth: Option<BTreeMap<String, [Int<-10, 10>; 2]>>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -205,6 +211,7 @@ impl Strifull {
                         card: (owner_sees || cell.revealed).then(|| name(cell.card)),
                         revealed: Some(cell.revealed),
                         counters: Some([Int::of(cell.atk), Int::of(cell.def)]),
+                        growth: growth_data(cards, s.leader as usize, cell),
                     };
                     (cell_name(c), data)
                 })
@@ -330,6 +337,79 @@ fn troop_of(cards: &CardSet, id: &str, path: &str, faction: usize) -> Result<u8>
     }
 }
 
+/// The grow abilities' indices of a card's abilities.
+fn grow_abilities(abilities: &[Ability]) -> impl Iterator<Item = usize> + '_ {
+    abilities
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a.effect, Effect::Grow { .. }))
+        .map(|(i, _)| i)
+}
+
+/// A source's name in `growth`: its card id, `#k` added when the card has several grow
+/// abilities.
+fn source_name(id: &str, abilities: &[Ability], ability: u8) -> String {
+    if grow_abilities(abilities).count() > 1 {
+        format!("{id}#{ability}")
+    } else {
+        id.to_string()
+    }
+}
+
+/// A cell's per-source counters for the JSON (`None` when it has none).
+fn growth_data(
+    cards: &CardSet,
+    leader: usize,
+    cell: &Cell,
+) -> Option<BTreeMap<String, [Int<-10, 10>; 2]>> {
+    let map: BTreeMap<_, _> = cell
+        .growth
+        .iter()
+        .filter(|g| g.is_used())
+        .map(|g| {
+            let index = g.ability & !LEADER_SOURCE;
+            let name = if g.ability & LEADER_SOURCE != 0 {
+                cards
+                    .leaders
+                    .get(leader)
+                    .map(|l| source_name(&l.id, &l.abilities, index))
+            } else {
+                cards
+                    .troops
+                    .get(g.card as usize)
+                    .map(|t| source_name(&t.id, &t.abilities, index))
+            };
+            (name.unwrap_or_default(), [Int::of(g.atk), Int::of(g.def)])
+        })
+        .collect();
+    (!map.is_empty()).then_some(map)
+}
+
+/// The source (`Growth::card`, `Growth::ability`) a `growth` key names: the side's leader
+/// (index `leader`) or a troop of its faction, and one of its grow abilities.
+fn growth_source(cards: &CardSet, leader: usize, faction: usize, name: &str) -> Option<(u8, u8)> {
+    let (id, k) = match name.split_once('#') {
+        Some((id, k)) => (id, Some(k.parse::<usize>().ok()?)),
+        None => (name, None),
+    };
+    let pick = |abilities: &[Ability]| -> Option<u8> {
+        let mut grows = grow_abilities(abilities);
+        let i = match k {
+            Some(k) if grow_abilities(abilities).count() > 1 => grows.find(|&i| i == k)?,
+            Some(_) => return None,
+            None if grow_abilities(abilities).count() == 1 => grows.next()?,
+            None => return None,
+        };
+        u8::try_from(i).ok().filter(|&i| i < LEADER_SOURCE)
+    };
+    if let Some(l) = cards.leaders.get(leader).filter(|l| l.id == id) {
+        return pick(&l.abilities).map(|a| (crate::strifull::state::EMPTY, a | LEADER_SOURCE));
+    }
+    let t = cards.troop_index(id)?;
+    let troop = cards.troops.get(t).filter(|t| t.faction == faction)?;
+    Some((u8::try_from(t).ok()?, pick(&troop.abilities)?))
+}
+
 /// A user-given text shortened for a message.
 fn short(s: &str) -> String {
     s.chars().take(40).collect()
@@ -378,9 +458,39 @@ impl SideData {
                 .ok_or_else(|| Error::state(format!("{cpath}.card"), "missing"))?;
             let mut cell = Cell::new(troop_of(cards, &id, &format!("{cpath}.card"), fi)?);
             cell.revealed = data.revealed.unwrap_or(false);
+            for (src, [atk, def]) in data.growth.unwrap_or_default() {
+                let gpath = format!("{cpath}.growth.{}", short(&src));
+                let (card, ability) = growth_source(cards, li, fi, &src)
+                    .ok_or_else(|| Error::state(&gpath, "not a grow ability of this side"))?;
+                if cell
+                    .growth
+                    .iter()
+                    .any(|g| g.card == card && g.ability == ability)
+                {
+                    return Err(Error::state(&gpath, "the same source twice"));
+                }
+                let slot = cell.growth.iter_mut().find(|g| !g.is_used());
+                let Some(slot) = slot else {
+                    return Err(Error::state(
+                        &gpath,
+                        "more growth sources than a troop holds",
+                    ));
+                };
+                *slot = Growth {
+                    card,
+                    ability,
+                    atk: atk.i8(),
+                    def: def.i8(),
+                };
+            }
+            cell.sum_growth();
             if let Some([atk, def]) = data.counters {
-                cell.atk = atk.i8();
-                cell.def = def.i8();
+                if (atk.i8(), def.i8()) != (cell.atk, cell.def) {
+                    return Err(Error::state(
+                        format!("{cpath}.counters"),
+                        "not the sums of the growth sources' counters (SK-9.1)",
+                    ));
+                }
             }
             if let Some(slot) = s.cells.get_mut(c) {
                 *slot = cell;

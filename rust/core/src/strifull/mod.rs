@@ -16,6 +16,7 @@ mod combat;
 pub mod content;
 pub mod effects;
 mod evaluate;
+mod heuristic;
 mod json;
 pub mod notation;
 mod observe;
@@ -115,5 +116,8 @@ impl Game for Strifull {
     }
     fn evaluate(&self, player: Player) -> f64 {
         self.heuristic(player)
+    }
+    fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        heuristic::heuristic_action(self, rng)
     }
 }

@@ -127,6 +127,36 @@ impl Dir {
     }
 }
 
+/// Growth sources one troop can hold counters from (SK-9.1: each source keeps its own
+/// counter and its own cap). A card set is checked against it when loaded.
+pub const GROWTH_SOURCES: usize = 3;
+/// Marks a [`Growth`] source that is the side's leader (`card` is then unused).
+pub const LEADER_SOURCE: u8 = 0x80;
+
+/// The counters one growth source (one `grow` ability of one card) put on a troop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Growth {
+    /// The source troop's index, [`EMPTY`] for an unused slot (or the leader, see `ability`).
+    pub card: u8,
+    /// The grow ability's index among the source card's abilities, `| LEADER_SOURCE` when
+    /// the source is the side's leader.
+    pub ability: u8,
+    pub atk: i8,
+    pub def: i8,
+}
+
+impl Growth {
+    pub const NONE: Growth = Growth {
+        card: EMPTY,
+        ability: 0,
+        atk: 0,
+        def: 0,
+    };
+    pub fn is_used(self) -> bool {
+        self.card != EMPTY || self.ability & LEADER_SOURCE != 0
+    }
+}
+
 /// One cell of a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cell {
@@ -134,9 +164,11 @@ pub struct Cell {
     pub card: u8,
     /// Face up (public) or face down (known to its owner only).
     pub revealed: bool,
-    /// Permanent counters from `grow` effects.
+    /// Permanent counters from `grow` effects: the sums over `growth`.
     pub atk: i8,
     pub def: i8,
+    /// The counters of each growth source, each capped on its own.
+    pub growth: [Growth; GROWTH_SOURCES],
 }
 
 impl Cell {
@@ -145,9 +177,44 @@ impl Cell {
         revealed: false,
         atk: 0,
         def: 0,
+        growth: [Growth::NONE; GROWTH_SOURCES],
     };
     pub fn new(card: u8) -> Cell {
         Cell { card, ..Cell::NONE }
+    }
+    /// Add a source's counters (`ability` as in [`Growth`]), the source's own counter staying
+    /// within `max` in each direction. `false`: no free slot for a new source (the card set
+    /// check makes that impossible for a loaded set).
+    pub fn grow(&mut self, card: u8, ability: u8, atk: i8, def: i8, max: u8) -> bool {
+        let slot = match self
+            .growth
+            .iter()
+            .position(|g| g.card == card && g.ability == ability)
+            .or_else(|| self.growth.iter().position(|g| !g.is_used()))
+        {
+            Some(i) => i,
+            None => return false,
+        };
+        let Some(g) = self.growth.get_mut(slot) else {
+            return false;
+        };
+        g.card = card;
+        g.ability = ability;
+        g.atk = grow_counter(g.atk, atk, max);
+        g.def = grow_counter(g.def, def, max);
+        self.sum_growth();
+        true
+    }
+    /// Recompute `atk`/`def` from the per-source counters.
+    pub fn sum_growth(&mut self) {
+        let sum = |f: fn(&Growth) -> i8| {
+            self.growth
+                .iter()
+                .map(|g| i32::from(f(g)))
+                .sum::<i32>()
+                .clamp(i8::MIN.into(), i8::MAX.into()) as i8
+        };
+        (self.atk, self.def) = (sum(|g| g.atk), sum(|g| g.def));
     }
     pub fn is_empty(self) -> bool {
         self.card == EMPTY
@@ -537,4 +604,27 @@ impl Strifull {
             _ => None,
         }
     }
+}
+
+/// Add `by` to a counter without passing `max` in its direction (a counter already past it
+/// stays).
+fn grow_counter(counter: i8, by: i8, max: u8) -> i8 {
+    let max = i16::from(max);
+    let (c, b) = (i16::from(counter), i16::from(by));
+    let next = if b > 0 {
+        if c >= max {
+            c
+        } else {
+            (c + b).min(max)
+        }
+    } else if b < 0 {
+        if c <= -max {
+            c
+        } else {
+            (c + b).max(-max)
+        }
+    } else {
+        c
+    };
+    next.clamp(i8::MIN.into(), i8::MAX.into()) as i8
 }

@@ -127,11 +127,6 @@ fn ag_6_4_ranged_defence_exception() {
         g.combat_scores(cell("a3"), cell("a2")).unwrap(),
         (6, 3, true)
     );
-    // Unprotected defenders count everything (default reading).
-    assert_eq!(
-        g.combat_scores(cell("a3"), cell("a1")).unwrap(),
-        (6, 1, false)
-    );
     play(&mut g, "defend a2");
     assert_eq!(g.sides[0].victory, vec![card(&g, "U3")]);
     assert_eq!(g.sides[1].defeated, vec![card(&g, "U1")]);
@@ -143,18 +138,19 @@ fn ag_6_4_ranged_defence_exception() {
     refuse(&mut g, "defend a2", "AG-6.3");
 }
 
-/// AG-6.4 with `ranged_scoring = "ranged_defender"`: any defender holding ranged units counts
-/// only its archers and mages against a purely ranged attack.
+/// AG-6.4 (default, the rules notes' reading): any defender holding ranged units, protected
+/// or not, counts only its archers and mages against a purely ranged attack, and so does the
+/// attacker; a defender without ranged units counts everything.
 #[test]
-fn ag_6_4_option_ranged_defender_scoring() {
+fn ag_6_4_default_ranged_defender_scoring() {
     let rows = [["T1", "T5", "T3"], ["T4", "T2", "T6"]];
     let f0: &[(&str, &str)] = &[("a3", "U3")];
     let f1: &[(&str, &str)] = &[("a1", "U1"), ("b1", "U7")];
-    let o = Options {
-        ranged_scoring: RangedScoring::RangedDefender,
-        ..opts()
-    };
-    let mut g = combat(rows, [f0, f1], 0, 1, o);
+    assert_eq!(
+        Options::default().ranged_scoring,
+        RangedScoring::RangedDefender
+    );
+    let mut g = combat(rows, [f0, f1], 0, 1, opts());
     play(&mut g, "attack a3");
     // U1 (CCA) on Waste, unprotected: only its archer counts (1); U7 (GGG): no ranged, all 3.
     assert_eq!(
@@ -165,11 +161,28 @@ fn ag_6_4_option_ranged_defender_scoring() {
         g.combat_scores(cell("a3"), cell("b1")).unwrap(),
         (6, 3, false)
     );
-    let g2 = combat(rows, [f0, f1], 0, 1, opts());
-    let mut g2 = g2;
-    play(&mut g2, "attack a3");
+}
+
+/// AG-6.4 with `ranged_scoring = "exception"`: only a protected defender (one using the
+/// exception) limits the count to archers and mages; an unprotected one counts everything.
+#[test]
+fn ag_6_4_option_exception_scoring() {
+    let rows = [["T1", "T5", "T3"], ["T4", "T2", "T6"]];
+    let f0: &[(&str, &str)] = &[("a3", "U3")];
+    let f1: &[(&str, &str)] = &[("a1", "U8"), ("a2", "U6"), ("b1", "U1")];
+    let o = Options {
+        ranged_scoring: RangedScoring::Exception,
+        ..opts()
+    };
+    let mut g = combat(rows, [f0, f1], 0, 1, o);
+    play(&mut g, "attack a3");
     assert_eq!(
-        g2.combat_scores(cell("a3"), cell("a1")).unwrap(),
+        g.combat_scores(cell("a3"), cell("b1")).unwrap(),
         (6, 3, false)
+    );
+    assert_eq!(
+        g.combat_scores(cell("a3"), cell("a2")).unwrap().2,
+        true,
+        "protected: the exception"
     );
 }

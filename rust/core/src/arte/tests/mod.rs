@@ -193,7 +193,7 @@ fn all_options() -> Vec<Options> {
         Options {
             draft_order: crate::arte::DraftOrder::Restart,
             deployment: Deployment::Alternating,
-            ranged_scoring: RangedScoring::RangedDefender,
+            ranged_scoring: RangedScoring::Exception,
             sudden_death_row: SuddenDeathRow::Front,
             ..Default::default()
         },

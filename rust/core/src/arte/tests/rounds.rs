@@ -11,8 +11,8 @@ fn ag_7_passing_limits() {
     let mut g = combat(ROWS, [f0, f1], 0, 1, opts());
     refuse(&mut g, "pass", "AG-7.1");
     assert!(!legal(&g).contains(&"pass".to_string()));
-    // With three cards after the first turn: still no pass (AG-7.2).
-    g.combat.as_mut().unwrap().turn = 1;
+    // With three cards after both first turns: still no pass (AG-7.2).
+    g.combat.as_mut().unwrap().turn = 2;
     refuse(&mut g, "pass", "AG-7.2");
     // Two cards: the pass is allowed.
     g.sides[0].field[cell("c1") as usize] = None;
@@ -23,6 +23,25 @@ fn ag_7_passing_limits() {
     assert_eq!(g.combat.unwrap().passes, 1);
 }
 
+/// AG-7.1: the second player's first turn of a round is an attack too, even with at most two
+/// cards on its field; on its next turn it may pass.
+#[test]
+fn ag_7_1_no_pass_on_the_second_players_first_turn() {
+    let f0: &[(&str, &str)] = &[("a1", "U2"), ("b1", "U8"), ("c1", "U11")];
+    let f1: &[(&str, &str)] = &[("a1", "U12"), ("b1", "U13")];
+    let mut g = combat(ROWS, [f0, f1], 0, 1, opts());
+    play(&mut g, "attack c1");
+    play(&mut g, "defend a1");
+    // P1 to attack, with at most two cards: still its first turn of the round.
+    assert_eq!(g.current(), Some(1));
+    assert!(g.sides[1].field_count() <= 2);
+    refuse(&mut g, "pass", "AG-7.1");
+    assert!(!legal(&g).contains(&"pass".to_string()));
+    // The same position one turn later (its second turn): the pass is allowed.
+    g.combat.as_mut().unwrap().turn = 3;
+    assert!(legal(&g).contains(&"pass".to_string()));
+}
+
 /// AG-7.3, AG-7.5: two passes in a row end the round, every card on a field going to its
 /// owner's victory pile; an attack in between resets the count.
 #[test]
@@ -30,7 +49,7 @@ fn ag_7_3_two_passes_end_the_round() {
     let f0: &[(&str, &str)] = &[("a1", "U2"), ("b1", "U8")];
     let f1: &[(&str, &str)] = &[("a1", "U12"), ("b1", "U13")];
     let mut g = combat(ROWS, [f0, f1], 0, 1, opts());
-    g.combat.as_mut().unwrap().turn = 1;
+    g.combat.as_mut().unwrap().turn = 2;
     // Give both players cards for round 2.
     give(&mut g, 0, &["U20"]);
     give(&mut g, 1, &["U21"]);

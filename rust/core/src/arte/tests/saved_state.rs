@@ -65,6 +65,6 @@ fn options_name_one_card_set() {
         text,
         serde_json::json!({"cards_file": null, "cards_toml": null, "draft_order": "continuous",
                            "deployment": "simultaneous",
-                           "ranged_scoring": "exception", "sudden_death_row": "chosen"})
+                           "ranged_scoring": "ranged_defender", "sudden_death_row": "chosen"})
     );
 }

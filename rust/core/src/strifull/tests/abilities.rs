@@ -163,7 +163,7 @@ fn sk_9_turn_start_growth_on_revealed_troops_up_to_its_cap() {
         "face down: no growth"
     );
     let mut capped = pos.0.clone();
-    capped["sides"][0]["field"]["aA1"]["counters"] = json!([3, 0]);
+    capped["sides"][0]["field"]["aA1"]["growth"] = json!({"vigilias_vento": [3, 0]});
     let (_, g) = values(&Pos(capped), "aA1", "dA1", &[1, 6]);
     assert_eq!(
         cell_json(&g.to_json(), 0, "aA1")["counters"],
@@ -177,7 +177,7 @@ fn sk_9_counters_count_in_combat() {
     let mut v = duel("vigilias_vento", "adeptos_terra", "lyra")
         .up(0, "aA1", "vigilias_vento")
         .0;
-    v["sides"][0]["field"]["aA1"]["counters"] = json!([2, 0]);
+    v["sides"][0]["field"]["aA1"]["growth"] = json!({"vigilias_vento": [2, 0]});
     // wind 3/3 + 2, wind beats earth +1 = 6 against earth DEF 4.
     let (c, _) = values(&Pos(v), "aA1", "dA1", &[1, 1]);
     assert_eq!(c["values"], json!([6, 4]));
@@ -198,6 +198,70 @@ fn sk_9_ilsa_grows_the_revealed_allies_of_her_row() {
         json!([0, 1]),
         "revealed by the attack"
     );
+}
+
+/// SK-9.1 (abilities stack): Madre Ilsa's growth (up to +2 DEF) and Cantora da Terra's own
+/// (up to +3 DEF) each keep their own counter and cap, and the two add up.
+#[test]
+fn sk_9_1_growth_sources_keep_their_own_counters_and_caps() {
+    let pos = p1_attacks("vigilias_agua")
+        .leader(0, "ilsa", "earth", 1)
+        .up(0, "dB1", "vigilias_terra");
+    let (_, g) = values(&pos, "aA1", "dA1", &[1, 6]);
+    let v = g.to_json();
+    let terra = cell_json(&v, 0, "dB1");
+    assert_eq!(
+        terra["growth"],
+        json!({"ilsa": [0, 1], "vigilias_terra": [0, 1]})
+    );
+    assert_eq!(terra["counters"], json!([0, 2]));
+    // Ilsa's counter at its cap (+2), the Cantora's one short of hers (+3): only hers grows.
+    let mut capped = pos.0.clone();
+    capped["sides"][0]["field"]["dB1"]["growth"] =
+        json!({"ilsa": [0, 2], "vigilias_terra": [0, 2]});
+    let (_, g) = values(&Pos(capped), "aA1", "dA1", &[1, 6]);
+    let terra = cell_json(&g.to_json(), 0, "dB1").clone();
+    assert_eq!(
+        terra["growth"],
+        json!({"ilsa": [0, 2], "vigilias_terra": [0, 3]})
+    );
+    assert_eq!(terra["counters"], json!([0, 5]), "+2 and +3 add up");
+}
+
+/// SK-9.1 in saved states: `counters` must be the sums of `growth`, and a `growth` key must
+/// name a grow ability of the side's leader or faction.
+#[test]
+fn sk_9_1_saved_growth_is_checked() {
+    let pos = p1_attacks("vigilias_agua")
+        .leader(0, "ilsa", "earth", 1)
+        .up(0, "dB1", "vigilias_terra");
+    let with = |growth: Value, counters: Option<Value>| {
+        let mut v = pos.0.clone();
+        v["sides"][0]["field"]["dB1"]["growth"] = growth;
+        if let Some(c) = counters {
+            v["sides"][0]["field"]["dB1"]["counters"] = c;
+        }
+        Pos(v).try_game()
+    };
+    assert!(with(
+        json!({"ilsa": [0, 2], "vigilias_terra": [0, 1]}),
+        Some(json!([0, 3]))
+    )
+    .is_ok());
+    for (growth, counters, path) in [
+        (json!({"ilsa": [0, 2]}), Some(json!([0, 3])), "dB1.counters"),
+        (json!({}), Some(json!([0, 1])), "dB1.counters"),
+        (json!({"lyra": [0, 1]}), None, "dB1.growth.lyra"),
+        (
+            json!({"vigilias_fogo": [0, 1]}),
+            None,
+            "dB1.growth.vigilias_fogo",
+        ),
+        (json!({"ilsa#0": [0, 1]}), None, "dB1.growth.ilsa#0"),
+    ] {
+        let err = with(growth.clone(), counters).unwrap_err().to_string();
+        assert!(err.contains(path), "{growth}: {err}");
+    }
 }
 
 #[test]

@@ -1,0 +1,271 @@
+//! The rule-based player (`Game::heuristic_action`, issue 14): STRIFULL played by rules of
+//! thumb, without search, from what the player to move sees (SK-10).
+//!
+//! Setup: swap troops so that each zone holds the troops whose stat it uses (ATK in attack,
+//! DEF in defence, SK-6.1); the leader's token is the element most of the own troops share,
+//! and the leader stands in the row with most of them (SK-6.3). Turns: a battle move or a
+//! replacement only when it clearly improves that fit; the leader's ability on the own
+//! attacker most likely to fight, or on an opposing defender; then the attack with the best
+//! chance of winning its die roll (SK-6), counting double a kill that eliminates a row and
+//! the risk of losing a troop that holds half a row alone. Face-down opposing troops count
+//! as the mean of the opponent's unseen cards.
+
+use super::effects::Effect;
+use super::notation::Action;
+use super::state::{row_of, zone_of, Step, Strifull, CELLS};
+use crate::rng::GameRng;
+
+/// Below this gain (in stat points) a setup change or battle move is not worth making.
+const MOVE_MARGIN: f64 = 1.0;
+/// The value of eliminating (or losing) a row, in troops.
+const ROW_VALUE: f64 = 2.0;
+
+/// The probability that the side with `adv` points of advantage over the other (negative: the
+/// other has it) wins, ties and loses the 1d6-each roll (SK-6.2).
+fn roll_odds(adv: f64) -> (f64, f64, f64) {
+    let (mut win, mut tie, mut lose) = (0.0, 0.0, 0.0);
+    for a in 1..=6 {
+        for b in 1..=6 {
+            let d = f64::from(a - b) + adv;
+            if d > 0.0 {
+                win += 1.0;
+            } else if d == 0.0 {
+                tie += 1.0;
+            } else {
+                lose += 1.0;
+            }
+        }
+    }
+    (win / 36.0, tie / 36.0, lose / 36.0)
+}
+
+/// The heuristic player's move, `None` when the game is over.
+pub(crate) fn heuristic_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> {
+    let p = g.actor as usize;
+    let mut best: Vec<Action> = Vec::new();
+    let mut best_score = f64::NEG_INFINITY;
+    let ctx = Ctx::new(g, p);
+    g.for_each_legal(|a| {
+        let s = ctx.score(a);
+        if s > best_score + 1e-9 {
+            best_score = s;
+            best.clear();
+            best.push(a);
+        } else if (s - best_score).abs() <= 1e-9 {
+            best.push(a);
+        }
+        true
+    });
+    rng.choose(&best).copied()
+}
+
+/// What the mover knows, computed once per decision.
+struct Ctx<'a> {
+    g: &'a Strifull,
+    p: usize,
+    /// Mean (ATK, DEF) of the opponent's cards the mover cannot see.
+    unseen: (f64, f64),
+    /// Mean (ATK, DEF) of the mover's pile (its multiset is known: deck minus field).
+    pile: (f64, f64),
+}
+
+impl<'a> Ctx<'a> {
+    fn new(g: &'a Strifull, p: usize) -> Ctx<'a> {
+        let q = 1 - p;
+        let mean = |cards: &mut dyn Iterator<Item = u8>| {
+            let (mut a, mut d, mut n) = (0.0, 0.0, 0.0);
+            for c in cards {
+                let t = g.troop(c);
+                a += f64::from(t.atk);
+                d += f64::from(t.def);
+                n += 1.0;
+            }
+            if n == 0.0 {
+                (3.5, 3.5)
+            } else {
+                (a / n, d / n)
+            }
+        };
+        let s = &g.sides[q];
+        let unseen = mean(
+            &mut s
+                .cells
+                .iter()
+                .filter(|c| c.occupied() && !c.revealed)
+                .map(|c| c.card)
+                .chain(s.pile.as_slice().iter().copied()),
+        );
+        let pile = mean(&mut g.sides[p].pile.as_slice().iter().copied());
+        Ctx { g, p, unseen, pile }
+    }
+
+    /// How well the own troop `card` fits cell `c`: the stat its zone uses, plus the leader
+    /// bonus in the leader's row (SK-6.1, SK-6.3).
+    fn fit(&self, card: u8, c: usize) -> f64 {
+        let s = &self.g.sides[self.p];
+        let t = self.g.troop(card);
+        let stat = if zone_of(c) == 0 { t.atk } else { t.def };
+        let bonus = s.element == Some(t.element) && row_of(c) == s.leader_row as usize;
+        f64::from(stat) + f64::from(u8::from(bonus))
+    }
+
+    /// The fit of the whole field after swapping the contents of cells `a` and `b`, minus
+    /// before.
+    fn swap_gain(&self, a: usize, b: usize) -> f64 {
+        let cells = &self.g.sides[self.p].cells;
+        let at = |c: usize, card: u8| {
+            if card == super::state::EMPTY {
+                0.0
+            } else {
+                self.fit(card, c)
+            }
+        };
+        let (x, y) = (cells[a].card, cells[b].card);
+        at(a, y) + at(b, x) - at(a, x) - at(b, y)
+    }
+
+    /// Own troops in `row` of the element `e`.
+    fn row_count(&self, row: usize, e: Option<super::content::Element>) -> f64 {
+        let s = &self.g.sides[self.p];
+        (0..CELLS)
+            .filter(|&c| row_of(c) == row && s.cells[c].occupied())
+            .filter(|&c| e.is_none_or(|e| self.g.troop(s.cells[c].card).element == e))
+            .count() as f64
+    }
+
+    fn score(&self, a: Action) -> f64 {
+        let g = self.g;
+        let s = &g.sides[self.p];
+        match (g.step, a) {
+            (Step::StepUp, Action::StepUp) => 1.0,
+            (Step::LeaderMove, Action::Pass) => {
+                // Stay unless another row holds clearly more troops of the leader's element.
+                self.row_count(s.leader_row as usize, s.element) + MOVE_MARGIN
+            }
+            (_, Action::Pass) => 0.0,
+            (_, Action::Swap(x, y)) => self.swap_gain(x as usize, y as usize) - MOVE_MARGIN,
+            (_, Action::PileSwap(c)) => {
+                let c = c as usize;
+                let (atk, def) = self.pile;
+                let mean = if zone_of(c) == 0 { atk } else { def };
+                mean - self.fit(s.cells[c].card, c) - 2.0 * MOVE_MARGIN
+            }
+            (_, Action::Element(e)) => (1..=3).map(|r| self.row_count(r, Some(e))).sum(),
+            (_, Action::Leader(r)) => {
+                // The row with most troops of the token's element; defence rows weigh less.
+                self.row_count(r as usize, s.element) + 0.1 * self.row_count(r as usize, None)
+            }
+            (_, Action::Move(c, d)) => match d.dest(c as usize) {
+                Some(to) => self.swap_gain(c as usize, to) - MOVE_MARGIN,
+                None => f64::NEG_INFINITY,
+            },
+            (_, Action::Replace(c)) => {
+                let c = c as usize;
+                let (atk, def) = self.pile;
+                let mean = if zone_of(c) == 0 { atk } else { def };
+                // The replaced troop is lost for good: only a clearly weak one goes.
+                mean - self.fit(s.cells[c].card, c) - 2.0 * MOVE_MARGIN
+            }
+            (_, Action::AbilityOwn(c)) => {
+                let c = c as usize;
+                let t = g.troop(s.cells[c].card);
+                // The attacker most likely to fight next: the strongest in the attack zone.
+                let stat = if zone_of(c) == 0 { t.atk } else { t.def / 2 };
+                0.5 + f64::from(stat) / 10.0
+            }
+            (_, Action::AbilityFoe(c)) => {
+                let c = c as usize;
+                let q = 1 - self.p;
+                let cell = g.sides[q].cells[c];
+                let reveal = g
+                    .leader(self.p)
+                    .activated()
+                    .is_some_and(|ab| matches!(ab.effect, Effect::Reveal));
+                let known = g.sees(Some(self.p), q, c);
+                let def = if known {
+                    f64::from(g.troop(cell.card).def)
+                } else {
+                    self.unseen.1
+                };
+                let base = if reveal && known { 0.1 } else { 0.5 };
+                base + if zone_of(c) == 1 { def / 10.0 } else { 0.0 }
+            }
+            (_, Action::Attack(att, t)) => self.attack_score(att as usize, t as usize),
+            _ => 0.0,
+        }
+    }
+
+    /// The expected gain of attacking the opposing troop at `t` with the own troop at `a`:
+    /// +1 a kill, -1 a loss, a row for emptying a half-row (SK-7).
+    fn attack_score(&self, a: usize, t: usize) -> f64 {
+        let g = self.g;
+        let (p, q) = (self.p, 1 - self.p);
+        let (av, dv) = if g.sees(Some(p), q, t) {
+            let sources = g.aura_sources();
+            let use_def = g.forces_defence(q, t, a, sources);
+            (
+                g.combat_value(p, a, true, use_def, t, sources),
+                g.combat_value(q, t, false, false, a, sources),
+            )
+        } else {
+            // Unseen defender: the attacker's own numbers against the unseen mean.
+            let cell = g.sides[p].cells[a];
+            let tr = g.troop(cell.card);
+            let s = &g.sides[p];
+            let bonus = s.element == Some(tr.element) && row_of(a) == s.leader_row as usize;
+            let av = i32::from(tr.atk) + i32::from(cell.atk) + i32::from(u8::from(bonus));
+            (av, self.unseen.1.round() as i32)
+        };
+        let (win, tie, lose) = roll_odds(f64::from(av - dv));
+        let kills_row = g.sides[q].half_count(1, row_of(t)) == 1;
+        let loses_row = g.sides[p].half_count(0, row_of(a)) == 1;
+        let kill = 1.0 + if kills_row { ROW_VALUE } else { 0.0 };
+        let loss = 1.0 + if loses_row { ROW_VALUE } else { 0.0 };
+        (win + tie) * kill - (lose + tie) * loss
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// Every move the heuristic player makes is legal, games end, and the same seed gives the
+    /// same game.
+    #[test]
+    fn heuristic_games_are_legal_and_reproducible() {
+        let play = |seed: u64| {
+            let mut g = Strifull::new(seed, &super::super::Options::default()).unwrap();
+            let mut rng = GameRng::seed(seed);
+            let mut moves = Vec::new();
+            while !g.is_terminal() && moves.len() < 5000 {
+                let a = g.heuristic_action(&mut rng).unwrap();
+                g.apply(a).unwrap();
+                moves.push(a);
+            }
+            assert!(
+                g.is_terminal(),
+                "seed {seed}: no end after {} moves",
+                moves.len()
+            );
+            moves
+        };
+        for seed in 0..10 {
+            assert_eq!(play(seed), play(seed));
+        }
+    }
+
+    /// SK-6.2: the roll odds of an advantage add up to 1 and favour the side holding it.
+    #[test]
+    fn roll_odds_follow_the_advantage() {
+        for adv in -7..=7 {
+            let (w, t, l) = roll_odds(f64::from(adv));
+            assert!((w + t + l - 1.0).abs() < 1e-12);
+            if adv > 0 {
+                assert!(w > l);
+            }
+        }
+        assert_eq!(roll_odds(0.0).1, 6.0 / 36.0);
+        assert_eq!(roll_odds(6.0), (1.0, 0.0, 0.0));
+    }
+}
