@@ -191,11 +191,25 @@ impl Zinordia {
             }
             st.effects.retain(|a| a.turns != Some(0));
         }
+        self.clamp_armadura();
     }
 
-    /// ZN-5.5 (1): damage over time `p` applied, one instance each, in Star order; then the
-    /// effects that lasted "until the end of the turn" end (ZN-10.5).
-    pub(crate) fn end_of_turn_effects(&mut self, p: Player) {
+    /// A Star's current Armadura never exceeds its current maximum (ZN-5.3): when an
+    /// Armadura buff ends, what it added goes with it.
+    pub(crate) fn clamp_armadura(&mut self) {
+        for s in 0..self.stars.len() {
+            if self.stars[s].zone.is_none() {
+                continue;
+            }
+            let max = self.stat(s, Stat::Armadura).max(0) as u16;
+            let st = &mut self.stars[s];
+            st.armadura = st.armadura.min(max);
+        }
+    }
+
+    /// ZN-5.5 (1): damage over time `p` applied, one instance each, in Star order
+    /// (ZN-11.9), each with its damage events.
+    pub(crate) fn damage_over_time(&mut self, p: Player) {
         for s in 0..self.stars.len() {
             let dots: Vec<(usize, u16)> = self.stars[s]
                 .effects
@@ -207,14 +221,19 @@ impl Zinordia {
                 })
                 .collect();
             for (by, amount) in dots {
-                if self.alive(s) && !self.is_immune(s, Immunity::Damage) {
-                    self.damage(Some(by), s, u32::from(amount));
+                if self.alive(s) {
+                    self.hit(Some(by), s, u32::from(amount));
                 }
             }
         }
+    }
+
+    /// ZN-10.5: the effects that lasted "until the end of the turn" end with it, whoever
+    /// applied them (a reaction's in another player's turn included).
+    pub(crate) fn end_untimed_effects(&mut self) {
         for st in &mut self.stars {
-            st.effects
-                .retain(|a| !(a.applier == p && a.turns.is_none()));
+            st.effects.retain(|a| a.turns.is_some());
         }
+        self.clamp_armadura();
     }
 }

@@ -17,12 +17,13 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::ability::{Immunity, SilenceScope, Stat, STATS};
+use super::ability::{Immunity, SilenceScope, Stat, Trigger, STATS};
+use super::content::ABILITIES;
 use super::combat::{AttackRoll, Defence};
 use super::effects::{Applied, Status};
 use super::notation::Action;
 use super::options::{Options, Selection};
-use super::state::{Phase, Play, StarState, Zinordia};
+use super::state::{Declared, Offer, Phase, Play, Resume, StarState, Zinordia};
 use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::hex::Hex;
@@ -62,6 +63,10 @@ struct StateData {
     turn: u8,
     #[serde(deserialize_with = "nullable")]
     play: Option<PlayData>,
+    /// Open reaction windows in the order they are asked (ZN-9.4): the first decides now.
+    offers: Vec<OfferData>,
+    /// What follows once every window is closed.
+    resume: ResumeData,
     #[serde(deserialize_with = "nullable")]
     last_roll: Option<RollData>,
     /// The winning team once the game is over (`null`: running, or a draw).
@@ -92,6 +97,8 @@ struct StarData {
     defeated: bool,
     played: bool,
     effects: Vec<EffectData>,
+    /// Activations of each of its four abilities this round (ZN-10.6).
+    uses: [u8; ABILITIES],
 }
 
 #[derive(Serialize, Deserialize)]
@@ -137,6 +144,29 @@ struct PlayData {
     star: u16,
     moved: u16,
     activated: bool,
+    /// Activations in this play (an ultra-rapid ability is free only as the first).
+    activations: u8,
+}
+
+/// A reaction window: the Star asked, its trigger (a `Trigger` name of the roster format)
+/// and the Star that caused it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OfferData {
+    star: u16,
+    trigger: String,
+    #[serde(deserialize_with = "nullable")]
+    source: Option<u16>,
+}
+
+/// `{"kind": "main"}`, `{"kind": "end_turn"}`, or a declared activation waiting for its
+/// `targeted` reactions: `{"kind": "activation", "star", "ability", "target"}`.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum ResumeData {
+    Main,
+    EndTurn,
+    Activation { star: u16, ability: u8, target: Zone },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -301,6 +331,7 @@ impl Zinordia {
                 defeated: st.defeated,
                 played: st.played,
                 effects: st.effects.iter().map(effect_data).collect(),
+                uses: st.uses,
             })
             .collect();
         StateData {
@@ -327,7 +358,26 @@ impl Zinordia {
                 star: p.star as u16,
                 moved: p.moved,
                 activated: p.activated,
+                activations: p.activations,
             }),
+            offers: self
+                .offers
+                .iter()
+                .map(|o| OfferData {
+                    star: o.star as u16,
+                    trigger: o.trigger.name().into(),
+                    source: o.source.map(|x| x as u16),
+                })
+                .collect(),
+            resume: match self.resume {
+                Resume::Main => ResumeData::Main,
+                Resume::EndTurn => ResumeData::EndTurn,
+                Resume::Activation(d) => ResumeData::Activation {
+                    star: d.star as u16,
+                    ability: d.ability,
+                    target: Zone(d.target),
+                },
+            },
             last_roll: self.last_roll.as_ref().map(|r| RollData {
                 dice: r.dice,
                 total: r.total,
@@ -368,9 +418,44 @@ impl Zinordia {
             }
             Action::Play(slot) => json!({"kind": "play", "slot": u16::from(slot) + 1}),
             Action::Move(z) => json!({"kind": "move", "zone": zone(z)}),
+            Action::Activate {
+                ability,
+                target,
+                alt,
+            } => {
+                let star = self.play.map(|p| p.star);
+                json!({
+                    "kind": "use",
+                    "star": star.map(|s| s % sh.per_player + 1),
+                    "ability": self.ability_id(star, ability),
+                    "zone": zone(target),
+                    "alt": alt,
+                })
+            }
             Action::Collect => json!({"kind": "collect"}),
             Action::EndPlay => json!({"kind": "end_play"}),
             Action::EndTurn => json!({"kind": "end_turn"}),
+            Action::React { ability, alt } => {
+                let offer = self.offers.front();
+                let star = offer.map(|o| o.star);
+                json!({
+                    "kind": "react",
+                    "player": star.map(|s| sh.owner(s)),
+                    "star": star.map(|s| s % sh.per_player + 1),
+                    "ability": self.ability_id(star, ability),
+                    "trigger": offer.map(|o| o.trigger.name()),
+                    "alt": alt,
+                })
+            }
+            Action::Decline => json!({"kind": "decline"}),
+        }
+    }
+
+    /// An ability's id on the Star in slot `star`, else its number on the sheet (1 to 4).
+    fn ability_id(&self, star: Option<usize>, i: u8) -> Value {
+        match star.and_then(|s| self.ability(s, i)) {
+            Some(ab) => json!(ab.id),
+            None => json!(u16::from(i) + 1),
         }
     }
 }
@@ -600,7 +685,14 @@ impl Zinordia {
             for (i, e) in d.effects.iter().enumerate() {
                 effects.push(applied(e, n, n * k, &format!("$.stars[{s}].effects[{i}]"))?);
             }
+            if let Some(i) = d.uses.iter().position(|&u| u > super::ability::MAX_REPEAT) {
+                return Err(Error::state(
+                    format!("$.stars[{s}].uses[{i}]"),
+                    format!("at most {} uses a round", super::ability::MAX_REPEAT),
+                ));
+            }
             stars.push(StarState {
+                uses: d.uses,
                 roster,
                 zone: d.zone.map(|z| z.0),
                 vida: d.vida,
@@ -719,9 +811,76 @@ impl Zinordia {
                     star,
                     moved: p.moved,
                     activated: p.activated,
+                    activations: p.activations,
                 })
             }
         };
+        // Reaction windows (ZN-9.4) and what follows them.
+        let slots = g.stars.len();
+        let mut offers = std::collections::VecDeque::with_capacity(data.offers.len());
+        for (i, o) in data.offers.iter().enumerate() {
+            let path = format!("$.offers[{i}]");
+            if g.phase != Phase::Main {
+                return Err(Error::state(&path, "reaction windows open only in the Main phase"));
+            }
+            let star = usize::from(o.star);
+            if !g.alive(star) {
+                return Err(Error::state(
+                    format!("{path}.star"),
+                    "the Star asked must be on the board",
+                ));
+            }
+            let trigger: Trigger = serde_json::from_value(Value::String(o.trigger.clone()))
+                .map_err(|_| {
+                    Error::state(
+                        format!("{path}.trigger"),
+                        format!("not a trigger: {:?}", clip(&o.trigger)),
+                    )
+                })?;
+            let source = match o.source {
+                Some(x) if usize::from(x) >= slots => {
+                    return Err(Error::state(format!("{path}.source"), "no such Star slot"));
+                }
+                x => x.map(usize::from),
+            };
+            offers.push_back(Offer {
+                star,
+                trigger,
+                source,
+            });
+        }
+        g.offers = offers;
+        g.resume = match data.resume {
+            ResumeData::Main => Resume::Main,
+            ResumeData::EndTurn => Resume::EndTurn,
+            ResumeData::Activation {
+                star,
+                ability,
+                target,
+            } => {
+                let star = usize::from(star);
+                if !g.alive(star) || usize::from(ability) >= ABILITIES {
+                    return Err(Error::state(
+                        "$.resume",
+                        "a declared activation names a Star on the board and an ability 0..4",
+                    ));
+                }
+                if !sh.map.contains(target.0) {
+                    return Err(Error::state("$.resume.target", "not a zone of the map"));
+                }
+                Resume::Activation(Declared {
+                    star,
+                    ability,
+                    target: target.0,
+                })
+            }
+        };
+        if g.offers.is_empty() && g.resume != Resume::Main {
+            return Err(Error::state(
+                "$.resume",
+                "\"main\" when no reaction window is open",
+            ));
+        }
         g.last_roll = match data.last_roll {
             None => None,
             Some(r) => {

@@ -11,6 +11,7 @@
 //! `evaluate` (the heuristic value) and `heuristic` (the rule-based player).
 
 pub mod ability;
+pub mod activate;
 pub mod combat;
 pub mod content;
 pub mod effects;
@@ -20,6 +21,7 @@ mod json;
 pub mod notation;
 mod observe;
 pub mod options;
+pub mod resolve;
 pub mod rules;
 pub mod state;
 
@@ -82,11 +84,13 @@ impl Game for Zinordia {
         self.shared.action_from_id(id)
     }
 
+    /// Abilities are named by id on the acting Star (the playing one, or the one a
+    /// reaction window asks about).
     fn action_notation(&self, action: Action) -> String {
-        self.shared.action_notation(action)
+        Zinordia::action_notation(self, action)
     }
     fn parse_action(&self, text: &str) -> Result<Action> {
-        self.shared.parse_action(text)
+        Zinordia::parse_action(self, text)
     }
     fn action_json(&self, action: Action) -> Value {
         self.action_value(action)

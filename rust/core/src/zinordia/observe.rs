@@ -171,11 +171,12 @@ impl Zinordia {
         if let Some(pos) = pos {
             set(g, 12, (pos + 1) as f32 / self.order.len() as f32);
         }
-        set(
-            g,
-            13,
-            f32::from(u8::from(self.options().selection == Selection::Draft)),
-        );
+        // A reaction window asks one of my Stars now (ZN-9.4).
+        let asked = self
+            .offers
+            .front()
+            .is_some_and(|o| sh.owner(o.star) == player);
+        set(g, 13, f32::from(u8::from(asked)));
         if self.phase == Phase::Over {
             let won = self.winner == Some(me);
             set(g, 14, f32::from(u8::from(won)));
@@ -296,6 +297,19 @@ impl Zinordia {
             }
             for e in &st.effects {
                 let _ = write!(s, " [{}]", super::json::status_name(&e.status));
+            }
+            s.push('\n');
+        }
+        for o in &self.offers {
+            let _ = write!(
+                s,
+                "Reaction window: {}{} ({})",
+                letter(sh.owner(o.star)),
+                o.star % sh.per_player + 1,
+                o.trigger.name()
+            );
+            if let Some(src) = o.source {
+                let _ = write!(s, " by {}{}", letter(sh.owner(src)), src % sh.per_player + 1);
             }
             s.push('\n');
         }

@@ -2,13 +2,14 @@
 //! one set of conditions ([`Zinordia::check`]) used both by move generation and by `apply`,
 //! then the effect of an accepted action ([`Zinordia::apply_unchecked`]).
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::ability::Stat;
+use super::ability::{Stat, Trigger};
 use super::content::{Content, PRIVILEGE, RENOWN, START};
 use super::notation::Action;
 use super::options::{Options, Placement, Selection, MAX_ROUNDS};
-use super::state::{Phase, Play, Shared, StarState, Zinordia};
+use super::state::{Declared, Phase, Play, Resume, Shared, StarState, Zinordia};
 use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::hex::Hex;
@@ -92,6 +93,9 @@ impl Zinordia {
             round: 0,
             turn: 0,
             play: None,
+            offers: VecDeque::new(),
+            resume: Resume::Main,
+            events: Vec::new(),
             rng: GameRng::seed(seed),
             last_roll: None,
             winner: None,
@@ -103,7 +107,11 @@ impl Zinordia {
         match self.phase {
             Phase::Select { player } => Some(player),
             Phase::Place { step } => self.placement_order().get(step).copied(),
-            Phase::Main => Some(self.turn_player()),
+            // An open reaction window: its Star's player decides, in any turn (ZN-9.4).
+            Phase::Main => match self.offers.front() {
+                Some(o) => Some(self.shared.owner(o.star)),
+                None => Some(self.turn_player()),
+            },
             Phase::Over => None,
         }
     }
@@ -205,7 +213,17 @@ impl Zinordia {
                 "ZN-4.4",
                 "placement: the only action is place <slot> <q,r>",
             )),
-            (Phase::Main, a) => self.check_main(a),
+            (Phase::Main, a) => match self.offers.front() {
+                Some(&o) => match a {
+                    Action::React { ability, alt } => self.check_react(o, ability, alt),
+                    Action::Decline => Ok(()),
+                    _ => Err(Error::illegal(
+                        "ZN-9.4",
+                        "a reaction window is open: react or decline",
+                    )),
+                },
+                None => self.check_main(a),
+            },
         }
     }
 
@@ -213,6 +231,9 @@ impl Zinordia {
         let sh = &self.shared;
         let p = self.turn_player();
         match (self.play, a) {
+            (_, Action::React { .. } | Action::Decline) => {
+                Err(Error::illegal("ZN-9.4", "no reaction window is open"))
+            }
             (None, Action::Play(slot)) => {
                 let slot = usize::from(slot);
                 if slot >= sh.per_player {
@@ -228,6 +249,14 @@ impl Zinordia {
                 Ok(())
             }
             (None, Action::EndTurn) => Ok(()),
+            (
+                Some(play),
+                Action::Activate {
+                    ability,
+                    target,
+                    alt,
+                },
+            ) => self.check_activate(play, ability, target, alt),
             (None, _) => Err(Error::illegal(
                 "ZN-6.1",
                 "between plays: play <slot> or end turn",
@@ -277,7 +306,7 @@ impl Zinordia {
             (Some(_), Action::EndPlay) => Ok(()),
             (Some(_), _) => Err(Error::illegal(
                 "ZN-6.1",
-                "during a play: move, collect or end play",
+                "during a play: move, use an ability, collect or end play",
             )),
         }
     }
@@ -315,8 +344,9 @@ impl Zinordia {
                     }));
                 }
             }
-            Phase::Main => match self.play {
-                None => {
+            Phase::Main => match (self.offers.front(), self.play) {
+                (Some(&o), _) => self.reactions(o, out),
+                (None, None) => {
                     let p = self.turn_player();
                     for slot in 0..sh.per_player {
                         let s = p * sh.per_player + slot;
@@ -326,8 +356,9 @@ impl Zinordia {
                     }
                     out.push(Action::EndTurn);
                 }
-                Some(play) => {
+                (None, Some(play)) => {
                     self.moves(play, out);
+                    self.activations(play, out);
                     if self.check(Action::Collect).is_ok() {
                         out.push(Action::Collect);
                     }
@@ -395,6 +426,7 @@ impl Zinordia {
                     star: s,
                     moved: 0,
                     activated: false,
+                    activations: 0,
                 });
                 self.settle_play();
             }
@@ -402,19 +434,25 @@ impl Zinordia {
                 if let Some(mut play) = self.play {
                     let to = self.shared.zones[usize::from(zone)];
                     if let Some(from) = self.stars[play.star].zone {
-                        let cost = match self.board.path(from, to) {
-                            Ok(Some((_, c))) => c as u16,
-                            _ => 0,
-                        };
-                        let _ = self.board.set_occupant(from, None);
-                        let _ = self.board.set_occupant(to, Some(play.star as u32));
-                        self.stars[play.star].zone = Some(to);
-                        play.moved += cost;
+                        if let Ok(Some((path, cost))) = self.board.path(from, to) {
+                            play.moved += cost as u16;
+                            self.play = Some(play);
+                            // The path's first zone is the start: the rest are entered.
+                            self.relocate(play.star, path.get(1..).unwrap_or(&[]));
+                        }
                     }
-                    self.play = Some(play);
-                    self.settle_play();
+                    self.settle_events();
+                    self.after_action();
                 }
             }
+            (
+                Phase::Main,
+                Action::Activate {
+                    ability,
+                    target,
+                    alt,
+                },
+            ) => self.activate(ability, target, alt),
             (Phase::Main, Action::Collect) => {
                 if let Some(mut play) = self.play {
                     if let Some(h) = self.stars[play.star].zone {
@@ -422,15 +460,116 @@ impl Zinordia {
                         self.stars[play.star].renown += 1;
                     }
                     play.activated = true;
+                    play.activations = play.activations.saturating_add(1);
                     self.play = Some(play);
-                    if !self.check_victory() {
-                        self.settle_play();
-                    }
+                    self.after_action();
                 }
+            }
+            (Phase::Main, Action::React { ability, alt }) => {
+                if let Some(o) = self.offers.pop_front() {
+                    self.use_ability(o.star, ability, alt);
+                    let content = Arc::clone(&self.shared.content);
+                    let roster = self.stars[o.star].roster;
+                    if let Some(ab) = content.stars[roster].abilities.get(usize::from(ability)) {
+                        self.fire(o.star, ab, o.source);
+                    }
+                    self.settle_events();
+                }
+                self.after_action();
+            }
+            (Phase::Main, Action::Decline) => {
+                self.offers.pop_front();
+                self.after_action();
             }
             (Phase::Main, Action::EndPlay) => self.end_play(),
             (Phase::Main, Action::EndTurn) => self.end_turn(),
             _ => {}
+        }
+    }
+
+    /// Pay for ability `i` of star `s` and count its use this round (ZN-10.4, ZN-10.8).
+    fn use_ability(&mut self, s: usize, i: u8, alt: bool) {
+        let Some(bill) = self.ability(s, i).and_then(|ab| Self::bill(ab, alt).ok()) else {
+            return;
+        };
+        self.pay(s, bill);
+        if let Some(u) = self.stars[s].uses.get_mut(usize::from(i)) {
+            *u = u.saturating_add(1);
+        }
+    }
+
+    /// ZN-6.4, ZN-7.1, ZN-9.5: declare and pay an activation; the Stars it includes may
+    /// react to being targeted before it resolves.
+    fn activate(&mut self, i: u8, target: u8, alt: bool) {
+        let Some(mut play) = self.play else { return };
+        let s = play.star;
+        let Some(ab) = self.ability(s, i).cloned() else {
+            return;
+        };
+        if !(ab.ultra_rapid && play.activations == 0) {
+            play.activated = true;
+        }
+        play.activations = play.activations.saturating_add(1);
+        self.play = Some(play);
+        self.use_ability(s, i, alt);
+        let h = self.shared.zones[usize::from(target)];
+        let declared = Declared {
+            star: s,
+            ability: i,
+            target: h,
+        };
+        for t in self.affected(s, &ab, Some(h)) {
+            if self.shared.team(self.shared.owner(t)) != self.shared.team(self.shared.owner(s)) {
+                self.event(t, Trigger::Targeted, Some(s));
+            }
+        }
+        self.settle_events();
+        if self.offers.is_empty() {
+            self.resolve_declared(declared);
+            self.settle_events();
+        } else {
+            self.resume = Resume::Activation(declared);
+        }
+        self.after_action();
+    }
+
+    /// After a decision: the next open reaction window decides; once none is left the
+    /// suspended step goes on (a declared activation, the end of a turn), then the victory
+    /// check (ZN-12.6) and the play or turn continue.
+    fn after_action(&mut self) {
+        loop {
+            while let Some(&o) = self.offers.front() {
+                if self.offer_useful(o) {
+                    return;
+                }
+                self.offers.pop_front();
+            }
+            match std::mem::take(&mut self.resume) {
+                Resume::Activation(d) => {
+                    self.resolve_declared(d);
+                    self.settle_events();
+                }
+                Resume::EndTurn => {
+                    self.finish_turn();
+                    return;
+                }
+                Resume::Main => break,
+            }
+        }
+        if self.phase == Phase::Over || self.check_victory() {
+            return;
+        }
+        match self.play {
+            Some(_) => self.settle_play(),
+            None => {
+                let p = self.turn_player();
+                if !self
+                    .stars_of(p)
+                    .any(|s| self.alive(s) && !self.stars[s].played)
+                {
+                    self.end_turn();
+                }
+            }
         }
     }
 
@@ -461,6 +600,7 @@ impl Zinordia {
                     defeated: false,
                     played: false,
                     effects: Vec::new(),
+                    uses: [0; super::content::ABILITIES],
                 }
             })
             .collect();
@@ -521,6 +661,19 @@ impl Zinordia {
             st.played = false;
         }
         self.tick_durations(p);
+        // (4) turn_start passives and reactions, Star by Star in team order.
+        for s in self.stars_of(p) {
+            if self.alive(s) {
+                self.event(s, Trigger::TurnStart, None);
+            }
+        }
+        self.settle_events();
+        while let Some(&o) = self.offers.front() {
+            if self.offer_useful(o) {
+                break;
+            }
+            self.offers.pop_front();
+        }
     }
 
     /// End a play early when nothing but `end play` is left (ZN-6.6).
@@ -528,7 +681,7 @@ impl Zinordia {
         let Some(play) = self.play else { return };
         let mut moves = Vec::new();
         self.moves(play, &mut moves);
-        if moves.is_empty() && self.check(Action::Collect).is_err() {
+        if moves.is_empty() && self.check(Action::Collect).is_err() && !self.any_activation(play) {
             self.end_play();
         }
     }
@@ -549,7 +702,28 @@ impl Zinordia {
     /// Second Maintenance and the next turn (ZN-5.5, ZN-5.1, ZN-5.8).
     fn end_turn(&mut self) {
         self.play = None;
-        self.end_of_turn_effects(self.turn_player());
+        let p = self.turn_player();
+        // (1) turn_end passives and reactions, then damage over time.
+        for s in self.stars_of(p) {
+            if self.alive(s) {
+                self.event(s, Trigger::TurnEnd, None);
+            }
+        }
+        self.settle_events();
+        self.damage_over_time(p);
+        self.settle_events();
+        if self.offers.is_empty() {
+            self.finish_turn();
+        } else {
+            self.resume = Resume::EndTurn;
+            self.after_action();
+        }
+    }
+
+    /// The end of Second Maintenance: effects lasting "until the end of the turn" end
+    /// (ZN-10.5), the victory check (ZN-5.5), then the next player's turn.
+    fn finish_turn(&mut self) {
+        self.end_untimed_effects();
         if self.check_victory() {
             return;
         }
@@ -563,6 +737,10 @@ impl Zinordia {
                     return;
                 }
                 self.round += 1;
+                // ZN-10.8: the uses per round start again.
+                for st in &mut self.stars {
+                    st.uses = [0; super::content::ABILITIES];
+                }
             }
             if self.player_in_game(self.turn_player()) {
                 self.begin_turn();
@@ -607,6 +785,8 @@ impl Zinordia {
             .copied()
             .min_by_key(|&t| (std::cmp::Reverse(self.team_renown(t)), first_turn(t)));
         self.play = None;
+        self.offers.clear();
+        self.resume = Resume::Main;
         self.phase = Phase::Over;
     }
 

@@ -1,7 +1,10 @@
 //! The state of a game: setup progress, the Stars on the board, markers, the turn.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
+use super::ability::Trigger;
+use super::content::ABILITIES;
 use super::content::{Content, Mode};
 use super::options::Options;
 use crate::game::Player;
@@ -79,6 +82,8 @@ pub struct StarState {
     pub played: bool,
     /// Lasting effects on the Star (ZN-11).
     pub effects: Vec<super::effects::Applied>,
+    /// Activations of each ability this round, reactions included (ZN-10.6, ZN-10.8).
+    pub uses: [u8; ABILITIES],
 }
 
 /// The play in progress (ZN-6).
@@ -89,6 +94,39 @@ pub struct Play {
     pub moved: u16,
     /// The play's activation was used (an ability, or collecting Renown).
     pub activated: bool,
+    /// Activations made in this play, ultra-rapid ones and collecting included: an
+    /// ultra-rapid ability is free only as the first (ZN-10.7).
+    pub activations: u8,
+}
+
+/// A reaction window (ZN-9.4): the Star whose player decides now, what triggered it and the
+/// Star that caused it (the target of a `source` reaction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub star: usize,
+    pub trigger: Trigger,
+    pub source: Option<usize>,
+}
+
+/// An activation declared and paid for, waiting for the `targeted` reactions it drew before
+/// its dice are rolled (ZN-9.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub star: usize,
+    pub ability: u8,
+    pub target: Hex,
+}
+
+/// What the game goes on with once the reaction windows are all closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Resume {
+    /// The Main phase: the open play, or the next play.
+    #[default]
+    Main,
+    /// Resolve a declared activation (its `targeted` windows are closed).
+    Activation(Declared),
+    /// Finish the turn's Second Maintenance: the victory check and the next turn.
+    EndTurn,
 }
 
 #[derive(Clone, Debug)]
@@ -112,6 +150,14 @@ pub struct Zinordia {
     pub turn: usize,
     pub play: Option<Play>,
     pub rng: GameRng,
+    /// Open reaction windows, asked in order (ZN-9.4); the first one decides now, also
+    /// during another player's turn.
+    pub offers: VecDeque<Offer>,
+    /// What follows once `offers` is empty.
+    pub resume: Resume,
+    /// Events of the resolution in progress, settled before the action returns: always
+    /// empty between actions (`resolve.rs`).
+    pub events: Vec<super::resolve::Event>,
     /// The last attack's dice, public once rolled (ZN-7.6).
     pub last_roll: Option<super::combat::AttackRoll>,
     /// The winning team once over (`None`: not over, or a draw).

@@ -4,6 +4,7 @@
 mod combat;
 mod content;
 mod effects;
+mod notation;
 mod protocol;
 mod setup;
 mod turn;

@@ -63,6 +63,8 @@ fn zn_6_2_movement_up_to_agilidade_split_into_moves() {
     let s = first * 3;
     let (spot, step) = open_spot(&g);
     put(&mut g, s, spot);
+    // Every ability already used this round (ZN-10.8): only movement is left.
+    g.stars[s].uses = [u8::MAX; 4];
     g.apply(Action::Play(0)).unwrap();
     let agi = u64::from(g.agilidade(s));
     let reach = g.board.reachable(spot, agi).unwrap();
@@ -150,6 +152,8 @@ fn zn_6_6_a_play_with_nothing_left_ends_by_itself() {
     let s = first * 3;
     let (spot, _) = open_spot(&g);
     put(&mut g, s, spot);
+    // Every ability already used this round (ZN-10.8): only movement is left.
+    g.stars[s].uses = [u8::MAX; 4];
     g.apply(Action::Play(0)).unwrap();
     let agi = u64::from(g.agilidade(s));
     let far = g

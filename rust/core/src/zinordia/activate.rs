@@ -1,0 +1,335 @@
+//! Activating abilities (ZN-6.4, ZN-7.1, ZN-9, ZN-10): the ONE set of conditions an
+//! activation or a reaction must meet — kind, silence, uses per round, the play's activation
+//! and ultra-rapid, target and range, costs — used by both move generation and `check`, and
+//! paying the costs.
+
+use super::ability::{Ability, Kind, Resource, SpecialCost, Target};
+use super::notation::Action;
+use super::state::{Offer, Play, Zinordia};
+use crate::error::{Error, Result};
+use crate::hex::coords::{axis_direction, distance};
+use crate::hex::Hex;
+
+/// What an activation costs, each resource summed (ZN-10.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bill {
+    pub vida: u16,
+    pub amago: u16,
+    pub renown: u16,
+}
+
+impl Bill {
+    fn add(&mut self, c: SpecialCost) {
+        let slot = match c.resource {
+            Resource::Vida => &mut self.vida,
+            Resource::Amago => &mut self.amago,
+            Resource::Renown => &mut self.renown,
+        };
+        *slot = slot.saturating_add(c.amount);
+    }
+}
+
+impl Zinordia {
+    /// The ability `i` of star slot `s`, if it has one.
+    pub fn ability(&self, s: usize, i: u8) -> Option<&Ability> {
+        self.star_data(s).abilities.get(usize::from(i))
+    }
+
+    /// ZN-10.4: the bill for ability `ab` paying the alternative cost or not.
+    pub fn bill(ab: &Ability, alt: bool) -> Result<Bill> {
+        let mut b = Bill::default();
+        if alt {
+            let c = ab
+                .alt_cost
+                .ok_or_else(|| Error::illegal("ZN-10.4", "this ability has no alternative cost"))?;
+            b.add(c);
+        } else {
+            b.amago = ab.cost;
+        }
+        if let Some(c) = ab.extra_cost {
+            b.add(c);
+        }
+        Ok(b)
+    }
+
+    /// Whether star `s` can pay `bill` (ZN-10.4): a Vida cost must leave it at least 1.
+    fn can_pay(&self, s: usize, bill: Bill) -> Result<()> {
+        let st = &self.stars[s];
+        if st.amago < bill.amago {
+            return Err(Error::illegal(
+                "ZN-10.4",
+                format!("needs {} Âmago, the Star has {}", bill.amago, st.amago),
+            ));
+        }
+        if bill.vida > 0 && st.vida <= bill.vida {
+            return Err(Error::illegal(
+                "ZN-10.4",
+                format!("a Vida cost of {} would defeat the Star", bill.vida),
+            ));
+        }
+        if st.renown < bill.renown {
+            return Err(Error::illegal(
+                "ZN-10.4",
+                format!(
+                    "needs {} Renown, the Star carries {}",
+                    bill.renown, st.renown
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn pay(&mut self, s: usize, bill: Bill) {
+        let st = &mut self.stars[s];
+        st.amago = st.amago.saturating_sub(bill.amago);
+        st.vida = st.vida.saturating_sub(bill.vida).max(1);
+        st.renown = st.renown.saturating_sub(bill.renown);
+    }
+
+    /// The conditions on ability `i` of star `s` that do not depend on the target: it
+    /// exists, is of `kinds`, is not silenced, has uses left this round (ZN-10.6, ZN-10.8)
+    /// and its bill is payable.
+    fn usable(&self, s: usize, i: u8, alt: bool, reaction: bool) -> Result<&Ability> {
+        let ab = self
+            .ability(s, i)
+            .ok_or_else(|| Error::illegal("ZN-1.1", "a Star has four abilities"))?;
+        match (reaction, ab.kind) {
+            (false, Kind::Attack | Kind::Instant) | (true, Kind::Reaction) => {}
+            (_, Kind::Passive) => {
+                return Err(Error::illegal(
+                    "ZN-9.3",
+                    "a passive acts by itself and is never activated",
+                ))
+            }
+            (false, Kind::Reaction) => {
+                return Err(Error::illegal(
+                    "ZN-9.4",
+                    "a reaction is used only when its trigger offers it",
+                ))
+            }
+            (true, _) => {
+                return Err(Error::illegal(
+                    "ZN-9.4",
+                    "only a reaction answers a trigger",
+                ))
+            }
+        }
+        if self.is_silenced(s, ab.kind) {
+            return Err(Error::illegal("ZN-11.5", "the Star is silenced"));
+        }
+        let used = self.stars[s].uses.get(usize::from(i)).copied().unwrap_or(0);
+        if used >= ab.repeat {
+            let rule = if ab.repeat > 1 { "ZN-10.6" } else { "ZN-10.8" };
+            return Err(Error::illegal(
+                rule,
+                format!("used {used} time(s) this round, its limit"),
+            ));
+        }
+        self.can_pay(s, Self::bill(ab, alt)?)?;
+        Ok(ab)
+    }
+
+    /// ZN-6.4, ZN-10.7: whether activating ability `ab` now uses the play's activation, or
+    /// `Err` if the play cannot activate it at all.
+    fn activation_free(play: Play, ab: &Ability) -> Result<bool> {
+        let free = ab.ultra_rapid && play.activations == 0;
+        if play.activated && !free {
+            let why = if ab.ultra_rapid {
+                "ultra-rapid is free only as the play's first activation, and the activation is used"
+            } else {
+                "the play's activation is already used"
+            };
+            let rule = if ab.ultra_rapid { "ZN-10.7" } else { "ZN-6.4" };
+            return Err(Error::illegal(rule, why));
+        }
+        Ok(free)
+    }
+
+    /// ZN-10.3, ZN-2.5: whether zone `target` is a valid target of `ab` used by `s`.
+    pub(crate) fn target_ok(&self, s: usize, ab: &Ability, target: Hex) -> Result<()> {
+        let Some(from) = self.stars[s].zone else {
+            return Err(Error::illegal("ZN-6.1", "the Star is not on the board"));
+        };
+        let d = distance(from, target);
+        let range = u32::from(ab.range);
+        let out_of_range = || {
+            Error::illegal(
+                "ZN-2.5",
+                format!("the target is {d} zones away, the range is {range}"),
+            )
+        };
+        let star_here = self.board.occupant(target).map(|o| o as usize);
+        let my_team = self.shared.team(self.shared.owner(s));
+        match ab.target {
+            Target::User => {
+                if target != from {
+                    return Err(Error::illegal(
+                        "ZN-10.3",
+                        "a self-targeted ability names its user's zone",
+                    ));
+                }
+            }
+            Target::Ally | Target::Enemy | Target::Star => {
+                let Some(o) = star_here.filter(|&o| o != s) else {
+                    return Err(Error::illegal("ZN-10.3", "the target must be another Star"));
+                };
+                let ally = self.shared.team(self.shared.owner(o)) == my_team;
+                if ab.target == Target::Ally && !ally {
+                    return Err(Error::illegal("ZN-10.3", "the target must be an ally"));
+                }
+                if ab.target == Target::Enemy && ally {
+                    return Err(Error::illegal("ZN-10.3", "the target must be an enemy"));
+                }
+                if d > range {
+                    return Err(out_of_range());
+                }
+            }
+            Target::Zone => {
+                if d > range {
+                    return Err(out_of_range());
+                }
+            }
+            Target::EmptyZone => {
+                if d == 0 || self.board.blocker(target).is_some() {
+                    return Err(Error::illegal(
+                        "ZN-10.3",
+                        "the target must be an empty open zone",
+                    ));
+                }
+                if d > range {
+                    return Err(out_of_range());
+                }
+            }
+            Target::Direction => {
+                if d == 0 || axis_direction(from, target).is_none() {
+                    return Err(Error::illegal(
+                        "ZN-2.6",
+                        "a direction is a zone on one of the Star's six axes",
+                    ));
+                }
+                if d > range.max(1) {
+                    return Err(out_of_range());
+                }
+            }
+            Target::Source => {
+                return Err(Error::illegal(
+                    "ZN-10.3",
+                    "\"source\" targets belong to reactions",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// ZN-7.1, ZN-6.4: the checks of `Activate`, the same ones move generation uses.
+    pub(crate) fn check_activate(&self, play: Play, i: u8, target: u8, alt: bool) -> Result<()> {
+        let s = play.star;
+        let ab = self.usable(s, i, alt, false)?;
+        Self::activation_free(play, ab)?;
+        let h = self
+            .shared
+            .zones
+            .get(usize::from(target))
+            .copied()
+            .ok_or_else(|| Error::illegal("ZN-10.3", "no such zone"))?;
+        self.target_ok(s, ab, h)
+    }
+
+    /// The legal activations of a play, by id order (ability, zone, alt).
+    pub(crate) fn activations(&self, play: Play, out: &mut Vec<Action>) {
+        let s = play.star;
+        let Some(from) = self.stars[s].zone else {
+            return;
+        };
+        for i in 0..self.star_data(s).abilities.len() as u8 {
+            let Ok(ab) = self
+                .usable(s, i, false, false)
+                .or_else(|_| self.usable(s, i, true, false))
+            else {
+                continue;
+            };
+            if Self::activation_free(play, ab).is_err() {
+                continue;
+            }
+            let normal = self.usable(s, i, false, false).is_ok();
+            let alt = self.usable(s, i, true, false).is_ok();
+            let reach = u32::from(ab.range);
+            for (z, &h) in self.shared.zones.iter().enumerate() {
+                if distance(from, h) > reach || self.target_ok(s, ab, h).is_err() {
+                    continue;
+                }
+                for (ok, alt) in [(normal, false), (alt, true)] {
+                    if ok {
+                        out.push(Action::Activate {
+                            ability: i,
+                            target: z as u8,
+                            alt,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether any activation is legal in this play (stops at the first).
+    pub(crate) fn any_activation(&self, play: Play) -> bool {
+        let mut v = Vec::new();
+        self.activations(play, &mut v);
+        !v.is_empty()
+    }
+
+    /// ZN-9.4: whether reaction `i` of the Star the window `o` asks about may answer it.
+    pub(crate) fn check_react(&self, o: Offer, i: u8, alt: bool) -> Result<()> {
+        let ab = self.usable(o.star, i, alt, true)?;
+        if ab.trigger != Some(o.trigger) {
+            return Err(Error::illegal(
+                "ZN-9.4",
+                "this reaction does not answer this trigger",
+            ));
+        }
+        if !self.alive(o.star) {
+            return Err(Error::illegal("ZN-8.5", "the Star is out of the game"));
+        }
+        if ab.target == Target::Source {
+            let Some(src) = o.source.filter(|&x| self.alive(x)) else {
+                return Err(Error::illegal(
+                    "ZN-10.3",
+                    "the Star that caused the trigger is no longer on the board",
+                ));
+            };
+            if ab.range > 0 {
+                let (a, b) = (self.stars[o.star].zone, self.stars[src].zone);
+                if let (Some(a), Some(b)) = (a, b) {
+                    if distance(a, b) > u32::from(ab.range) {
+                        return Err(Error::illegal(
+                            "ZN-2.5",
+                            "the source is out of the reaction's range",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal answers to the open window `o`: its reactions, then `decline`.
+    pub(crate) fn reactions(&self, o: Offer, out: &mut Vec<Action>) {
+        for i in 0..self.star_data(o.star).abilities.len() as u8 {
+            for alt in [false, true] {
+                if self.check_react(o, i, alt).is_ok() {
+                    out.push(Action::React { ability: i, alt });
+                }
+            }
+        }
+        out.push(Action::Decline);
+    }
+
+    /// Whether the window `o` has any reaction to offer (a window with none is not opened).
+    pub(crate) fn offer_useful(&self, o: Offer) -> bool {
+        (0..self.star_data(o.star).abilities.len() as u8).any(|i| {
+            [false, true]
+                .iter()
+                .any(|&alt| self.check_react(o, i, alt).is_ok())
+        })
+    }
+}

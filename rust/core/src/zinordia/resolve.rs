@@ -1,0 +1,481 @@
+//! Resolving abilities (ZN-7 to ZN-12): who an ability affects, the attack roll, each
+//! effect on each affected Star, the events effects cause (ZN-10.2), event passives, and
+//! the reaction windows events open (ZN-9.4, ZN-9.5).
+//!
+//! An action resolves in full first; the events it caused are kept in order
+//! ([`Zinordia::events`]) and then settled: each event fires its Star's passives at once
+//! (events those cause are settled after them, in order) and opens a reaction window for
+//! its Star if the Star has a reaction it can use on it.
+
+use super::ability::{
+    Ability, AreaShape, CollisionTo, Effect, Immunity, Kind, RenownOp, Stat, Target, Trigger,
+};
+use super::effects::Status;
+use super::state::{Declared, Offer, Zinordia};
+use crate::hex::coords::{axis_direction, distance, neighbors};
+use crate::hex::{Blocker, Collision, Hex};
+
+/// Most passive firings one action may cause (a chain of passives answering each other
+/// stops there — **Reading**, ZN-10.2), so every resolution ends.
+pub const MAX_PASSIVES: usize = 64;
+
+/// Something that happened to a Star, for its passives and reactions (ZN-10.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The Star whose trigger it is.
+    pub star: usize,
+    pub trigger: Trigger,
+    /// The Star that caused it (a `source` reaction's target).
+    pub source: Option<usize>,
+}
+
+/// What an effect is resolved with.
+#[derive(Clone, Copy)]
+struct Ctx {
+    user: usize,
+    /// The ability's target zone (leap, dash).
+    target: Option<Hex>,
+}
+
+impl Zinordia {
+    fn ally(&self, a: usize, b: usize) -> bool {
+        self.shared.team(self.shared.owner(a)) == self.shared.team(self.shared.owner(b))
+    }
+
+    pub(crate) fn event(&mut self, star: usize, trigger: Trigger, source: Option<usize>) {
+        self.events.push(Event {
+            star,
+            trigger,
+            source,
+        });
+    }
+
+    /// ZN-10.3: the Stars `ab` used by `user` on `target` affects, in zone order; an
+    /// ability that names no Star and has no area affects its user.
+    pub(crate) fn affected(&self, user: usize, ab: &Ability, target: Option<Hex>) -> Vec<usize> {
+        let Some(from) = self.stars[user].zone else {
+            return Vec::new();
+        };
+        let target = target.unwrap_or(from);
+        if ab.area.shape == AreaShape::Single {
+            return match ab.target {
+                Target::User | Target::Zone | Target::EmptyZone | Target::Direction => {
+                    vec![user]
+                }
+                _ => self
+                    .board
+                    .occupant(target)
+                    .map(|o| o as usize)
+                    .filter(|&o| o != user || ab.target == Target::Source)
+                    .into_iter()
+                    .collect(),
+            };
+        }
+        let (origin, dir) = if ab.area.is_directed() {
+            (from, axis_direction(from, target).unwrap_or(0))
+        } else {
+            (target, 0)
+        };
+        // Areas without `affects`: enemies for attacks, everyone for the rest (Reading).
+        let affects = ab.affects().unwrap_or(super::ability::Affects::All);
+        let mut out: Vec<(usize, usize)> = self
+            .board
+            .area(origin, ab.area.shape(dir))
+            .into_iter()
+            .filter_map(|h| {
+                let o = self.board.occupant(h)? as usize;
+                let z = self.shared.zone_id(h)?;
+                affects
+                    .includes(o == user, o != user && self.ally(o, user))
+                    .then_some((z, o))
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out.into_iter().map(|(_, o)| o).collect()
+    }
+
+    /// Resolve a declared activation (ZN-7, ZN-9.1, ZN-9.2) once its `targeted` windows
+    /// closed: the user may have been defeated meanwhile (then nothing happens).
+    pub(crate) fn resolve_declared(&mut self, d: Declared) {
+        if !self.alive(d.star) {
+            return;
+        }
+        let content = std::sync::Arc::clone(&self.shared.content);
+        let roster = self.stars[d.star].roster;
+        let Some(ab) = content.stars[roster].abilities.get(usize::from(d.ability)) else {
+            return;
+        };
+        self.resolve(d.star, ab, Some(d.target));
+    }
+
+    /// Resolve `ab` used by `user` on `target`: an attack rolls once against each
+    /// affected Star's defence (ZN-7.4) and applies its effects to those hit, `on_miss` to
+    /// the others; other kinds apply their effects to every affected Star; then
+    /// `self_effects` on the user.
+    pub(crate) fn resolve(&mut self, user: usize, ab: &Ability, target: Option<Hex>) {
+        let ctx = Ctx { user, target };
+        let affected = self.affected(user, ab, target);
+        if ab.kind == Kind::Attack {
+            let bonus = i32::from(ab.attack_bonus) + self.stat(user, Stat::Attack);
+            let roll = self.roll_attack(&affected, bonus);
+            for d in roll.defences {
+                let list = if d.hit { &ab.effects } else { &ab.on_miss };
+                self.apply_list(ctx, d.star, list);
+            }
+        } else {
+            for t in affected {
+                self.apply_list(ctx, t, &ab.effects);
+            }
+        }
+        if self.alive(user) {
+            self.apply_list(ctx, user, &ab.self_effects);
+        }
+    }
+
+    fn apply_list(&mut self, ctx: Ctx, target: usize, list: &[Effect]) {
+        for e in list {
+            if !self.alive(target) || !self.alive(ctx.user) && !matches!(e, Effect::Damage { .. }) {
+                return;
+            }
+            self.apply_effect(ctx, target, e);
+        }
+    }
+
+    /// One effect on one Star (ZN-11).
+    fn apply_effect(&mut self, ctx: Ctx, t: usize, e: &Effect) {
+        let user = ctx.user;
+        let powers = (
+            self.stat(user, Stat::PoderFisico),
+            self.stat(user, Stat::PoderMagico),
+        );
+        match e {
+            Effect::Damage { hits, .. } => {
+                let amount = e.amount().map_or(0, |a| a.value(powers.0, powers.1));
+                for _ in 0..*hits {
+                    if !self.alive(t) {
+                        break;
+                    }
+                    self.hit(Some(user), t, amount);
+                }
+            }
+            Effect::Heal { .. } => {
+                let amount = e.amount().map_or(0, |a| a.value(powers.0, powers.1));
+                let max = self.star_data(t).vida;
+                let st = &mut self.stars[t];
+                st.vida = (u32::from(st.vida) + amount).min(u32::from(max)) as u16;
+            }
+            Effect::Stat {
+                stat,
+                amount,
+                duration,
+                stacks,
+            } => {
+                let status = Status::Stat {
+                    stat: *stat,
+                    amount: *amount,
+                    stacks: *stacks,
+                };
+                if self.add_status(user, t, status, *duration) && *stat == Stat::Armadura {
+                    // An Armadura change moves the current Armadura with its maximum
+                    // (Reading, ZN-11.1).
+                    let max = self.stat(t, Stat::Armadura).max(0);
+                    let st = &mut self.stars[t];
+                    st.armadura =
+                        (i32::from(st.armadura) + i32::from(*amount)).clamp(0, max) as u16;
+                }
+            }
+            Effect::Mark { mark, duration } => {
+                self.add_status(user, t, Status::Mark(mark.clone()), Some(*duration));
+            }
+            Effect::Silence {
+                scope,
+                passives,
+                duration,
+            } => {
+                let status = Status::Silence {
+                    scope: *scope,
+                    passives: *passives,
+                };
+                self.add_status(user, t, status, Some(*duration));
+            }
+            Effect::Immune { to, duration } => {
+                self.add_status(user, t, Status::Immune(*to), Some(*duration));
+            }
+            Effect::Dot { duration, .. } => {
+                let amount = e.amount().map_or(0, |a| a.value(powers.0, powers.1));
+                let status = Status::Dot {
+                    amount: amount.min(u32::from(u16::MAX)) as u16,
+                };
+                self.add_status(user, t, status, Some(*duration));
+            }
+            Effect::Push {
+                distance,
+                on_collision,
+                collision_to,
+            }
+            | Effect::Pull {
+                distance,
+                on_collision,
+                collision_to,
+            } => {
+                let pull = matches!(e, Effect::Pull { .. });
+                self.shove(ctx, t, *distance, pull, on_collision, *collision_to);
+            }
+            Effect::Renown { op, amount } => {
+                let (from, to) = match op {
+                    RenownOp::Transfer => (user, t),
+                    RenownOp::Steal => (t, user),
+                };
+                if from != to {
+                    let moved = u16::from(*amount).min(self.stars[from].renown);
+                    self.stars[from].renown -= moved;
+                    self.stars[to].renown = self.stars[to].renown.saturating_add(moved);
+                }
+            }
+            Effect::Amago { amount, drain } => {
+                if *amount > 0 {
+                    self.gain_amago(t, amount.unsigned_abs().into());
+                } else if !self.is_immune(t, Immunity::AmagoLoss) {
+                    let lost = u16::from(amount.unsigned_abs()).min(self.stars[t].amago);
+                    self.stars[t].amago -= lost;
+                    if *drain && t != user {
+                        self.gain_amago(user, lost);
+                    }
+                }
+            }
+            Effect::Leap => {
+                if let Some(to) = ctx.target {
+                    if self.board.blocker(to).is_none() {
+                        self.relocate(t, &[to]);
+                    }
+                }
+            }
+            Effect::Dash { distance, path } => self.dash(ctx, t, *distance, path),
+            Effect::If {
+                marked,
+                target_vida_at_most,
+                user_adjacent_ally,
+                consume,
+                then,
+            } => {
+                let holds = marked.as_ref().is_none_or(|m| self.has_mark(t, m))
+                    && target_vida_at_most.is_none_or(|v| self.stars[t].vida <= v)
+                    && user_adjacent_ally.is_none_or(|want| self.adjacent_ally(user) == want);
+                if holds {
+                    if let (Some(m), true) = (marked, *consume) {
+                        self.stars[t]
+                            .effects
+                            .retain(|a| !matches!(&a.status, Status::Mark(x) if x == m));
+                    }
+                    self.apply_list(ctx, t, then);
+                }
+            }
+        }
+    }
+
+    fn gain_amago(&mut self, s: usize, n: u16) {
+        let max = self.star_data(s).amago;
+        let st = &mut self.stars[s];
+        st.amago = st.amago.saturating_add(n).min(max);
+    }
+
+    fn adjacent_ally(&self, s: usize) -> bool {
+        let Some(h) = self.stars[s].zone else {
+            return false;
+        };
+        neighbors(h).into_iter().any(|n| {
+            self.board
+                .occupant(n)
+                .is_some_and(|o| o as usize != s && self.ally(o as usize, s))
+        })
+    }
+
+    /// One damage instance with its events (ZN-8.1, ZN-8.2, ZN-10.2): nothing at all on a
+    /// Star immune to damage (ZN-11.10) or for 0 damage.
+    pub(crate) fn hit(&mut self, source: Option<usize>, t: usize, amount: u32) {
+        if amount == 0 || self.is_immune(t, Immunity::Damage) {
+            return;
+        }
+        let d = self.damage(source, t, amount);
+        self.event(t, Trigger::Damaged, source);
+        if let Some(src) = source {
+            self.event(src, Trigger::DealDamage, Some(t));
+        }
+        if d.defeated {
+            if let Some(src) = source.filter(|&x| x != t) {
+                self.event(src, Trigger::Kill, Some(t));
+            }
+            for a in 0..self.stars.len() {
+                if a != t && self.ally(a, t) && self.alive(a) {
+                    self.event(a, Trigger::AllyDefeated, source);
+                }
+            }
+        }
+    }
+
+    /// Move Star `s` along `path` (zones entered in order; the last is where it ends),
+    /// firing `enemy_enters` once for each enemy next to a zone it entered (ZN-10.2).
+    pub(crate) fn relocate(&mut self, s: usize, path: &[Hex]) {
+        let (Some(from), Some(&to)) = (self.stars[s].zone, path.last()) else {
+            return;
+        };
+        if from == to {
+            return;
+        }
+        let _ = self.board.set_occupant(from, None);
+        let _ = self.board.set_occupant(to, Some(s as u32));
+        self.stars[s].zone = Some(to);
+        self.enemy_enters(s, path);
+    }
+
+    /// `enemy_enters` for the enemies of `mover` adjacent to a zone of `path`, in slot order.
+    pub(crate) fn enemy_enters(&mut self, mover: usize, path: &[Hex]) {
+        for e in 0..self.stars.len() {
+            if e == mover || self.ally(e, mover) || !self.alive(e) {
+                continue;
+            }
+            let Some(at) = self.stars[e].zone else {
+                continue;
+            };
+            if path.iter().any(|&h| distance(h, at) == 1) {
+                self.event(e, Trigger::EnemyEnters, Some(mover));
+            }
+        }
+    }
+
+    /// Push or pull (ZN-11.7) with its collision (effects and the `collision` event).
+    fn shove(
+        &mut self,
+        ctx: Ctx,
+        t: usize,
+        steps: u8,
+        pull: bool,
+        on_collision: &[Effect],
+        to: CollisionTo,
+    ) {
+        if t == ctx.user || self.is_immune(t, Immunity::ForcedMove) {
+            return;
+        }
+        let Some(m) = self.force_move(ctx.user, t, u32::from(steps), pull) else {
+            return;
+        };
+        self.enemy_enters(t, &m.path);
+        let Some((_, what)) = m.collision else {
+            return;
+        };
+        // ZN-11.7: the Star it ran into, the user aside.
+        let other = match what {
+            Collision::Blocked(Blocker::Occupied(o)) => Some(o as usize),
+            _ => None,
+        }
+        .filter(|&o| o != ctx.user);
+        self.event(ctx.user, Trigger::Collision, Some(t));
+        self.apply_list(ctx, t, on_collision);
+        if let (CollisionTo::Both, Some(o)) = (to, other) {
+            self.apply_list(ctx, o, on_collision);
+        }
+    }
+
+    /// ZN-11.8: the user runs along the target's direction until it would collide; the
+    /// `path` effects reach the Stars `affects` allows (enemies by default) next to the
+    /// zones crossed, each once, in zone order.
+    fn dash(&mut self, ctx: Ctx, s: usize, steps: u8, effects: &[Effect]) {
+        let (Some(from), Some(to)) = (self.stars[s].zone, ctx.target) else {
+            return;
+        };
+        let Some(dir) = axis_direction(from, to) else {
+            return;
+        };
+        let m = self.board.forced_move(from, dir, u32::from(steps));
+        self.relocate(s, &m.path);
+        if effects.is_empty() {
+            return;
+        }
+        let mut reached: Vec<(usize, usize)> = Vec::new();
+        for &h in &m.path {
+            for n in neighbors(h) {
+                if let Some(o) = self.board.occupant(n).map(|o| o as usize) {
+                    if o != s && !self.ally(o, s) {
+                        if let Some(z) = self.shared.zone_id(n) {
+                            reached.push((z, o));
+                        }
+                    }
+                }
+            }
+        }
+        reached.sort_unstable();
+        reached.dedup();
+        for (_, o) in reached {
+            self.apply_list(ctx, o, effects);
+        }
+    }
+
+    /// Settle the events so far (ZN-10.2, ZN-9.4): passives fire in event order (at most
+    /// [`MAX_PASSIVES`]), and each event whose Star has a usable reaction opens a window.
+    pub(crate) fn settle_events(&mut self) {
+        let content = std::sync::Arc::clone(&self.shared.content);
+        let mut fired = 0;
+        let mut i = 0;
+        while let Some(&ev) = self.events.get(i) {
+            i += 1;
+            if !self.alive(ev.star) {
+                continue;
+            }
+            let roster = self.stars[ev.star].roster;
+            let mut offered = false;
+            for ab in &content.stars[roster].abilities {
+                if ab.trigger != Some(ev.trigger) {
+                    continue;
+                }
+                match ab.kind {
+                    Kind::Passive if fired < MAX_PASSIVES && self.alive(ev.star) => {
+                        if self.is_silenced(ev.star, Kind::Passive) {
+                            continue;
+                        }
+                        fired += 1;
+                        self.fire(ev.star, ab, ev.source);
+                    }
+                    Kind::Reaction if !offered => {
+                        let o = Offer {
+                            star: ev.star,
+                            trigger: ev.trigger,
+                            source: ev.source,
+                        };
+                        if self.offer_useful(o) {
+                            self.offers.push_back(o);
+                            offered = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.events.clear();
+    }
+
+    /// A passive or a reaction acting: on itself (and its area), or on the trigger's source.
+    pub(crate) fn fire(&mut self, star: usize, ab: &Ability, source: Option<usize>) {
+        let target = match ab.target {
+            Target::Source => {
+                let Some(h) = source
+                    .filter(|&s| self.alive(s))
+                    .and_then(|s| self.stars[s].zone)
+                else {
+                    // Only the self effects remain when the source is gone.
+                    if self.alive(star) {
+                        let ctx = Ctx {
+                            user: star,
+                            target: None,
+                        };
+                        self.apply_list(ctx, star, &ab.self_effects);
+                    }
+                    return;
+                };
+                Some(h)
+            }
+            _ => self.stars[star].zone,
+        };
+        self.resolve(star, ab, target);
+    }
+}
