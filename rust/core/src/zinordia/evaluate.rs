@@ -47,7 +47,12 @@ impl Zinordia {
             if sh.team(sh.owner(s)) != team {
                 continue;
             }
-            let near = self.markers.iter().map(|&m| distance(h, m)).min().unwrap_or(0);
+            let near = self
+                .markers
+                .iter()
+                .map(|&m| distance(h, m))
+                .min()
+                .unwrap_or(0);
             sum += 1.0 / (1.0 + f64::from(near));
             count += 1;
         }

@@ -23,7 +23,7 @@ use crate::hex::Hex;
 use crate::rng::GameRng;
 
 /// A Star's printed strength for picking.
-fn worth(d: &Star) -> i64 {
+pub(super) fn worth(d: &Star) -> i64 {
     i64::from(d.vida)
         + 2 * i64::from(d.armadura)
         + 3 * i64::from(d.agilidade)
@@ -101,7 +101,8 @@ impl Zinordia {
             let through = damage.saturating_sub(u32::from(st.armadura));
             if ally {
                 score -= 20 * i64::from(through.min(u32::from(st.vida)));
-                let missing = u32::from(self.star_data(t).vida - st.vida.min(self.star_data(t).vida));
+                let missing =
+                    u32::from(self.star_data(t).vida - st.vida.min(self.star_data(t).vida));
                 if u32::from(st.vida) * 2 < u32::from(self.star_data(t).vida) {
                     score += 5 * i64::from(heal.min(missing));
                 }

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::ability::{Immunity, SilenceScope, Stat, Trigger, STATS};
-use super::content::ABILITIES;
 use super::combat::{AttackRoll, Defence};
+use super::content::ABILITIES;
 use super::effects::{Applied, Status};
 use super::notation::Action;
 use super::options::{Options, Selection};
@@ -166,7 +166,11 @@ struct OfferData {
 enum ResumeData {
     Main,
     EndTurn,
-    Activation { star: u16, ability: u8, target: Zone },
+    Activation {
+        star: u16,
+        ability: u8,
+        target: Zone,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -248,10 +252,7 @@ const IMMUNITIES: [(Immunity, &str); 6] = [
 ];
 
 fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], v: T) -> &'static str {
-    table
-        .iter()
-        .find(|(x, _)| *x == v)
-        .map_or("?", |(_, n)| *n)
+    table.iter().find(|(x, _)| *x == v).map_or("?", |(_, n)| *n)
 }
 
 fn from_name<T: Copy>(table: &[(T, &'static str)], name: &str, path: &str) -> Result<T> {
@@ -263,7 +264,11 @@ fn from_name<T: Copy>(table: &[(T, &'static str)], name: &str, path: &str) -> Re
             let names: Vec<&str> = table.iter().map(|(_, n)| *n).collect();
             Error::state(
                 path,
-                format!("expected one of {}, found {:?}", names.join(", "), clip(name)),
+                format!(
+                    "expected one of {}, found {:?}",
+                    names.join(", "),
+                    clip(name)
+                ),
             )
         })
 }
@@ -563,15 +568,13 @@ impl Zinordia {
         for (p, list) in picks.iter().enumerate() {
             for (i, r) in list.iter().enumerate() {
                 let clash = (0..n).any(|o| {
-                    let counts = sh.team(o) == sh.team(p) || sh.options.selection == Selection::Draft;
-                    let before = picks.get(o).map_or(0, |l| {
-                        if o == p {
-                            i
-                        } else {
-                            l.len()
-                        }
-                    });
-                    counts && picks.get(o).is_some_and(|l| l.iter().take(before).any(|x| x == r))
+                    let counts =
+                        sh.team(o) == sh.team(p) || sh.options.selection == Selection::Draft;
+                    let before = picks.get(o).map_or(0, |l| if o == p { i } else { l.len() });
+                    counts
+                        && picks
+                            .get(o)
+                            .is_some_and(|l| l.iter().take(before).any(|x| x == r))
                 });
                 if clash {
                     return Err(Error::state(
@@ -667,10 +670,16 @@ impl Zinordia {
                 ));
             }
             if d.armadura > MAX_ARMADURA {
-                return Err(Error::state(path("armadura"), format!("at most {MAX_ARMADURA}")));
+                return Err(Error::state(
+                    path("armadura"),
+                    format!("at most {MAX_ARMADURA}"),
+                ));
             }
             if d.renown > MAX_RENOWN {
-                return Err(Error::state(path("renown"), format!("at most {MAX_RENOWN}")));
+                return Err(Error::state(
+                    path("renown"),
+                    format!("at most {MAX_RENOWN}"),
+                ));
             }
             if d.defeated != (d.vida == 0) {
                 return Err(Error::state(
@@ -679,7 +688,10 @@ impl Zinordia {
                 ));
             }
             if d.defeated && d.zone.is_some() {
-                return Err(Error::state(path("zone"), "a defeated Star is off the board"));
+                return Err(Error::state(
+                    path("zone"),
+                    "a defeated Star is off the board",
+                ));
             }
             let mut effects = Vec::with_capacity(d.effects.len());
             for (i, e) in d.effects.iter().enumerate() {
@@ -729,12 +741,19 @@ impl Zinordia {
             markers.push(m.0);
         }
         if markers.len() > usize::from(sh.mode().markers) {
-            return Err(Error::state("$.markers", "more markers than the mode places"));
+            return Err(Error::state(
+                "$.markers",
+                "more markers than the mode places",
+            ));
         }
         g.markers = markers;
 
         // Where the game is.
-        let placed = g.stars.iter().filter(|st| st.zone.is_some() || st.defeated).count();
+        let placed = g
+            .stars
+            .iter()
+            .filter(|st| st.zone.is_some() || st.defeated)
+            .count();
         g.phase = match data.phase {
             PhaseName::Select => Phase::Select {
                 player: match sh.options.selection {
@@ -744,7 +763,10 @@ impl Zinordia {
             },
             PhaseName::Place => {
                 if placed >= n * k || g.stars.iter().any(|st| st.defeated) {
-                    return Err(Error::state("$.phase", "placement is over once every Star is placed"));
+                    return Err(Error::state(
+                        "$.phase",
+                        "placement is over once every Star is placed",
+                    ));
                 }
                 // Placement follows its order: the first `placed` steps are made.
                 let order = g.placement_order();
@@ -755,7 +777,10 @@ impl Zinordia {
                     }
                 }
                 for p in 0..n {
-                    let on = g.stars_of(p).filter(|&s| g.stars.get(s).is_some_and(|st| st.zone.is_some())).count();
+                    let on = g
+                        .stars_of(p)
+                        .filter(|&s| g.stars.get(s).is_some_and(|st| st.zone.is_some()))
+                        .count();
                     if made.get(p) != Some(&on) {
                         return Err(Error::state(
                             format!("$.stars[{}]", p * k),
@@ -767,7 +792,10 @@ impl Zinordia {
             }
             PhaseName::Main => {
                 if placed != n * k {
-                    return Err(Error::state("$.stars", "in the Main phase every Star is placed or out"));
+                    return Err(Error::state(
+                        "$.stars",
+                        "in the Main phase every Star is placed or out",
+                    ));
                 }
                 Phase::Main
             }
@@ -821,7 +849,10 @@ impl Zinordia {
         for (i, o) in data.offers.iter().enumerate() {
             let path = format!("$.offers[{i}]");
             if g.phase != Phase::Main {
-                return Err(Error::state(&path, "reaction windows open only in the Main phase"));
+                return Err(Error::state(
+                    &path,
+                    "reaction windows open only in the Main phase",
+                ));
             }
             let star = usize::from(o.star);
             if !g.alive(star) {
@@ -950,9 +981,11 @@ fn applied(e: &EffectData, players: usize, slots: usize, path: &str) -> Result<A
             scope: from_name(&SCOPES, scope, &format!("{path}.status.scope"))?,
             passives: *passives,
         },
-        StatusData::Immune { class } => {
-            Status::Immune(from_name(&IMMUNITIES, class, &format!("{path}.status.class"))?)
-        }
+        StatusData::Immune { class } => Status::Immune(from_name(
+            &IMMUNITIES,
+            class,
+            &format!("{path}.status.class"),
+        )?),
         StatusData::Dot { amount } => Status::Dot { amount: *amount },
     };
     if usize::from(e.applier) >= players {

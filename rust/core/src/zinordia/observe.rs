@@ -57,7 +57,10 @@ impl Zinordia {
     }
 
     pub(super) fn obs_shape(&self) -> Vec<usize> {
-        vec![self.shared.zones.len() + self.shared.num_stars() + 1, FEATURES]
+        vec![
+            self.shared.zones.len() + self.shared.num_stars() + 1,
+            FEATURES,
+        ]
     }
 
     /// Star slot `s` seen from `player`: own Stars first, then the following seats'.
@@ -104,7 +107,11 @@ impl Zinordia {
                     let max = f32::from(self.star_data(s).vida.max(1));
                     set(i, 9, f32::from(st.vida) / max);
                 }
-                set(i, 10, (self.relative_slot(player, s) + 1) as f32 / sh.num_stars() as f32);
+                set(
+                    i,
+                    10,
+                    (self.relative_slot(player, s) + 1) as f32 / sh.num_stars() as f32,
+                );
             }
         }
         // Star rows, own Stars first.
@@ -116,7 +123,11 @@ impl Zinordia {
             let visible = self.sees_picks(Some(player), owner);
             set(row, 0, f32::from(u8::from(pick.is_some())));
             set(row, 1, f32::from(u8::from(owner == player)));
-            set(row, 2, f32::from(u8::from(owner != player && sh.team(owner) == me)));
+            set(
+                row,
+                2,
+                f32::from(u8::from(owner != player && sh.team(owner) == me)),
+            );
             set(row, 3, f32::from(u8::from(sh.team(owner) != me)));
             if let (Some(&r), true) = (pick, visible) {
                 set(row, 4, (r + 1) as f32 / roster);
@@ -131,8 +142,16 @@ impl Zinordia {
             set(row, 8, f32::from(st.amago) / f32::from(d.amago.max(1)));
             set(row, 9, f32::from(st.armadura) / 20.0);
             set(row, 10, f32::from(self.agilidade(s)) / 8.0);
-            set(row, 11, self.stat(s, Stat::PoderFisico).max(0) as f32 / 20.0);
-            set(row, 12, self.stat(s, Stat::PoderMagico).max(0) as f32 / 20.0);
+            set(
+                row,
+                11,
+                self.stat(s, Stat::PoderFisico).max(0) as f32 / 20.0,
+            );
+            set(
+                row,
+                12,
+                self.stat(s, Stat::PoderMagico).max(0) as f32 / 20.0,
+            );
             set(row, 13, f32::from(st.renown) / target);
             set(row, 14, f32::from(u8::from(st.played)));
             if let Some(zone) = st.zone.and_then(|h| sh.zone_id(h)) {
@@ -148,7 +167,11 @@ impl Zinordia {
             Phase::Over => 3,
         };
         set(g, phase, 1.0);
-        set(g, 4, f32::from(u8::from(self.current_player() == Some(player))));
+        set(
+            g,
+            4,
+            f32::from(u8::from(self.current_player() == Some(player))),
+        );
         set(
             g,
             5,
@@ -166,7 +189,11 @@ impl Zinordia {
             set(g, 9, f32::from(p.moved) / 8.0);
             set(g, 10, f32::from(u8::from(p.activated)));
         }
-        set(g, 11, self.markers.len() as f32 / f32::from(mode.markers.max(1)));
+        set(
+            g,
+            11,
+            self.markers.len() as f32 / f32::from(mode.markers.max(1)),
+        );
         let pos = self.order.iter().position(|&p| p == player);
         if let Some(pos) = pos {
             set(g, 12, (pos + 1) as f32 / self.order.len() as f32);
@@ -200,7 +227,10 @@ impl Zinordia {
             s,
             "Zinordia, {} on {} — {phase}",
             mode.name,
-            sh.options.map.as_deref().unwrap_or_else(|| mode.maps.first().map_or("?", |m| m.as_str()))
+            sh.options
+                .map
+                .as_deref()
+                .unwrap_or_else(|| mode.maps.first().map_or("?", |m| m.as_str()))
         );
         if self.round > 0 {
             let _ = write!(s, ", round {}", self.round);
@@ -264,7 +294,11 @@ impl Zinordia {
                     "{} (team {}): picked {}",
                     letter(p),
                     sh.team(p),
-                    if picks.is_empty() { "nothing".into() } else { picks.join(", ") }
+                    if picks.is_empty() {
+                        "nothing".into()
+                    } else {
+                        picks.join(", ")
+                    }
                 );
             }
         }
@@ -309,7 +343,12 @@ impl Zinordia {
                 o.trigger.name()
             );
             if let Some(src) = o.source {
-                let _ = write!(s, " by {}{}", letter(sh.owner(src)), src % sh.per_player + 1);
+                let _ = write!(
+                    s,
+                    " by {}{}",
+                    letter(sh.owner(src)),
+                    src % sh.per_player + 1
+                );
             }
             s.push('\n');
         }

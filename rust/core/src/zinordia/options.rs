@@ -92,21 +92,51 @@ impl Options {
         );
         PARSED.get_or_build(key, || {
             let roster = Source {
-                name: if self.roster_toml.is_some() { "roster_toml" } else { "data/zinordia/roster.toml" },
-                text: self.roster_toml.as_deref().unwrap_or(super::content::REFERENCE_ROSTER),
+                name: if self.roster_toml.is_some() {
+                    "roster_toml"
+                } else {
+                    "data/zinordia/roster.toml"
+                },
+                text: self
+                    .roster_toml
+                    .as_deref()
+                    .unwrap_or(super::content::REFERENCE_ROSTER),
             };
             let modes = Source {
-                name: if self.modes_toml.is_some() { "modes_toml" } else { "data/zinordia/modes.toml" },
-                text: self.modes_toml.as_deref().unwrap_or(super::content::REFERENCE_MODES),
+                name: if self.modes_toml.is_some() {
+                    "modes_toml"
+                } else {
+                    "data/zinordia/modes.toml"
+                },
+                text: self
+                    .modes_toml
+                    .as_deref()
+                    .unwrap_or(super::content::REFERENCE_MODES),
             };
             let maps: Vec<(&str, Source)> = match &self.maps_toml {
                 Some(maps) => maps
                     .iter()
-                    .map(|(id, text)| (id.as_str(), Source { name: "maps_toml", text }))
+                    .map(|(id, text)| {
+                        (
+                            id.as_str(),
+                            Source {
+                                name: "maps_toml",
+                                text,
+                            },
+                        )
+                    })
                     .collect(),
                 None => super::content::REFERENCE_MAPS
                     .iter()
-                    .map(|(id, text)| (*id, Source { name: "data/zinordia/maps", text }))
+                    .map(|(id, text)| {
+                        (
+                            *id,
+                            Source {
+                                name: "data/zinordia/maps",
+                                text,
+                            },
+                        )
+                    })
                     .collect(),
             };
             Content::load(roster, &maps, modes)
