@@ -1,11 +1,13 @@
 //! Zinordia tests, one file per rule section, citing the rule ids of
 //! `docs/rules/zinordia.md` in their names (`zn_10_3_…`).
 
+mod abilities;
 mod combat;
 mod content;
 mod effects;
 mod notation;
 mod protocol;
+mod random;
 mod setup;
 mod turn;
 
