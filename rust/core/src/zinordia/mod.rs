@@ -84,11 +84,15 @@ impl Game for Zinordia {
         self.shared.action_from_id(id)
     }
 
-    /// Abilities are named by id on the acting Star (the playing one, or the one a
-    /// reaction window asks about).
+    /// The canonical text names an ability by its number on the sheet (1 to 4), the same
+    /// in every state: records keep actions and write them out later, from the final state
+    /// (`session.rs`), so the text must not depend on the state it was played in.
+    /// `describe_action` names the ability by id.
     fn action_notation(&self, action: Action) -> String {
-        Zinordia::action_notation(self, action)
+        self.shared.action_notation(action)
     }
+    /// Accepts the canonical text, and ability ids on the acting Star (the playing one, or
+    /// the one a reaction window asks about).
     fn parse_action(&self, text: &str) -> Result<Action> {
         Zinordia::parse_action(self, text)
     }
