@@ -237,45 +237,54 @@ impl Zinordia {
 
     /// The legal activations of a play, by id order (ability, zone, alt).
     pub(crate) fn activations(&self, play: Play, out: &mut Vec<Action>) {
+        self.each_activation(play, &mut |a| {
+            out.push(a);
+            true
+        });
+    }
+
+    /// Whether any activation is legal in this play (stops at the first).
+    pub(crate) fn any_activation(&self, play: Play) -> bool {
+        let mut found = false;
+        self.each_activation(play, &mut |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Call `f` with each legal activation in id order until it returns false.
+    fn each_activation(&self, play: Play, f: &mut dyn FnMut(Action) -> bool) {
         let s = play.star;
         let Some(from) = self.stars[s].zone else {
             return;
         };
         for i in 0..self.star_data(s).abilities.len() as u8 {
-            let Ok(ab) = self
-                .usable(s, i, false, false)
-                .or_else(|_| self.usable(s, i, true, false))
-            else {
+            let normal = self.usable(s, i, false, false).is_ok();
+            let alt = self.usable(s, i, true, false).is_ok();
+            let Some(ab) = self.ability(s, i).filter(|_| normal || alt) else {
                 continue;
             };
             if Self::activation_free(play, ab).is_err() {
                 continue;
             }
-            let normal = self.usable(s, i, false, false).is_ok();
-            let alt = self.usable(s, i, true, false).is_ok();
             let reach = u32::from(ab.range);
             for (z, &h) in self.shared.zones.iter().enumerate() {
                 if distance(from, h) > reach || self.target_ok(s, ab, h).is_err() {
                     continue;
                 }
                 for (ok, alt) in [(normal, false), (alt, true)] {
-                    if ok {
-                        out.push(Action::Activate {
-                            ability: i,
-                            target: z as u8,
-                            alt,
-                        });
+                    let a = Action::Activate {
+                        ability: i,
+                        target: z as u8,
+                        alt,
+                    };
+                    if ok && !f(a) {
+                        return;
                     }
                 }
             }
         }
-    }
-
-    /// Whether any activation is legal in this play (stops at the first).
-    pub(crate) fn any_activation(&self, play: Play) -> bool {
-        let mut v = Vec::new();
-        self.activations(play, &mut v);
-        !v.is_empty()
     }
 
     /// ZN-9.4: whether reaction `i` of the Star the window `o` asks about may answer it.

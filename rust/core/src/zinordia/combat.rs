@@ -87,7 +87,7 @@ impl Zinordia {
     }
 
     /// ZN-8.5, ZN-12.3: the Star leaves the board; its defeater gains 1 plus all the
-    /// defeated Star's Renown. (With no defeater the Renown is lost.)
+    /// defeated Star's Renown. (With no defeater on the board the Renown is lost.)
     fn defeat(&mut self, target: usize, by: Option<usize>) {
         let carried = std::mem::take(&mut self.stars[target].renown);
         if let Some(h) = self.stars[target].zone.take() {
@@ -95,7 +95,8 @@ impl Zinordia {
             let _ = self.board.set_occupant(h, None);
         }
         self.stars[target].defeated = true;
-        if let Some(k) = by.filter(|&k| k != target && k < self.stars.len()) {
+        // A defeater already out of the game (damage over time it left behind) gains nothing.
+        if let Some(k) = by.filter(|&k| k != target && self.alive(k)) {
             self.stars[k].renown = self.stars[k].renown.saturating_add(1 + carried);
         }
         if self.play.is_some_and(|p| p.star == target) {

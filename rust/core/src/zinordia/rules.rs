@@ -368,6 +368,20 @@ impl Zinordia {
         }
     }
 
+    /// Whether the play has a move left: a free zone next to the Star that the movement left
+    /// pays for (the first step of any move).
+    fn can_move(&self, play: Play) -> bool {
+        let Some(from) = self.stars[play.star].zone else {
+            return false;
+        };
+        let left = self.agilidade(play.star).saturating_sub(play.moved);
+        left > 0
+            && crate::hex::coords::neighbors(from).into_iter().any(|n| {
+                self.board.blocker(n).is_none()
+                    && self.board.cost(n).is_some_and(|c| c <= u32::from(left))
+            })
+    }
+
     /// The moves of a play: every zone within the movement left (ZN-6.2), by zone id.
     fn moves(&self, play: Play, out: &mut Vec<Action>) {
         let Some(from) = self.stars[play.star].zone else {
@@ -679,9 +693,10 @@ impl Zinordia {
     /// End a play early when nothing but `end play` is left (ZN-6.6).
     fn settle_play(&mut self) {
         let Some(play) = self.play else { return };
-        let mut moves = Vec::new();
-        self.moves(play, &mut moves);
-        if moves.is_empty() && self.check(Action::Collect).is_err() && !self.any_activation(play) {
+        if !self.can_move(play)
+            && self.check(Action::Collect).is_err()
+            && !self.any_activation(play)
+        {
             self.end_play();
         }
     }

@@ -232,7 +232,7 @@ fn zn_7_4_an_area_attack_rolls_once_against_each_defence() {
     let a = use_on(&g, "bola_de_fogo", c);
     with_dice(&mut g, a, |g| hit(g, 3) && hit(g, 4));
     let roll = g.last_roll.clone().unwrap();
-    let mut by_zone = vec![(zone(&g, k), 3), (zone(&g, d), 4)];
+    let mut by_zone = [(zone(&g, k), 3), (zone(&g, d), 4)];
     by_zone.sort();
     let order: Vec<usize> = roll.defences.iter().map(|x| x.star).collect();
     assert_eq!(
