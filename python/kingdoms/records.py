@@ -23,7 +23,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import TypeAlias
 
 from kingdoms._kingdoms import (
     Game,
@@ -70,7 +70,7 @@ class GameRecord:
         return replay(self.record)
 
 
-RecordLike = Union[Record, GameRecord, GameResult, TournamentResult]
+RecordLike: TypeAlias = "Record | GameRecord | GameResult | TournamentResult"
 
 
 def result_of(game: Game) -> str:
@@ -214,7 +214,7 @@ def _parse(text: str) -> list[GameRecord]:
         if not line:
             continue
         if not head and not line.startswith("["):
-            raise fail(n, line, "expected a [Header \"value\"] to start a record")
+            raise fail(n, line, 'expected a [Header "value"] to start a record')
         if line.startswith("["):
             if moves:
                 raise fail(n, line, "header after the actions (a record ends with its result)")
