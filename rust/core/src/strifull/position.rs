@@ -180,7 +180,7 @@ pub(crate) fn write(g: &Strifull, viewer: Option<usize>) -> Result<String> {
     let secret_choices = get("turn").and_then(Value::as_u64) == Some(0);
     for (p, s) in arr(get("sides")).iter().enumerate() {
         let hidden = secret_choices && viewer.is_some_and(|v| v != p);
-        fields.push(write_side(s, hidden)?);
+        fields.push(write_side(s, hidden, viewer.is_some())?);
     }
     if let Some(p) = viewer {
         fields.push(format!("@{p}"));
@@ -188,8 +188,9 @@ pub(crate) fn write(g: &Strifull, viewer: Option<usize>) -> Result<String> {
     Ok(fields.join(" "))
 }
 
-/// One side: `leader/element/leader_row/live_rows/changes/ability_uses/field/pile/pile_known/graveyard/deck`.
-fn write_side(s: &Value, hidden_choices: bool) -> Result<String> {
+/// One side: `leader/element/leader_row/live_rows/changes/ability_uses/field/pile/pile_known/
+/// graveyard/deck`.
+fn write_side(s: &Value, hidden_choices: bool, with_deck: bool) -> Result<String> {
     let opt = |k: &str| match s.get(k) {
         Some(Value::String(t)) => t.clone(),
         Some(Value::Number(n)) => n.to_string(),
@@ -249,7 +250,9 @@ fn write_side(s: &Value, hidden_choices: bool) -> Result<String> {
         .map(id)
         .collect::<Result<Vec<_>>>()?;
     let mut deck = Vec::new();
-    if let Some(Value::Object(d)) = s.get("deck") {
+    // The deck is what the side's cards add up to, so a full position leaves it out (`-`); a
+    // view needs it to deal the hidden cards.
+    if let (Some(Value::Object(d)), true) = (s.get("deck"), with_deck) {
         for (card, n) in d {
             deck.push(format!(
                 "{}*{}",
@@ -652,8 +655,7 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
         .filter_map(|item| item.split_once('*'))
         .map(|(c, n)| (c.to_string(), Value::from(n.parse::<i64>().unwrap_or(0))))
         .collect();
-    Ok((
-        json!({
+    let mut side = json!({
             "leader": leader,
             "element": element,
             "leader_row": leader_row,
@@ -664,11 +666,11 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
             "pile": pile_out,
             "pile_known": int(known)?,
             "graveyard": list(grave),
-            "deck": deck_map,
-        }),
-        hidden,
-        secret,
-    ))
+    });
+    if let (Value::Object(o), false) = (&mut side, deck_map.is_empty()) {
+        o.insert("deck".into(), Value::Object(deck_map));
+    }
+    Ok((side, hidden, secret))
 }
 
 fn card_count(f: &Fields<'_>, i: usize, n: &str) -> Result<i64> {
