@@ -216,7 +216,7 @@ impl<G: Game> Session<G> {
             None => Session::new(seed, game.options())
                 .map_err(|e| Error::state("$.seed", format!("cannot set the game up: {e}")))?,
             Some(text) => Session::from_position(text, seed, game.options())
-                .map_err(|e| Error::state("$.start", format!("{}", strip_state(e))))?,
+                .map_err(|e| Error::state("$.start", strip_state(e)))?,
         };
         for (i, item) in items.iter().enumerate() {
             let text = item

@@ -372,10 +372,10 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
     discard.iter().for_each(|&c| mark(c));
     let mut spare_troops = (0..NUM_CARDS as u8)
         .map(Card)
-        .filter(|c| c.is_troop() && !named[c.id()]);
+        .filter(|c| c.is_troop() && !named.get(c.id()).copied().unwrap_or(true));
     let mut spare_tactics = (0..NUM_CARDS as u8)
         .map(Card)
-        .filter(|c| c.is_tactics() && !named[c.id()]);
+        .filter(|c| c.is_tactics() && !named.get(c.id()).copied().unwrap_or(true));
     for s in hands
         .iter_mut()
         .flatten()
