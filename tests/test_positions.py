@@ -13,6 +13,25 @@ from kingdoms.agents import Random
 GAMES = kingdoms.games()
 
 
+def has_positions(name: str) -> bool:
+    try:
+        kingdoms.new_game(name, seed=1).position()
+    except kingdoms.KingdomsError as e:
+        assert "has no position format yet" in str(e)
+        return False
+    return True
+
+
+# Every game has a position format but those listed here (issue 17: Arte's is still to come).
+WITHOUT_POSITIONS = {"arte", "zinordia"}
+POSITION_GAMES = [g for g in GAMES if g not in WITHOUT_POSITIONS]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_but_the_listed_ones_has_a_position_format(name: str) -> None:
+    assert has_positions(name) == (name not in WITHOUT_POSITIONS)
+
+
 def random_game(name: str, seed: int, plies: int) -> tuple[kingdoms.Game, list[dict[str, Any]]]:
     """A game after up to `plies` random actions, with `to_dict()` at every ply."""
     rng = random.Random(seed)
@@ -30,7 +49,7 @@ def state_only(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("seed", "history", "start")}
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", POSITION_GAMES)
 def test_positions_round_trip_exactly_for_random_states(name: str) -> None:
     for seed in range(12):
         g, _ = random_game(name, seed, random.Random(seed).randrange(0, 250))
@@ -42,7 +61,7 @@ def test_positions_round_trip_exactly_for_random_states(name: str) -> None:
         assert back.ply == 0
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", POSITION_GAMES)
 def test_view_positions_hide_what_the_player_may_not_see_and_load_determinized(
     name: str,
 ) -> None:
@@ -65,7 +84,7 @@ def test_view_positions_hide_what_the_player_may_not_see_and_load_determinized(
     assert len(drawn) > 1
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", POSITION_GAMES)
 def test_bad_positions_name_the_field_and_clip_the_input(name: str) -> None:
     g, _ = random_game(name, 5, 20)
     fields = g.position().split(" ")
