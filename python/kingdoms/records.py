@@ -182,13 +182,15 @@ def write_records(
 
 
 def read_records(source: str | os.PathLike[str]) -> list[GameRecord]:
-    """Read records in the text form from a file path or from the text itself.
+    """Read records in the text form from a file path or from the text itself (a string
+    with a line break or starting with ``[``).
 
     Every record is checked by replaying it; a bad one raises ``StateError`` naming the
     line (and the action index for an action the rules refuse).
     """
+    # Text is what holds a line break or starts with a header; any other string is a path.
     if isinstance(source, os.PathLike) or (
-        isinstance(source, str) and not source.lstrip().startswith("[")
+        isinstance(source, str) and "\n" not in source and not source.lstrip().startswith("[")
     ):
         with open(source, encoding="utf-8") as f:
             text = f.read()
