@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 import kingdoms
+import pytest
 from kingdoms.agents import Random
 
 GAMES = kingdoms.games()

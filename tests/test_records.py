@@ -6,9 +6,8 @@ import dataclasses
 import re
 from pathlib import Path
 
-import pytest
-
 import kingdoms
+import pytest
 from kingdoms.agents import Random
 from kingdoms.records import result_of
 
@@ -25,7 +24,7 @@ def test_records_of_every_game_round_trip_through_text(name: str) -> None:
     games = [
         kingdoms.GameRecord(
             r,
-            players=["Ann \"the bold\"", "Bob\\2"],
+            players=['Ann "the bold"', "Bob\\2"],
             event="Test",
             date="2026.11.30",
             comments={0: "opening {brace} \\ back", len(r.actions) - 1: "last"},
