@@ -538,3 +538,79 @@ impl<G: Game> Session<G> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battleline::{BattleLine, Options};
+    use crate::rng::GameRng;
+
+    /// A Battle Line session after `plies` random actions, with its JSON at every ply.
+    fn played(seed: u64, plies: usize) -> (Session<BattleLine>, Vec<Value>) {
+        let mut s = Session::<BattleLine>::new(seed, &Options::default()).unwrap();
+        let mut rng = GameRng::seed(seed);
+        let mut states = vec![s.to_json()];
+        let mut buf = Vec::new();
+        for _ in 0..plies {
+            if s.game.is_terminal() {
+                break;
+            }
+            s.game.legal_actions(&mut buf);
+            let a = buf[rng.below(buf.len())];
+            s.apply(a).unwrap();
+            states.push(s.to_json());
+        }
+        (s, states)
+    }
+
+    #[test]
+    fn undo_to_any_ply_is_exact_and_a_bad_ply_changes_nothing() {
+        let (s, states) = played(3, 60);
+        for (k, want) in states.iter().enumerate() {
+            let mut t = s.clone();
+            t.undo_to(k).unwrap();
+            assert_eq!(&t.to_json(), want, "ply {k}");
+        }
+        let mut t = s.clone();
+        let err = t.undo_to(states.len()).unwrap_err().to_string();
+        assert!(err.contains("cannot go back"), "{err}");
+        assert_eq!(t.to_json(), s.to_json());
+    }
+
+    #[test]
+    fn a_history_that_does_not_produce_the_state_is_refused() {
+        let (s, _) = played(5, 30);
+        let mut v = s.to_json();
+        assert!(Session::<BattleLine>::from_json(&v).is_ok());
+        if let Value::Object(m) = &mut v {
+            if let Some(Value::Array(h)) = m.get_mut("history") {
+                h.pop();
+            }
+        }
+        let err = Session::<BattleLine>::from_json(&v).unwrap_err();
+        assert!(
+            matches!(&err, Error::State { path, message } if path == "$.history" && message.contains("do not produce")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_game_from_a_position_records_it_and_replays() {
+        let (s, _) = played(7, 25);
+        let text = s.game.position(None).unwrap();
+        let mut from = Session::<BattleLine>::from_position(&text, 0, &Options::default()).unwrap();
+        let mut buf = Vec::new();
+        from.game.legal_actions(&mut buf);
+        from.apply(buf[0]).unwrap();
+        let rec = from.record().unwrap();
+        assert_eq!(rec.position.as_deref(), Some(text.as_str()));
+        let back = Session::<BattleLine>::replay(&rec).unwrap();
+        assert_eq!(back.to_json(), from.to_json());
+        let again = Session::<BattleLine>::from_json(&from.to_json()).unwrap();
+        assert_eq!(again.record().unwrap(), rec);
+        let mut bad = rec.clone();
+        bad.actions.push("Z9@9".into());
+        let err = Session::<BattleLine>::replay(&bad).unwrap_err().to_string();
+        assert!(err.contains("$.actions[1]"), "{err}");
+    }
+}
