@@ -556,7 +556,7 @@ mod tests {
                 break;
             }
             s.game.legal_actions(&mut buf);
-            let a = buf[rng.below(buf.len())];
+            let a = *rng.choose(&buf).unwrap();
             s.apply(a).unwrap();
             states.push(s.to_json());
         }
@@ -601,7 +601,7 @@ mod tests {
         let mut from = Session::<BattleLine>::from_position(&text, 0, &Options::default()).unwrap();
         let mut buf = Vec::new();
         from.game.legal_actions(&mut buf);
-        from.apply(buf[0]).unwrap();
+        from.apply(*buf.first().unwrap()).unwrap();
         let rec = from.record().unwrap();
         assert_eq!(rec.position.as_deref(), Some(text.as_str()));
         let back = Session::<BattleLine>::replay(&rec).unwrap();
