@@ -41,6 +41,7 @@ from kingdoms._kingdoms import (
     simulate,
     tournament,
 )
+from kingdoms.records import GameRecord, read_records, write_records
 
 __all__ = [
     "WDL",
@@ -49,6 +50,7 @@ __all__ = [
     "DataError",
     "EloRating",
     "Game",
+    "GameRecord",
     "GameResult",
     "IllegalActionError",
     "KingdomsError",
@@ -69,9 +71,11 @@ __all__ = [
     "hex",
     "new_game",
     "play_match",
+    "read_records",
     "replay",
     "simulate",
     "strifull",
     "tournament",
+    "write_records",
     "zinordia",
 ]

@@ -29,16 +29,18 @@ fn games() -> Vec<&'static str> {
     kingdoms_core::registry::GAMES.to_vec()
 }
 
-/// A new game by name: `new_game("battleline", seed=1, traitor_troops_only=True)`.
+/// A new game by name: `new_game("battleline", seed=1, traitor_troops_only=True)`, or from
+/// a position string: `new_game("battleline", position=text)` (docs/records.md).
 #[pyfunction]
-#[pyo3(signature = (name, seed=None, **options))]
+#[pyo3(signature = (name, seed=None, *, position=None, **options))]
 fn new_game(
     py: Python<'_>,
     name: args::Text,
     seed: Option<args::Whole>,
+    position: Option<args::Text>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let base = classes::new_base(&name, args::seed(seed)?, options)?;
+    let base = classes::new_base(&name, args::seed(seed)?, position.as_deref(), options)?;
     classes::wrap(py, base.inner)
 }
 

@@ -21,6 +21,7 @@ mod json;
 pub mod notation;
 mod observe;
 pub mod options;
+mod position;
 mod rules;
 mod setup;
 pub mod state;
@@ -98,6 +99,12 @@ impl Game for Strifull {
     }
     fn from_json(value: &Value) -> Result<Self> {
         Strifull::parse_state(value)
+    }
+    fn position(&self, player: Option<Player>) -> Result<String> {
+        position::write(self, player)
+    }
+    fn from_position(text: &str, options: &Options, seed: u64) -> Result<Self> {
+        position::read(text, options, seed)
     }
     fn view(&self, player: Player) -> Value {
         self.state_json(Some(player))

@@ -1,0 +1,123 @@
+"""Record text (PGN-like): write, read back, refuse bad text clearly (docs/records.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import kingdoms
+import pytest
+from kingdoms.agents import Random
+from kingdoms.records import result_of
+
+GAMES = kingdoms.games()
+
+
+def a_record(name: str, seed: int = 4) -> kingdoms.Record:
+    return kingdoms.play_match(name, [Random(seed=1), Random(seed=2)], seed=seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_records_of_every_game_round_trip_through_text(name: str) -> None:
+    records = [a_record(name, s) for s in range(3)]
+    games = [
+        kingdoms.GameRecord(
+            r,
+            players=['Ann "the bold"', "Bob\\2"],
+            event="Test",
+            date="2026.11.30",
+            comments={0: "opening {brace} \\ back", len(r.actions) - 1: "last"},
+            headers={"Round": str(i + 1)},
+        )
+        for i, r in enumerate(records)
+    ]
+    back = kingdoms.read_records(kingdoms.write_records(games))
+    for b, r in zip(back, records, strict=True):
+        assert b.result == result_of(kingdoms.replay(r))
+    assert [dataclasses.replace(b, result=None) for b in back] == games
+
+
+def test_results_follow_the_game() -> None:
+    rec = a_record("battleline")
+    end = kingdoms.replay(rec)
+    text = kingdoms.write_records(rec)
+    want = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[end.winner]
+    assert f'[Result "{want}"]' in text and text.rstrip().endswith(want)
+    unfinished = kingdoms.Record(rec.game, rec.seed, rec.actions[:10], rec.options)
+    assert kingdoms.write_records(unfinished).rstrip().endswith("\n*")
+
+
+def test_tournament_records_carry_agent_names_and_rounds(tmp_path: Path) -> None:
+    result = kingdoms.tournament(
+        "battleline", [Random(seed=1), Random(seed=2)], games=4, seed=3, records=True
+    )
+    path = tmp_path / "t.txt"
+    text = kingdoms.write_records(result, path)
+    assert path.read_text(encoding="utf-8") == text
+    back = kingdoms.read_records(path)
+    assert len(back) == 4
+    for game, r in zip(back, result.results, strict=True):
+        assert game.players == [result.names[s] for s in r.seats]
+        assert game.headers["Round"] == str(r.index + 1)
+        assert game.event == "kingdoms tournament"
+        assert kingdoms.replay(game.record).winner == r.winner
+    with pytest.raises(kingdoms.StateError, match="records=True"):
+        kingdoms.write_records(kingdoms.tournament("battleline", [Random(), Random()], games=2))
+
+
+def test_records_from_positions_keep_their_position() -> None:
+    g = kingdoms.new_game("battleline", seed=2)
+    for _ in range(2):
+        g.apply(g.legal_actions()[0])
+    start = kingdoms.new_game("battleline", position=g.position())
+    rec = kingdoms.play_match(start, [Random(seed=1), Random(seed=2)], seed=5)
+    [back] = kingdoms.read_records(kingdoms.write_records(rec))
+    assert back.record.position == g.position()
+    assert back.record == rec
+
+
+GOOD = kingdoms.write_records(a_record("battleline"))
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("1. R4@8\n*\n", "line 1: expected a \\[Header"),
+        (GOOD.replace('[Game "battleline"]', "[Game battleline]"), "line 1: bad header"),
+        (GOOD.replace("\n2. ", "\n3. "), "expected action number 2"),
+        (GOOD.replace('[Game "battleline"]', '[Game "chess"]'), "unknown game"),
+        (GOOD.replace('[Seed "4"]', '[Seed "-1"]'), "Seed must be an integer"),
+        (GOOD.replace('[Options "{', '[Options "[{'), "Options is not JSON"),
+        (re.sub(r"\n3\. [^\n]*", "\n3. Z9@9 {x}", GOOD), "actions\\[2\\]"),
+        (re.sub(r"\n3\. [^\n]*", "\n3. pass", GOOD), "actions\\[2\\]"),
+        (GOOD.rsplit("\n", 2)[0] + "\n", "has no result line"),
+        (GOOD.replace('[Seed "4"]', '[Seed "4"]\n[Seed "5"]'), "given twice"),
+        (GOOD.replace('[Seed "4"]', '[Seed "4"]\n[Player1 "x"]'), "without gaps"),
+        (GOOD + "garbage\n", "expected a \\[Header"),
+        ("[Game " + "x" * 5000, "bad header"),
+    ],
+)
+def test_bad_record_text_names_the_line_or_action(text: str, match: str) -> None:
+    with pytest.raises(kingdoms.StateError, match=match) as err:
+        kingdoms.read_records(text)
+    assert len(str(err.value)) < 500
+
+
+def test_a_result_that_does_not_match_the_game_is_refused() -> None:
+    for fake in ["1-0", "0-1", "1/2-1/2"]:
+        if GOOD.rstrip().endswith(fake):
+            continue
+        lines = GOOD.rstrip().split("\n")
+        lines[-1] = fake
+        with pytest.raises(kingdoms.StateError, match="result"):
+            kingdoms.read_records("\n".join(lines) + "\n")
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError):
+        kingdoms.write_records([3])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        kingdoms.read_records(3)  # type: ignore[arg-type]
+    with pytest.raises(kingdoms.StateError, match="reserved"):
+        kingdoms.write_records(kingdoms.GameRecord(a_record("battleline"), headers={"Seed": "1"}))
