@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-FENCE = re.compile(r"(?:<!-- not run: (?P<reason>[^>]*?) -->\n)?```python\n(?P<code>.*?)```", re.S)
+FENCE = re.compile(
+    r"(?:<!-- not run: (?P<reason>[^>]*?) -->\n)?```python\n(?P<code>.*?)```", re.DOTALL
+)
 
 # The module whose absence means an optional extra is not installed, by what a block imports.
 EXTRAS = {

@@ -220,7 +220,9 @@ class Table:
         """Back to the position before the last move a person made (the agents' replies
         go too). False when no person has moved yet."""
         people = set(self.humans())
-        last = next((i for i in reversed(range(len(self.movers))) if self.movers[i] in people), None)
+        last = next(
+            (i for i in reversed(range(len(self.movers))) if self.movers[i] in people), None
+        )
         if last is None:
             return False
         r = self.game.record()
@@ -262,14 +264,12 @@ def show_hint(console: Console, table: Table) -> None:
     console.print(line, soft_wrap=True)
     for s in stats[:5]:
         row = Text("  ")
-        row.append_text(colour(name, f"{str(s.action):<16}"))
+        row.append_text(colour(name, f"{s.action!s:<16}"))
         row.append(f" visits {s.visits:>6}  value {s.value:+.3f}")
         console.print(row, soft_wrap=True)
 
 
-def read_move(
-    console: Console, stdin: TextIO, table: Table
-) -> kingdoms.Action | str | None:
+def read_move(console: Console, stdin: TextIO, table: Table) -> kingdoms.Action | str | None:
     """The person's move; 'undo' to take one back; None to quit (end of input too)."""
     game = table.game
     actions = numbered_moves(game.legal_actions())
@@ -363,8 +363,7 @@ def seats_of(args: argparse.Namespace, players: int) -> list[str]:
     if args.seats is not None:
         if len(args.seats) != players:
             raise SystemExit(
-                f"kingdoms: --seats needs {players} entries for {args.game}, "
-                f"not {len(args.seats)}"
+                f"kingdoms: --seats needs {players} entries for {args.game}, not {len(args.seats)}"
             )
         return list(args.seats)
     if not 0 <= args.seat < players:

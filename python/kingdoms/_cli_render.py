@@ -44,7 +44,10 @@ def add_render_parsers(sub: Any) -> None:
     )
     v.add_argument("record", metavar="FILE", help="a record (JSON)")
     v.add_argument(
-        "--player", type=int, default=None, help="show only what this player sees (default: everything)"
+        "--player",
+        type=int,
+        default=None,
+        help="show only what this player sees (default: everything)",
     )
     v.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file")
     v.set_defaults(func=cmd_view)

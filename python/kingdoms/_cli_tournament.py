@@ -55,7 +55,10 @@ def add_tournament_parser(sub: Any) -> None:
         help="gauntlet: the first agent against each of the others",
     )
     p.add_argument(
-        "--bootstrap", type=int, default=1000, help="bootstrap samples for the Elo intervals (default 1000; 0: none)"
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="bootstrap samples for the Elo intervals (default 1000; 0: none)",
     )
     add_option_argument(p)
     p.add_argument(

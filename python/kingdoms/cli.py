@@ -48,8 +48,6 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-
-
 def simulate_with_progress(
     game: str,
     games: int,
@@ -154,9 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--games", type=int, default=10_000, help="how many games to play (default 10000)"
     )
-    sim.add_argument(
-        "--seed", type=int, default=0, help="seed of the batch of games (default 0)"
-    )
+    sim.add_argument("--seed", type=int, default=0, help="seed of the batch of games (default 0)")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     add_option_argument(sim)
     sim.add_argument(
