@@ -251,7 +251,7 @@ def show_hint(console: Console, table: Table) -> None:
     agent = table.hint_agent
     table.hints += 1
     if not isinstance(agent, ISMCTS):
-        console.print(f"hint ({agent.name}): [bold]{agent.act(table.game)}[/]")
+        console.print(Text(f"hint ({agent.name}): {agent.act(table.game)}"))
         return
     search = agent.analyze(table.game)
     stats = sorted(search.actions, key=lambda s: s.visits, reverse=True)
@@ -276,7 +276,7 @@ def read_move(console: Console, stdin: TextIO, table: Table) -> kingdoms.Action 
     default = actions[0] if len(actions) == 1 else None
     prompt = f"player {game.current_player}, your move" + (f" [{default}]" if default else "")
     while True:
-        console.print(f"{prompt}> ", end="")
+        console.print(Text(f"{prompt}> "), end="")
         line = stdin.readline()
         if not line:
             return None
@@ -344,10 +344,10 @@ def summary(console: Console, table: Table, seconds: float) -> None:
         verdict = "you win"
     else:
         verdict = f"player {w} ({table.seats[w]}) wins"
-    console.print(f"[bold]Game over: {verdict}.[/]")
+    console.print(Text(f"Game over: {verdict}.", style="bold"))
     returns = game.returns()
     for p, who in enumerate(table.seats):
-        console.print(f"  player {p}: {who:<16} return {returns[p]:+g}")
+        console.print(Text(f"  player {p}: {who:<16} return {returns[p]:+g}"))
     extra = ""
     if game.name == "battleline":
         flags = game.flags_won  # type: ignore[attr-defined]
@@ -380,8 +380,10 @@ def cmd_play(args: argparse.Namespace, options: dict[str, Any], stdin: TextIO | 
     names = [HUMAN if p not in agents else agent_name(agents[p], s) for p, s in enumerate(seats)]
     table = Table(game, names, agents, parse(args.hint_agent), rng=random.Random(game.seed))
     console.print(
-        f"{args.game}, seed {game.seed}: "
-        + ", ".join(f"player {p} {who}" for p, who in enumerate(names))
+        Text(
+            f"{args.game}, seed {game.seed}: "
+            + ", ".join(f"player {p} {who}" for p, who in enumerate(names))
+        )
     )
     start = time.perf_counter()
     while not table.game.is_terminal:

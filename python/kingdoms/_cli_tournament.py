@@ -36,7 +36,7 @@ def add_tournament_parser(sub: Any) -> None:
         "deal replayed in every seat order, on all cores; prints standings with Elo "
         "ratings and 95% intervals. " + AGENT_HELP,
     )
-    p.add_argument("game", choices=kingdoms.games())
+    p.add_argument("game", choices=kingdoms.games(), help="the game")
     p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
     p.add_argument(
         "--games",
@@ -52,7 +52,8 @@ def add_tournament_parser(sub: Any) -> None:
         "--pairing",
         choices=["round-robin", "gauntlet"],
         default="round-robin",
-        help="gauntlet: the first agent against each of the others",
+        help="round-robin (default): every pair of agents; gauntlet: the first agent against each "
+        "of the others",
     )
     p.add_argument(
         "--bootstrap",
