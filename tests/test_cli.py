@@ -268,7 +268,7 @@ def test_play_hint_shows_the_search_statistics(
     g = kingdoms.new_game("battleline", seed=3)
     search = kingdoms.agents.ISMCTS(iterations=300, seed=1).analyze(g)
     best = max(search.actions, key=lambda s: s.visits)
-    assert f"hint (ismcts:300" in out
+    assert "hint (ismcts:300" in out
     assert "300 iterations" in out
     lines = [line.split() for line in out.splitlines() if "visits" in line]
     assert len(lines) == 5
