@@ -375,3 +375,25 @@ def test_play_seats_any_mix_of_people_and_agents(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     with pytest.raises(SystemExit, match="--seats needs 2 entries"):
         main(["play", "battleline", "--seats", "human", "random", "random"])
+
+
+def test_tournament_progress_true_draws_a_bar_and_changes_nothing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kingdoms.agents import Greedy, Random
+
+    agents = [Random(), Greedy()]
+    plain = kingdoms.tournament("battleline", agents, games=4, seed=5, bootstrap=10)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("FORCE_COLOR", "1")  # stderr counts as a terminal for rich
+    shown = kingdoms.tournament("battleline", agents, games=4, seed=5, bootstrap=10, progress=True)
+    err = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", capsys.readouterr().err)
+    assert "battleline: tournament" in err
+    assert "4/4 games" in err
+    assert shown.to_dict()["elo"] == plain.to_dict()["elo"]
+    assert [r.winner for r in shown.results] == [r.winner for r in plain.results]
+    calls: list[tuple[int, int]] = []
+    kingdoms.tournament(
+        "battleline", agents, games=4, seed=5, progress=lambda d, t: calls.append((d, t))
+    )
+    assert calls[-1] == (4, 4)

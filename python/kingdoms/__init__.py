@@ -38,8 +38,8 @@ from kingdoms._kingdoms import (
     play_match,
     replay,
     simulate,
-    tournament,
 )
+from kingdoms._tournament import tournament
 
 __all__ = [
     "WDL",

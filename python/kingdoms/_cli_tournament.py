@@ -94,7 +94,7 @@ def add_ray_argument(p: argparse.ArgumentParser) -> None:
 
 def progress_bar(quiet: bool, unit: str = "games", console: Console | None = None) -> Progress:
     """A progress bar on stderr whose count names what it counts (`37/100 games`); off when
-    `quiet` or when stderr is not a terminal."""
+    `quiet` or when stderr is neither a terminal nor a notebook."""
     err = console or Console(stderr=True)
     return Progress(
         TextColumn("[bold]{task.description}"),
@@ -105,7 +105,7 @@ def progress_bar(quiet: bool, unit: str = "games", console: Console | None = Non
         TimeRemainingColumn(),
         console=err,
         transient=True,
-        disable=quiet or not err.is_terminal,
+        disable=quiet or not (err.is_terminal or err.is_jupyter),
     )
 
 

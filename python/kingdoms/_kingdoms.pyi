@@ -1,10 +1,22 @@
 """Type stubs for the compiled extension. Kept in step with rust/py by stubtest in CI."""
 
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, final, overload
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import Self, disjoint_base
+from typing_extensions import Self, Unpack, disjoint_base
+
+from kingdoms._types import (
+    ArteOptions,
+    ArteState,
+    ArteView,
+    BattleLineOptions,
+    BattleLineState,
+    BattleLineView,
+    StrifullOptions,
+    StrifullState,
+    StrifullView,
+)
 
 __version__: str
 
@@ -131,6 +143,19 @@ class SimulationStats:
     def games_per_second(self) -> float: ...
 
 def games() -> list[str]: ...
+@overload
+def new_game(
+    name: Literal["battleline"], seed: int | None = None, **options: Unpack[BattleLineOptions]
+) -> BattleLine: ...
+@overload
+def new_game(
+    name: Literal["strifull"], seed: int | None = None, **options: Unpack[StrifullOptions]
+) -> Strifull: ...
+@overload
+def new_game(
+    name: Literal["arte"], seed: int | None = None, **options: Unpack[ArteOptions]
+) -> Arte: ...
+@overload
 def new_game(name: str, seed: int | None = None, **options: Any) -> Game: ...
 def replay(record: Record | dict[str, Any] | str) -> Game: ...
 def from_json(text: str) -> Game: ...
@@ -345,7 +370,13 @@ def hex_spiral_array(center: _HexLike, radius: int) -> npt.NDArray[np.int32]: ..
 @final
 class BattleLine(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Any) -> BattleLine: ...
+    def __new__(
+        cls, seed: int | None = None, **options: Unpack[BattleLineOptions]
+    ) -> BattleLine: ...
+    def to_dict(self) -> BattleLineState: ...  # type: ignore[override]
+    def view(self, player: int) -> BattleLineView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | BattleLineState | BattleLineView) -> Self: ...
     def claim_proof(self, flag: int, player: int) -> ClaimProof | None: ...
     @property
     def flags_won(self) -> tuple[int, int]: ...
@@ -405,7 +436,11 @@ def battleline_proof_rate(case: str, seconds: float = 0.5) -> float: ...
 @final
 class Strifull(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    def __new__(cls, seed: int | None = None, **options: Unpack[StrifullOptions]) -> Self: ...
+    def to_dict(self) -> StrifullState: ...  # type: ignore[override]
+    def view(self, player: int) -> StrifullView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | StrifullState | StrifullView) -> Self: ...
 
 def strifull_card_set(
     cards_file: str | None = None, cards_toml: str | None = None
@@ -417,7 +452,11 @@ def strifull_reference_files() -> dict[str, str]: ...
 @final
 class Arte(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    def __new__(cls, seed: int | None = None, **options: Unpack[ArteOptions]) -> Self: ...
+    def to_dict(self) -> ArteState: ...  # type: ignore[override]
+    def view(self, player: int) -> ArteView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | ArteState | ArteView) -> Self: ...
     @staticmethod
     def card_set(
         cards_file: str | None = None, cards_toml: str | None = None
