@@ -397,3 +397,58 @@ def test_tournament_progress_true_draws_a_bar_and_changes_nothing(
         "battleline", agents, games=4, seed=5, progress=lambda d, t: calls.append((d, t))
     )
     assert calls[-1] == (4, 4)
+
+
+def test_the_documented_python_agent_works_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], bot_dir: Path
+) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "agents.md").read_text(encoding="utf-8")
+    source = re.search(r"cat > mybot.py <<'PY'\n(.*?)\nPY\n", doc, re.DOTALL)
+    assert source is not None
+    (bot_dir / "mybot.py").write_text(source.group(1), encoding="utf-8")
+    commands = re.findall(r"^kingdoms (tournament .*mybot:.*)$", doc, re.MULTILINE)
+    assert commands
+    args = commands[0].replace("--games 100", "--games 2").split()
+    assert main([*args, "--json"]) == 0
+    assert "highest-card" in json.loads(capsys.readouterr().out)["names"]
+
+
+SPY = '''
+SEEN = []
+
+
+class Spy:
+    """Notes what it is handed, then plays the first legal move."""
+
+    def act(self, game):
+        me = game.current_player
+        SEEN.append((me, game.view(me), game.to_dict()["hands"][1 - me]))
+        return str(game.legal_actions()[0])
+'''
+
+
+def test_play_hands_a_python_agent_a_redrawn_copy_never_the_hidden_cards(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    bot_dir: Path,
+    tmp_path: Path,
+) -> None:
+    (bot_dir / "spybot.py").write_text(SPY, encoding="utf-8")
+    monkeypatch.delitem(sys.modules, "spybot", raising=False)
+    record = tmp_path / "g.json"
+    args = ["battleline", "--seats", "spybot:Spy", "random", "--seed", "4", "--record", str(record)]
+    assert "Game over" in _play(args, "", monkeypatch, capsys)
+    seen = sys.modules["spybot"].SEEN
+    actions = kingdoms.Record.from_json(record.read_text()).actions
+    g = kingdoms.new_game("battleline", seed=4)
+    turns, redrawn = 0, 0
+    for action in actions:
+        if g.current_player == 0:
+            me, view, their_hand = seen[turns]
+            assert me == 0
+            assert view == g.view(0), f"ply {len(g.record().actions)}"
+            redrawn += their_hand != g.to_dict()["hands"][1]
+            turns += 1
+        g.apply(action)
+    assert turns == len(seen) > 20
+    assert redrawn > turns // 2, "the opponent's hand is redrawn, not the real one"
