@@ -40,6 +40,7 @@ from kingdoms._kingdoms import (
     simulate,
 )
 from kingdoms._tournament import tournament
+from kingdoms.records import GameRecord, read_records, write_records
 
 __all__ = [
     "WDL",
@@ -47,6 +48,7 @@ __all__ = [
     "DataError",
     "EloRating",
     "Game",
+    "GameRecord",
     "GameResult",
     "IllegalActionError",
     "KingdomsError",
@@ -67,8 +69,10 @@ __all__ = [
     "hex",
     "new_game",
     "play_match",
+    "read_records",
     "replay",
     "simulate",
     "strifull",
     "tournament",
+    "write_records",
 ]

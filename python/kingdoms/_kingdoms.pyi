@@ -45,8 +45,15 @@ class Action:
 @final
 class Record:
     def __new__(
-        cls, game: str, seed: int, actions: list[str], options: dict[str, Any] | None = None
+        cls,
+        game: str,
+        seed: int,
+        actions: list[str],
+        options: dict[str, Any] | None = None,
+        position: str | None = None,
     ) -> Record: ...
+    @property
+    def position(self) -> str | None: ...
     @property
     def game(self) -> str: ...
     @property
@@ -114,6 +121,11 @@ class Game:
     def render(self, player: int | None = None) -> str: ...
     def evaluate(self, player: int) -> float: ...
     def record(self) -> Record: ...
+    def position(self, player: int | None = None) -> str: ...
+    @property
+    def ply(self) -> int | None: ...
+    def undo(self, n: int = 1, *, to_ply: int | None = None) -> None: ...
+    def pop(self, n: int = 1) -> Action: ...
     def svg(
         self,
         player: int | None = None,
@@ -145,18 +157,32 @@ class SimulationStats:
 def games() -> list[str]: ...
 @overload
 def new_game(
-    name: Literal["battleline"], seed: int | None = None, **options: Unpack[BattleLineOptions]
+    name: Literal["battleline"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[BattleLineOptions],
 ) -> BattleLine: ...
 @overload
 def new_game(
-    name: Literal["strifull"], seed: int | None = None, **options: Unpack[StrifullOptions]
+    name: Literal["strifull"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[StrifullOptions],
 ) -> Strifull: ...
 @overload
 def new_game(
-    name: Literal["arte"], seed: int | None = None, **options: Unpack[ArteOptions]
+    name: Literal["arte"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[ArteOptions],
 ) -> Arte: ...
 @overload
-def new_game(name: str, seed: int | None = None, **options: Any) -> Game: ...
+def new_game(
+    name: str, seed: int | None = None, *, position: str | None = None, **options: Any
+) -> Game: ...
 def replay(record: Record | dict[str, Any] | str) -> Game: ...
 def from_json(text: str) -> Game: ...
 def from_dict(data: dict[str, Any]) -> Game: ...
@@ -371,7 +397,11 @@ def hex_spiral_array(center: _HexLike, radius: int) -> npt.NDArray[np.int32]: ..
 class BattleLine(Game):
     GAME: ClassVar[str]
     def __new__(
-        cls, seed: int | None = None, **options: Unpack[BattleLineOptions]
+        cls,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        **options: Unpack[BattleLineOptions],
     ) -> BattleLine: ...
     def to_dict(self) -> BattleLineState: ...  # type: ignore[override]
     def view(self, player: int) -> BattleLineView: ...  # type: ignore[override]
@@ -436,7 +466,13 @@ def battleline_proof_rate(case: str, seconds: float = 0.5) -> float: ...
 @final
 class Strifull(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Unpack[StrifullOptions]) -> Self: ...
+    def __new__(
+        cls,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        **options: Unpack[StrifullOptions],
+    ) -> Self: ...
     def to_dict(self) -> StrifullState: ...  # type: ignore[override]
     def view(self, player: int) -> StrifullView: ...  # type: ignore[override]
     @classmethod
@@ -452,7 +488,9 @@ def strifull_reference_files() -> dict[str, str]: ...
 @final
 class Arte(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Unpack[ArteOptions]) -> Self: ...
+    def __new__(
+        cls, seed: int | None = None, *, position: str | None = None, **options: Unpack[ArteOptions]
+    ) -> Self: ...
     def to_dict(self) -> ArteState: ...  # type: ignore[override]
     def view(self, player: int) -> ArteView: ...  # type: ignore[override]
     @classmethod

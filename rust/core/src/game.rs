@@ -107,6 +107,23 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// hence future chance) redrawn from `seed`: `resample_hidden(p, s).view(p) == view(p)`.
     fn resample_hidden(&self, player: Player, seed: u64) -> Self;
 
+    /// The compact position string (FEN-like, documented in the game's doc): `None` the
+    /// whole state, exactly (`from_position(position(None))` is an identical game);
+    /// `Some(p)` what `p` sees, hidden cards as `?`. Options are not part of it (they go
+    /// beside it, as in a record). Default: this game has no position format yet.
+    fn position(&self, player: Option<Player>) -> Result<String> {
+        let _ = player;
+        Err(crate::position::unsupported(Self::NAME))
+    }
+    /// The game a position string describes, under `options`. A view position (one with
+    /// hidden cards) loads as a state consistent with it, the hidden cards (and any future
+    /// chance) drawn from `seed`. A malformed or inconsistent position is `Error::State`
+    /// naming the field.
+    fn from_position(text: &str, options: &Self::Options, seed: u64) -> Result<Self> {
+        let _ = (text, options, seed);
+        Err(crate::position::unsupported(Self::NAME))
+    }
+
     /// Shape of the observation tensor (fixed for a given set of options).
     fn observation_shape(&self) -> Vec<usize>;
     /// Fill `out` (length = product of the shape, zeroed by the caller) with `player`'s

@@ -82,6 +82,16 @@ pub fn new_game(name: &str, seed: u64, options: &Map<String, Value>) -> Result<B
     with_game!(name, G => Box::new(Session::<G>::from_options_json(seed, options)?) as Box<dyn DynGame>)
 }
 
+/// The game called `name` set up from a position string ([`crate::Game::from_position`]).
+pub fn from_position(
+    name: &str,
+    text: &str,
+    seed: u64,
+    options: &Map<String, Value>,
+) -> Result<Box<dyn DynGame>> {
+    with_game!(name, G => Box::new(Session::<G>::from_position_json(text, seed, options)?) as Box<dyn DynGame>)
+}
+
 pub fn from_json(value: &Value) -> Result<Box<dyn DynGame>> {
     let name = value
         .get("game")

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::any::Any;
 
-/// Everything needed to replay a game exactly.
+/// Everything needed to replay a game exactly: the game set up from `seed` (or, when
+/// `position` is given, the game that position string describes, its hidden cards drawn
+/// from `seed` if it is a view), then `actions` in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
@@ -17,33 +19,106 @@ pub struct Record {
     pub seed: u64,
     #[serde(default)]
     pub options: Map<String, Value>,
+    /// The starting position ([`Game::position`]) of a game that did not start from `seed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
     pub actions: Vec<String>,
 }
 
-/// A game plus its seed and history. `history` is `None` for a state loaded from a dict
-/// that had no history (a hand-built position): such a state has no record.
+/// A game plus how it came to be: its seed, the state its history starts from and the
+/// history. `history` is `None` for a state that may not carry one (a determinized copy,
+/// whose history would reveal the hidden cards, or a loaded state of a game without a
+/// position format): such a state has no record and no undo.
 #[derive(Clone, Debug)]
 pub struct Session<G: Game> {
     pub game: G,
     pub seed: u64,
+    /// The state `history` starts from, when that is not `G::new(seed, options)`: a game
+    /// set up from a position, or loaded from a saved state without a history.
+    pub start: Option<Box<G>>,
     pub history: Option<Vec<G::Action>>,
 }
 
-const RESERVED: [&str; 3] = ["game", "seed", "history"];
+const RESERVED: [&str; 4] = ["game", "seed", "history", "start"];
 
 impl<G: Game> Session<G> {
     pub fn new(seed: u64, options: &G::Options) -> Result<Self> {
         Ok(Session {
             game: G::new(seed, options)?,
             seed,
+            start: None,
             history: Some(Vec::new()),
         })
     }
 
+    /// A game without a history of its own (a determinized copy): no record, no undo.
+    pub fn unrecorded(game: G, seed: u64) -> Self {
+        Session {
+            game,
+            seed,
+            start: None,
+            history: None,
+        }
+    }
+
+    /// A game set up from a position string ([`Game::from_position`]); its record starts there.
+    pub fn from_position(text: &str, seed: u64, options: &G::Options) -> Result<Self> {
+        let game = G::from_position(text, options, seed)?;
+        Ok(Session {
+            start: Some(Box::new(game.clone())),
+            game,
+            seed,
+            history: Some(Vec::new()),
+        })
+    }
+
+    fn parse_options(options: &Map<String, Value>) -> Result<G::Options> {
+        serde_json::from_value(Value::Object(options.clone()))
+            .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
+    }
+
     pub fn from_options_json(seed: u64, options: &Map<String, Value>) -> Result<Self> {
-        let options: G::Options = serde_json::from_value(Value::Object(options.clone()))
-            .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))?;
-        Self::new(seed, &options)
+        Self::new(seed, &Self::parse_options(options)?)
+    }
+
+    pub fn from_position_json(text: &str, seed: u64, options: &Map<String, Value>) -> Result<Self> {
+        Self::from_position(text, seed, &Self::parse_options(options)?)
+    }
+
+    /// The state the history starts from.
+    pub fn initial(&self) -> Result<G> {
+        match &self.start {
+            Some(g) => Ok((**g).clone()),
+            None => G::new(self.seed, self.game.options()),
+        }
+    }
+
+    /// Take the game back to the state after the first `ply` actions of its history,
+    /// exactly (the later actions are forgotten). On error nothing changes.
+    pub fn undo_to(&mut self, ply: usize) -> Result<()> {
+        let history = self.history.as_ref().ok_or_else(|| {
+            Error::invalid("this game has no history (a determinized copy), so no undo")
+        })?;
+        if ply > history.len() {
+            return Err(Error::invalid(format!(
+                "cannot go back to ply {ply}: {} actions have been played",
+                history.len()
+            )));
+        }
+        let mut g = self.initial()?;
+        for &a in history.iter().take(ply) {
+            g.apply(a)?;
+        }
+        self.game = g;
+        if let Some(h) = &mut self.history {
+            h.truncate(ply);
+        }
+        Ok(())
+    }
+
+    /// The position the history starts from, if not the setup from the seed.
+    pub fn start_position(&self) -> Result<Option<String>> {
+        self.start.as_ref().map(|g| g.position(None)).transpose()
     }
 
     pub fn apply(&mut self, action: G::Action) -> Result<()> {
@@ -66,16 +141,18 @@ impl<G: Game> Session<G> {
         if let Value::Object(m) = &mut v {
             m.insert("game".into(), Value::from(G::NAME));
             m.insert("seed".into(), Value::from(self.seed));
-            m.insert(
-                "history".into(),
-                match &self.history {
-                    Some(h) => h
-                        .iter()
-                        .map(|a| Value::from(self.game.action_notation(*a)))
-                        .collect(),
-                    None => Value::Null,
-                },
-            );
+            let start = self.start_position();
+            let history = match (&self.history, &start) {
+                (Some(h), Ok(_)) => h
+                    .iter()
+                    .map(|a| Value::from(self.game.action_notation(*a)))
+                    .collect(),
+                _ => Value::Null,
+            };
+            if let (Ok(Some(p)), false) = (start, history.is_null()) {
+                m.insert("start".into(), Value::from(p));
+            }
+            m.insert("history".into(), history);
         }
         v
     }
@@ -103,21 +180,29 @@ impl<G: Game> Session<G> {
             state.remove(k);
         }
         let game = G::from_json(&Value::Object(state))?;
-        let history = match m.get("history") {
+        let start = match m.get("start") {
             None | Some(Value::Null) => None,
-            Some(Value::Array(items)) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    let text = item.as_str().ok_or_else(|| {
-                        Error::state(format!("$.history[{i}]"), "expected a string")
-                    })?;
-                    let a = game
-                        .parse_action(text)
-                        .map_err(|e| Error::state(format!("$.history[{i}]"), e.to_string()))?;
-                    out.push(a);
+            Some(Value::String(text)) => Some(text.as_str()),
+            Some(_) => return Err(Error::state("$.start", "expected a position string")),
+        };
+        let items = match m.get("history") {
+            None | Some(Value::Null) => {
+                if start.is_some() {
+                    return Err(Error::state("$.start", "given without a history"));
                 }
-                Some(out)
+                // A hand-built state: its record starts from its own position, when the
+                // game has a position format to write that in.
+                if game.position(None).is_err() {
+                    return Ok(Session::unrecorded(game, seed));
+                }
+                return Ok(Session {
+                    start: Some(Box::new(game.clone())),
+                    game,
+                    seed,
+                    history: Some(Vec::new()),
+                });
             }
+            Some(Value::Array(items)) => items,
             Some(_) => {
                 return Err(Error::state(
                     "$.history",
@@ -125,21 +210,58 @@ impl<G: Game> Session<G> {
                 ))
             }
         };
-        Ok(Session {
-            game,
-            seed,
-            history,
-        })
+        // The history must lead from the start (the seed's setup or the start position)
+        // to exactly this state: otherwise records, undo and replays would lie.
+        let mut replayed: Session<G> = match start {
+            None => Session::new(seed, game.options())
+                .map_err(|e| Error::state("$.seed", format!("cannot set the game up: {e}")))?,
+            Some(text) => Session::from_position(text, seed, game.options())
+                .map_err(|e| Error::state("$.start", format!("{}", strip_state(e))))?,
+        };
+        for (i, item) in items.iter().enumerate() {
+            let text = item
+                .as_str()
+                .ok_or_else(|| Error::state(format!("$.history[{i}]"), "expected a string"))?;
+            replayed
+                .play_notation(text)
+                .map_err(|e| Error::state(format!("$.history[{i}]"), e.to_string()))?;
+        }
+        let (want, got) = (replayed.game.to_json(), game.to_json());
+        if want != got {
+            let from = match start {
+                Some(_) => "the start position".to_string(),
+                None => format!("seed {seed}"),
+            };
+            return Err(Error::state(
+                "$.history",
+                format!(
+                    "{from} and these {} actions do not produce this state (it differs at {})",
+                    items.len(),
+                    first_difference(&want, &got, "$")
+                ),
+            ));
+        }
+        Ok(replayed)
+    }
+
+    /// Parse and play one action notation.
+    fn play_notation(&mut self, text: &str) -> Result<()> {
+        let a = self.game.parse_action(text)?;
+        self.apply(a)
     }
 
     pub fn record(&self) -> Result<Record> {
         let history = self.history.as_ref().ok_or_else(|| {
-            Error::invalid("this state was loaded without a history, so it has no record")
+            Error::invalid(
+                "this game carries no history (a determinized copy, or a loaded state of a \
+                 game without a position format), so it has no record",
+            )
         })?;
         Ok(Record {
             game: G::NAME.to_string(),
             seed: self.seed,
             options: self.options_json(),
+            position: self.start_position()?,
             actions: history
                 .iter()
                 .map(|a| self.game.action_notation(*a))
@@ -148,13 +270,55 @@ impl<G: Game> Session<G> {
     }
 
     pub fn replay(record: &Record) -> Result<Self> {
-        let mut s = Self::from_options_json(record.seed, &record.options)?;
+        let mut s = match &record.position {
+            None => Self::from_options_json(record.seed, &record.options)?,
+            Some(text) => Self::from_position_json(text, record.seed, &record.options)?,
+        };
         for (i, text) in record.actions.iter().enumerate() {
-            let a = s.game.parse_action(text)?;
-            s.apply(a)
-                .map_err(|e| Error::invalid(format!("record action {i} ({text}): {e}")))?;
+            s.play_notation(text).map_err(|e| {
+                Error::state(
+                    format!("$.actions[{i}]"),
+                    format!("{:?}: {e}", crate::position::clip(text)),
+                )
+            })?;
         }
         Ok(s)
+    }
+}
+
+/// A state error's text without its "bad state at" wrapper, for nesting in another.
+fn strip_state(e: Error) -> String {
+    match e {
+        Error::State { path, message } => format!("{path}: {message}"),
+        e => e.to_string(),
+    }
+}
+
+/// The path of the first place two JSON values differ (for "does not produce" errors).
+fn first_difference(a: &Value, b: &Value, path: &str) -> String {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, v) in x {
+                match y.get(k) {
+                    Some(w) if w == v => {}
+                    Some(w) => return first_difference(v, w, &format!("{path}.{k}")),
+                    None => return format!("{path}.{k}"),
+                }
+            }
+            y.keys()
+                .find(|k| !x.contains_key(*k))
+                .map_or_else(|| path.to_string(), |k| format!("{path}.{k}"))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find(|(_, (v, w))| v != w)
+            .map_or_else(
+                || path.to_string(),
+                |(i, (v, w))| first_difference(v, w, &format!("{path}[{i}]")),
+            ),
+        _ => path.to_string(),
     }
 }
 
@@ -197,6 +361,12 @@ pub trait DynGame: Send + Sync + Any {
     fn evaluate(&self, player: Player) -> Result<f64>;
     fn record(&self) -> Result<Record>;
     fn history_len(&self) -> Option<usize>;
+    /// The ids of the actions played (the history), if the game carries one.
+    fn history_ids(&self) -> Option<Vec<usize>>;
+    /// The compact position string ([`Game::position`]): everything, or `player`'s view.
+    fn position(&self, player: Option<Player>) -> Result<String>;
+    /// Back to the state after the first `ply` actions, exactly ([`Session::undo_to`]).
+    fn undo_to(&mut self, ply: usize) -> Result<()>;
 }
 
 fn check_player(n: usize, player: Player) -> Result<()> {
@@ -307,11 +477,10 @@ impl<G: Game> DynGame for Session<G> {
         check_player(self.num_players(), player)?;
         // The history would reveal the true hidden cards (e.g. which card was drawn), so a
         // determinized state carries none.
-        Ok(Box::new(Session {
-            game: self.game.resample_hidden(player, seed),
+        Ok(Box::new(Session::unrecorded(
+            self.game.resample_hidden(player, seed),
             seed,
-            history: None,
-        }))
+        )))
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.game.observation_shape()
@@ -344,6 +513,20 @@ impl<G: Game> DynGame for Session<G> {
     }
     fn history_len(&self) -> Option<usize> {
         self.history.as_ref().map(Vec::len)
+    }
+    fn history_ids(&self) -> Option<Vec<usize>> {
+        self.history
+            .as_ref()
+            .map(|h| h.iter().map(|a| self.game.action_id(*a)).collect())
+    }
+    fn position(&self, player: Option<Player>) -> Result<String> {
+        if let Some(p) = player {
+            check_player(self.num_players(), p)?;
+        }
+        self.game.position(player)
+    }
+    fn undo_to(&mut self, ply: usize) -> Result<()> {
+        Session::undo_to(self, ply)
     }
 }
 

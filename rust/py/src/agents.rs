@@ -513,6 +513,7 @@ impl<G: Game> Agent<G> for PyAgent {
         let copy: Box<dyn DynGame> = Box::new(Session::<G> {
             game: game.resample_hidden(p, seed),
             seed,
+            start: None,
             history: None,
         });
         Python::attach(|py| {

@@ -21,16 +21,21 @@ pub fn fresh_seed() -> u64 {
         .finish()
 }
 
+/// A new game: set up from `seed`, or the game a `position` string describes (a view
+/// position's hidden cards drawn from `seed`).
 pub fn new_base(
     name: &str,
     seed: Option<u64>,
+    position: Option<&str>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyGame> {
     let options = json::kwargs_map(options)?;
-    Ok(PyGame {
-        inner: kingdoms_core::registry::new_game(name, seed.unwrap_or_else(fresh_seed), &options)
-            .py()?,
-    })
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let inner = match position {
+        None => kingdoms_core::registry::new_game(name, seed, &options),
+        Some(text) => kingdoms_core::registry::from_position(name, text, seed, &options),
+    };
+    Ok(PyGame { inner: inner.py()? })
 }
 
 /// Declares the Python class of one game: `Class(seed=None, **rules_options)`.
@@ -48,14 +53,16 @@ macro_rules! game_class {
             const GAME: &'static str = <$core as kingdoms_core::Game>::NAME;
 
             #[new]
-            #[pyo3(signature = (seed=None, **options))]
+            #[pyo3(signature = (seed=None, *, position=None, **options))]
             fn __new__(
                 seed: Option<u64>,
+                position: Option<&str>,
                 options: Option<&pyo3::Bound<'_, pyo3::types::PyDict>>,
             ) -> pyo3::PyResult<pyo3::PyClassInitializer<Self>> {
                 Ok(pyo3::PyClassInitializer::from($crate::classes::new_base(
                     Self::GAME,
                     seed,
+                    position,
                     options,
                 )?)
                 .add_subclass($ty))

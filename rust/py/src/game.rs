@@ -66,21 +66,29 @@ pub struct PyRecord {
 #[pymethods]
 impl PyRecord {
     #[new]
-    #[pyo3(signature = (game, seed, actions, options=None))]
+    #[pyo3(signature = (game, seed, actions, options=None, position=None))]
     fn new(
         game: String,
         seed: u64,
         actions: Vec<String>,
         options: Option<&Bound<'_, PyDict>>,
+        position: Option<String>,
     ) -> PyResult<Self> {
         Ok(PyRecord {
             inner: CoreRecord {
                 game,
                 seed,
                 options: json::kwargs_map(options)?,
+                position,
                 actions,
             },
         })
+    }
+    /// The starting position (a position string) of a game that did not start from the
+    /// seed's setup; None otherwise.
+    #[getter]
+    fn position(&self) -> Option<String> {
+        self.inner.position.clone()
     }
     #[getter]
     fn game(&self) -> &str {
@@ -120,9 +128,14 @@ impl PyRecord {
     }
     fn __repr__(&self) -> String {
         format!(
-            "<Record {} seed={} {} actions>",
+            "<Record {} seed={}{} {} actions>",
             self.inner.game,
             self.inner.seed,
+            if self.inner.position.is_some() {
+                " from a position"
+            } else {
+                ""
+            },
             self.inner.actions.len()
         )
     }
@@ -201,6 +214,26 @@ impl PyGame {
                 action.get_type().name()?
             )))
         }
+    }
+
+    /// The ply `undo`/`pop` go back to: `to_ply`, or `n` actions before now.
+    fn target_ply(&self, n: usize, to_ply: Option<usize>) -> PyResult<usize> {
+        use kingdoms_core::Error;
+        let len = self.inner.history_len().ok_or_else(|| {
+            Error::invalid("this game has no history (a determinized copy), so no undo")
+        });
+        let ply = len.and_then(|len| match to_ply {
+            Some(k) if k <= len => Ok(k),
+            Some(k) => Err(Error::invalid(format!(
+                "cannot go to ply {k}: only {len} actions have been played"
+            ))),
+            None => len.checked_sub(n).ok_or_else(|| {
+                Error::invalid(format!(
+                    "cannot take back {n} actions: only {len} have been played"
+                ))
+            }),
+        });
+        ply.py()
     }
 
     fn player_arg(&self, player: Option<usize>) -> PyResult<usize> {
@@ -446,6 +479,48 @@ impl PyGame {
     /// The game's heuristic value of the position for `player`, in [-1, 1].
     fn evaluate(&self, player: usize) -> PyResult<f64> {
         self.inner.evaluate(player).py()
+    }
+    /// The compact position string (FEN-like; the fields are in the game's doc): the whole
+    /// state (None), exactly, or what `player` sees, hidden cards as `?`.
+    /// `new_game(name, position=...)` loads either (a view's hidden cards drawn from `seed`).
+    #[pyo3(signature = (player=None))]
+    fn position(&self, player: Option<usize>) -> PyResult<String> {
+        self.inner.position(player).py()
+    }
+    /// How many actions have been played since the start of the record (the start position
+    /// or the seed's setup); None for a copy without a history (a determinized state).
+    #[getter]
+    fn ply(&self) -> Option<usize> {
+        self.inner.history_len()
+    }
+    /// Take back actions, exactly: the last `n`, or back to `to_ply` actions from the start
+    /// (`to_ply=0` is the starting position). Raises `KingdomsError` (nothing changes) past
+    /// the start or without a history.
+    #[pyo3(signature = (n=1, *, to_ply=None))]
+    fn undo(&mut self, n: usize, to_ply: Option<usize>) -> PyResult<()> {
+        let ply = self.target_ply(n, to_ply)?;
+        self.inner.undo_to(ply).py()
+    }
+    /// Take back the last `n` actions (like python-chess's `pop`) and return the action that
+    /// had been played from the position now on the board.
+    #[pyo3(signature = (n=1))]
+    fn pop(&mut self, n: usize) -> PyResult<PyAction> {
+        if n == 0 {
+            return Err(kingdoms_core::Error::invalid(
+                "pop(n): n must be at least 1",
+            ))
+            .py();
+        }
+        let ply = self.target_ply(n, None)?;
+        let id = self
+            .inner
+            .history_ids()
+            .and_then(|h| h.get(ply).copied())
+            .ok_or_else(|| kingdoms_core::Error::invalid("no action to take back"))
+            .py()?;
+        let action = self.action(id)?;
+        self.inner.undo_to(ply).py()?;
+        Ok(action)
     }
     /// The record (game, seed, options, action notations) that `kingdoms.replay` replays.
     fn record(&self) -> PyResult<PyRecord> {

@@ -27,16 +27,18 @@ fn games() -> Vec<&'static str> {
     kingdoms_core::registry::GAMES.to_vec()
 }
 
-/// A new game by name: `new_game("battleline", seed=1, traitor_troops_only=True)`.
+/// A new game by name: `new_game("battleline", seed=1, traitor_troops_only=True)`, or from
+/// a position string: `new_game("battleline", position=text)` (docs/records.md).
 #[pyfunction]
-#[pyo3(signature = (name, seed=None, **options))]
+#[pyo3(signature = (name, seed=None, *, position=None, **options))]
 fn new_game(
     py: Python<'_>,
     name: &str,
     seed: Option<u64>,
+    position: Option<&str>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
-    let base = classes::new_base(name, seed, options)?;
+    let base = classes::new_base(name, seed, position, options)?;
     classes::wrap(py, base.inner)
 }
 

@@ -194,6 +194,7 @@ impl<G: Game> Batch<G> {
                 session: Session {
                     game: probe.clone(),
                     seed,
+                    start: None,
                     history: None,
                 },
                 rng: GameRng::stream(seed, i as u64),

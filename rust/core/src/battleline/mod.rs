@@ -11,6 +11,7 @@
 //! - [`formation`]: formations and the exact best-completion search;
 //! - [`proof`]: claim proofs with their explanation and counterexample;
 //! - [`json`]: the saved state (plain data through serde, then one validation step);
+//! - [`position`]: the compact position string (FEN-like), read through [`json`];
 //! - [`observe`]: views, determinization, observation tensor, text render;
 //! - [`evaluate`]: the heuristic value of a position.
 
@@ -21,6 +22,7 @@ pub mod json;
 pub mod notation;
 pub mod observe;
 pub mod options;
+pub mod position;
 pub mod proof;
 pub mod rules;
 pub mod state;
@@ -100,6 +102,12 @@ impl Game for BattleLine {
     // The trait gives these no way to fail: `Session` refuses a bad player index before it
     // calls them (the boundary). A bad index reaching here from Rust gets nothing about
     // either player: a `null` view, the state itself, no observation, no value.
+    fn position(&self, player: Option<Player>) -> Result<String> {
+        position::write(self, player)
+    }
+    fn from_position(text: &str, options: &Options, seed: u64) -> Result<Self> {
+        position::read(text, options, seed)
+    }
     fn view(&self, player: Player) -> Value {
         self.view_value(player).unwrap_or(Value::Null)
     }

@@ -1,0 +1,144 @@
+//! The pieces every game's compact position string (FEN-like, `<game>/position.rs`) is
+//! written with: fields separated by single spaces, lists by commas (`-` for an empty one),
+//! `?` for a card the viewer may not see, and errors that name the field and quote a clipped
+//! piece of the input (never all of it).
+#![deny(clippy::indexing_slicing)]
+
+use crate::error::{Error, Result};
+
+/// Longest position text accepted: far above any real position, small enough that a hostile
+/// string is refused before any work.
+pub const MAX_LEN: usize = 8192;
+/// How many characters of a bad field an error quotes.
+const ECHO: usize = 40;
+
+/// `text` cut to a few dozen characters for an error message.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO) {
+        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or_default()),
+        None => text.to_string(),
+    }
+}
+
+/// The error of a game that has no position format yet (the [`Game`](crate::Game) default).
+pub fn unsupported(game: &str) -> Error {
+    Error::invalid(format!("{game} has no position format yet"))
+}
+
+/// A position split into its named fields.
+pub struct Fields<'a> {
+    names: &'static [&'static str],
+    parts: Vec<&'a str>,
+}
+
+impl<'a> Fields<'a> {
+    /// Split `text` into the fields `names`; the last `optional` of them may be left out.
+    pub fn split(
+        game: &str,
+        text: &'a str,
+        names: &'static [&'static str],
+        optional: usize,
+    ) -> Result<Self> {
+        if text.len() > MAX_LEN {
+            return Err(Error::state(
+                "position",
+                format!(
+                    "{} bytes: a {game} position is at most {MAX_LEN}",
+                    text.len()
+                ),
+            ));
+        }
+        let parts: Vec<&str> = text.split_whitespace().collect();
+        let least = names.len().saturating_sub(optional);
+        if parts.len() < least || parts.len() > names.len() {
+            return Err(Error::state(
+                "position",
+                format!(
+                    "a {game} position has {} fields ({}), found {} in {:?}",
+                    if optional == 0 {
+                        names.len().to_string()
+                    } else {
+                        format!("{least} to {}", names.len())
+                    },
+                    names.join(" "),
+                    parts.len(),
+                    clip(text)
+                ),
+            ));
+        }
+        Ok(Fields { names, parts })
+    }
+
+    /// Field `i` (0-based), if given.
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        self.parts.get(i).copied()
+    }
+
+    /// Field `i`, which [`Fields::split`] guaranteed present.
+    pub fn field(&self, i: usize) -> &'a str {
+        self.get(i).unwrap_or_default()
+    }
+
+    /// An error about field `i`: its number and name, what is wrong, the clipped field.
+    pub fn error(&self, i: usize, why: impl std::fmt::Display) -> Error {
+        Error::state(
+            format!(
+                "position field {} ({})",
+                i + 1,
+                self.names.get(i).copied().unwrap_or("?")
+            ),
+            format!("{why} in {:?}", clip(self.field(i))),
+        )
+    }
+}
+
+/// The items of a comma list (`-` is the empty list).
+pub fn list(text: &str) -> Vec<&str> {
+    if text == "-" || text.is_empty() {
+        Vec::new()
+    } else {
+        text.split(',').collect()
+    }
+}
+
+/// Items as a comma list (`-` when empty).
+pub fn join<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> String {
+    let mut out = String::new();
+    for (i, s) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(s.as_ref());
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_round_trip_with_a_dash_for_empty() {
+        assert_eq!(join(Vec::<&str>::new()), "-");
+        assert_eq!(list("-"), Vec::<&str>::new());
+        assert_eq!(list(&join(["R1", "Fog"])), ["R1", "Fog"]);
+    }
+
+    #[test]
+    fn errors_name_the_field_and_clip_the_input() {
+        let long = "x".repeat(500);
+        let text = format!("a {long}");
+        let f = Fields::split("test", &text, &["first", "second"], 0).unwrap();
+        let e = f.error(1, "bad").to_string();
+        assert!(e.contains("position field 2 (second)"), "{e}");
+        assert!(e.len() < 200, "{e}");
+        let e = Fields::split("test", "a b c", &["first", "second"], 0)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("2 fields (first second), found 3"), "{e}");
+    }
+}
