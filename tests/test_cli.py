@@ -452,3 +452,25 @@ def test_play_hands_a_python_agent_a_redrawn_copy_never_the_hidden_cards(
         g.apply(action)
     assert turns == len(seen) > 20
     assert redrawn > turns // 2, "the opponent's hand is redrawn, not the real one"
+
+
+def test_play_starts_from_a_position_and_its_record_replays(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    g = kingdoms.new_game("battleline", seed=6)
+    for _ in range(20):
+        g.apply(g.legal_actions()[-1])
+    start = g.position()
+    record = tmp_path / "g.json"
+    args = ["battleline", "--position", start, "--seats", "human", "random", "--seed", "1"]
+    out = _play([*args, "--record", str(record)], "1\n" * 500 + "undo\n" * 3, monkeypatch, capsys)
+    assert "Game over" in out
+    saved = kingdoms.Record.from_json(record.read_text())
+    assert saved.position == start
+    replayed = kingdoms.replay(saved)
+    assert replayed.is_terminal
+    first = kingdoms.new_game("battleline", position=start)
+    first.apply(saved.actions[0])
+    assert first.legal_actions() == kingdoms.replay(
+        kingdoms.Record("battleline", saved.seed, saved.actions[:1], saved.options, start)
+    ).legal_actions()

@@ -85,6 +85,13 @@ def add_play_parser(sub: Any) -> None:
         help="the search agent that answers 'hint' (default ismcts:2000)",
     )
     p.add_argument("--seed", type=int, default=None, help="the deal (default: a fresh one)")
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="start from this position string (as Game.position() writes it; a player's view "
+        "has its hidden cards drawn from --seed) instead of a new deal (default: a new deal)",
+    )
     add_option_argument(p)
     p.add_argument(
         "--record",
@@ -225,8 +232,7 @@ class Table:
         )
         if last is None:
             return False
-        r = self.game.record()
-        self.game = kingdoms.replay(kingdoms.Record(r.game, r.seed, r.actions[:last], r.options))
+        self.game.undo(to_ply=last)
         del self.movers[last:]
         self.undos += 1
         return True
@@ -374,7 +380,7 @@ def seats_of(args: argparse.Namespace, players: int) -> list[str]:
 def cmd_play(args: argparse.Namespace, options: dict[str, Any], stdin: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     console = make_console(args.color)
-    game = kingdoms.new_game(args.game, seed=args.seed, **options)
+    game = kingdoms.new_game(args.game, seed=args.seed, position=args.position, **options)
     seats = seats_of(args, game.num_players)
     agents = {p: load_agent(spec) for p, spec in enumerate(seats) if spec != HUMAN}
     names = [HUMAN if p not in agents else agent_name(agents[p], s) for p, s in enumerate(seats)]
