@@ -14,7 +14,7 @@ from __future__ import annotations
 
 # The game, map, agent and batch modules, so `kingdoms.battleline.BattleLine` and
 # `kingdoms.agents.ISMCTS()` work after `import kingdoms`.
-from kingdoms import agents, arte, batch, battleline, hex, strifull
+from kingdoms import agents, arte, batch, battleline, hex, strifull, zinordia
 from kingdoms._kingdoms import (
     WDL,
     Action,
@@ -75,4 +75,5 @@ __all__ = [
     "strifull",
     "tournament",
     "write_records",
+    "zinordia",
 ]

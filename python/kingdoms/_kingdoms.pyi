@@ -502,6 +502,17 @@ class Arte(Game):
     @staticmethod
     def reference_cards_toml() -> str: ...
 
+# ---- zinordia ----
+
+@final
+class Zinordia(Game):
+    GAME: ClassVar[str]
+    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    @staticmethod
+    def reference_files() -> dict[str, str]: ...
+    @staticmethod
+    def map_text(**options: Any) -> str: ...
+
 # ---- agents ----
 from collections.abc import Callable, Sequence
 from typing import Protocol

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kingdoms._kingdoms import KingdomsError
-from kingdoms._svg import arte, battleline, strifull
+from kingdoms._svg import arte, battleline, strifull, zinordia
 from kingdoms._svg.hexmap import hexmap_svg
 from kingdoms._svg.results import plot_ratings, tournament_html
 
@@ -23,6 +23,7 @@ DRAWERS: dict[
     "battleline": battleline.draw,
     "strifull": strifull.draw,
     "arte": arte.draw,
+    "zinordia": zinordia.draw,
 }
 
 

@@ -81,8 +81,16 @@ def _arte(game: Game) -> Bounds:
     return low, high
 
 
+def _zinordia(game: Game) -> Bounds:
+    # zinordia/observe.rs: every entry is a 0/1 flag or a value divided by its maximum and
+    # clamped to [0, 1] (docs/zinordia.md, "Observation").
+    shape = tuple(game.observation_shape)
+    return np.zeros(shape, np.float32), np.ones(shape, np.float32)
+
+
 _BOUNDS: dict[str, Callable[[Game], Bounds]] = {
     "battleline": _battleline,
     "strifull": _strifull,
     "arte": _arte,
+    "zinordia": _zinordia,
 }

@@ -137,4 +137,12 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// A heuristic value of the position for `player`, in [-1, 1]; used by the greedy
     /// agent and as a tie-breaker. Terminal states should return the true result.
     fn evaluate(&self, player: Player) -> f64;
+
+    /// The move a sensible rule-based player makes here (the `Heuristic` agent, issue 14):
+    /// the game's own rules of thumb, no search. Uses only what the player to move may see;
+    /// `rng` breaks ties. `None`: this game has no heuristic player (the agent refuses it).
+    fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
+        let _ = rng;
+        None
+    }
 }

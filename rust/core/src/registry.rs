@@ -34,6 +34,12 @@ macro_rules! for_each_game {
                  (\"simultaneous\" | \"alternating\"), `ranged_scoring` \
                  (\"exception\" | \"ranged_defender\"), `sudden_death_row` \
                  (\"chosen\" | \"front\"); see docs/rules/arte-da-guerra.md.";
+            zinordia::Zinordia, PyZinordia, "Zinordia", "kingdoms.zinordia",
+                "Zinordia: hex tactics, Stars with data-defined abilities, duel, free-for-all \
+                 and 2 v 2. `Zinordia(seed=None, **rules_options)`; options: mode, players, \
+                 map, selection (\"secret\" | \"draft\"), placement (\"alternate\" | \
+                 \"blocks\"), max_rounds, roster_toml, maps_toml, modes_toml (docs/zinordia.md, \
+                 docs/rules/zinordia.md).";
         }
     };
 }
@@ -135,7 +141,7 @@ mod tests {
             let found = crate::with_game!(*name, G => <G as Game>::NAME).unwrap();
             assert_eq!(found, *name);
         }
-        assert_eq!(GAMES, ["battleline", "strifull", "arte"]);
+        assert_eq!(GAMES, ["battleline", "strifull", "arte", "zinordia"]);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod json;
 mod pictures;
 mod selfplay;
 mod strifull;
+mod zinordia;
 
 use errors::IntoPy;
 use game::{PyAction, PyGame, PyRecord};

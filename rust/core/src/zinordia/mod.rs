@@ -1,19 +1,24 @@
 //! Zinordia: hex tactics with Stars whose abilities are data (rules: `docs/rules/zinordia.md`,
-//! content format and reference set: `docs/zinordia.md`).
+//! ids `ZN-x.y`; content format, reference set, state format, notation and observation
+//! layout: `docs/zinordia.md`).
 //!
-//! What is here so far: the ability vocabulary ([`ability`]), the content loader
-//! ([`content`]: roster, maps, modes, with the reference set under `data/zinordia/`), and the
-//! first part of the engine: setup, turns, plays with movement, Renown markers and victory
-//! ([`rules`], [`state`], [`notation`], [`options`]), combat primitives ([`combat`]: rolls,
-//! damage, defeat, push and pull) and lasting effects ([`effects`]). Activating abilities,
-//! reactions and the protocol (`Game`: JSON, views, observations) are not written yet, so the
-//! game is not registered.
+//! Modules: [`ability`] (the ability vocabulary), [`content`] (roster, maps and modes from
+//! TOML, with the reference set under `data/zinordia/`), [`options`], [`state`],
+//! [`notation`] (the action space sized from roster and map, and its text), `rules`
+//! (legality, one set of conditions, and effects), [`combat`] (rolls, damage, defeat, push
+//! and pull), [`effects`] (lasting effects), `json` (saved states and views through serde),
+//! `observe` (views' hidden parts, determinization, observation tensor, text picture),
+//! `evaluate` (the heuristic value) and `heuristic` (the rule-based player).
 
 pub mod ability;
 pub mod combat;
 pub mod content;
 pub mod effects;
+mod evaluate;
+mod heuristic;
+mod json;
 pub mod notation;
+mod observe;
 pub mod options;
 pub mod rules;
 pub mod state;
@@ -23,6 +28,99 @@ pub use content::{Content, GameMap, Mode, Source, Star};
 pub use notation::Action;
 pub use options::{Options, Placement, Selection};
 pub use state::{Phase, Zinordia};
+
+use crate::error::Result;
+use crate::game::{Game, Player};
+use crate::rng::GameRng;
+use serde_json::Value;
+
+impl Game for Zinordia {
+    type Action = Action;
+    type Options = Options;
+    const NAME: &'static str = "zinordia";
+
+    fn new(seed: u64, options: &Options) -> Result<Self> {
+        Zinordia::with_content(seed, options, options.content()?)
+    }
+    fn options(&self) -> &Options {
+        &self.shared.options
+    }
+    fn num_players(&self) -> usize {
+        self.shared.players
+    }
+    fn current_player(&self) -> Option<Player> {
+        Zinordia::current_player(self)
+    }
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        Zinordia::legal_actions(self, out);
+    }
+    fn check(&self, action: Action) -> Result<()> {
+        Zinordia::check(self, action)
+    }
+    fn apply_unchecked(&mut self, action: Action) {
+        Zinordia::apply_unchecked(self, action);
+    }
+    /// The winning team's first player in initiative order (`team` names the partners).
+    fn winner(&self) -> Option<Player> {
+        self.winner_player()
+    }
+    fn team(&self, player: Player) -> usize {
+        self.shared.team(player)
+    }
+    /// The team result: every player of the winning team 1, the others -1 (ZN-12.8).
+    fn returns(&self) -> Vec<f64> {
+        Zinordia::returns(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        self.shared.num_actions()
+    }
+    fn action_id(&self, action: Action) -> usize {
+        self.shared.action_id(action)
+    }
+    fn action_from_id(&self, id: usize) -> Option<Action> {
+        self.shared.action_from_id(id)
+    }
+
+    fn action_notation(&self, action: Action) -> String {
+        self.shared.action_notation(action)
+    }
+    fn parse_action(&self, text: &str) -> Result<Action> {
+        self.shared.parse_action(text)
+    }
+    fn action_json(&self, action: Action) -> Value {
+        self.action_value(action)
+    }
+
+    fn to_json(&self) -> Value {
+        self.json_as(None)
+    }
+    fn from_json(value: &Value) -> Result<Self> {
+        Zinordia::parse_json(value)
+    }
+    fn view(&self, player: Player) -> Value {
+        self.json_as(Some(player))
+    }
+    fn resample_hidden(&self, player: Player, seed: u64) -> Self {
+        self.resample(player, seed)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        self.obs_shape()
+    }
+    fn observation(&self, player: Player, out: &mut [f32]) {
+        self.observe(player, out);
+    }
+    fn render(&self, player: Option<Player>) -> String {
+        self.picture(player)
+    }
+    fn evaluate(&self, player: Player) -> f64 {
+        self.value(player)
+    }
+    fn heuristic_action(&self, rng: &mut GameRng) -> Option<Action> {
+        heuristic::choose(self, rng)
+    }
+}
 
 #[cfg(test)]
 mod tests;

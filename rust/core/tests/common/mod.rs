@@ -38,6 +38,14 @@ pub fn option_sets(name: &str) -> Vec<(&'static str, Map<String, Value>)> {
                 "sudden_death_row": "front",
             }),
         )],
+        "zinordia" => vec![
+            ("ffa3", json!({"mode": "free_for_all", "players": 3})),
+            (
+                "ffa4",
+                json!({"mode": "free_for_all", "players": 4, "selection": "draft"}),
+            ),
+            ("teams", json!({"mode": "teams", "placement": "blocks"})),
+        ],
         _ => vec![],
     };
     let mut out = vec![("default", Map::new())];

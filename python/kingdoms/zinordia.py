@@ -1,0 +1,109 @@
+"""Zinordia: hex tactics. Each player picks Stars (secretly, or in an open draft), places
+them on the battlefield, and plays them turn by turn — moving, collecting Renown markers
+and using their abilities — until a team reaches the mode's Renown target.
+
+>>> from kingdoms.zinordia import Zinordia
+>>> g = Zinordia(seed=1)                  # a duel on the reference content
+>>> g.apply("pick ignara")                # player 0 picks in secret
+>>> "ignara" in str(g.view(1))            # the other player cannot see it
+False
+
+Rules with ids ``ZN-x.y``: ``docs/rules/zinordia.md``. Content format and reference set,
+state dict, notation, action ids and observation layout: ``docs/zinordia.md``.
+
+Rules options (keyword arguments of :class:`Zinordia` and ``kingdoms.new_game("zinordia",
+...)``):
+
+``mode``
+    ``"duel"`` (default), ``"free_for_all"`` (3 or 4 players) or ``"teams"`` (2 v 2), or a
+    mode of one's own content;
+``players``
+    the number of players (default: the mode's fewest);
+``map``
+    the map's id (default: the mode's first);
+``selection``
+    ``"secret"`` (default: simultaneous, hidden until the reveal) or ``"draft"``;
+``placement``
+    ``"alternate"`` (default: one Star at a time) or ``"blocks"``;
+``max_rounds``
+    rounds before the tie rule decides (default 30);
+``roster_toml``, ``maps_toml``, ``modes_toml``
+    one's own content as text (see :func:`content_options` to read it from files).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from kingdoms._kingdoms import DataError, Zinordia
+
+__all__ = [
+    "MODES",
+    "Placement",
+    "Selection",
+    "Zinordia",
+    "content_options",
+    "reference_files",
+]
+
+Selection = Literal["secret", "draft"]
+Placement = Literal["alternate", "blocks"]
+
+#: The reference modes.
+MODES: tuple[str, ...] = ("duel", "free_for_all", "teams")
+
+#: Largest content file read (a roster of 64 Stars is far smaller).
+_MAX_FILE = 1 << 20
+
+
+def _read(path: str | os.PathLike[str], what: str) -> str:
+    p = Path(path)
+    try:
+        if p.stat().st_size > _MAX_FILE:
+            raise DataError(f"{what} {p.name!r:.60}: larger than {_MAX_FILE} bytes")
+        return p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DataError(f"{what} {p.name!r:.60}: cannot be read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{what} {p.name!r:.60}: not UTF-8 text") from None
+
+
+def content_options(
+    roster: str | os.PathLike[str] | None = None,
+    maps: str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]] | None = None,
+    modes: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """Read one's own content from files into rules options for :class:`Zinordia`.
+
+    ``roster`` and ``modes`` are TOML files; ``maps`` is a directory of ``<id>.toml`` map
+    files or a ``{id: path}`` mapping. What is not given stays the reference content's. The
+    files are read here, once: the game (and any state saved from it) carries the text, so
+    loading a saved state never opens a file. The content is validated when a game is
+    made, with errors naming file, Star, ability and field::
+
+        g = Zinordia(seed=1, **content_options(roster="my_roster.toml"))
+    """
+    out: dict[str, Any] = {}
+    if roster is not None:
+        out["roster_toml"] = _read(roster, "roster")
+    if modes is not None:
+        out["modes_toml"] = _read(modes, "modes")
+    if maps is not None:
+        if isinstance(maps, Mapping):
+            items = [(str(k), v) for k, v in maps.items()]
+        else:
+            folder = Path(maps)
+            if not folder.is_dir():
+                raise DataError(f"maps {folder.name!r:.60}: not a directory")
+            items = [(f.stem, f) for f in sorted(folder.glob("*.toml"))]
+        out["maps_toml"] = {k: _read(v, f"map {k!r:.40}") for k, v in items}
+    return out
+
+
+def reference_files() -> dict[str, str]:
+    """The reference content's TOML files by path (``roster.toml``, ``modes.toml``,
+    ``maps/<id>.toml``): a template for one's own."""
+    return Zinordia.reference_files()

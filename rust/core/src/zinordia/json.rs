@@ -1,0 +1,849 @@
+//! The saved-state format (`docs/zinordia.md`, "State format") through serde: plain data
+//! structs that mirror the JSON (`to_json`, and `view(p)` with what `p` may not see as
+//! `null`), decoded with path-reporting errors (`$.stars[3].effects[0].turns`), then one
+//! validation step that resolves Stars and zones against the content the options name and
+//! builds the state (shakmaty's `Setup` → `Position`).
+//!
+//! Content identity: the options carry the content (the reference set, or a user's roster,
+//! maps and modes as TOML text), so a saved state is self-contained and loading one never
+//! opens a file.
+
+#![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::ability::{Immunity, SilenceScope, Stat, STATS};
+use super::combat::{AttackRoll, Defence};
+use super::effects::{Applied, Status};
+use super::notation::Action;
+use super::options::{Options, Selection};
+use super::state::{Phase, Play, StarState, Zinordia};
+use crate::error::{Error, Result};
+use crate::game::Player;
+use crate::hex::Hex;
+use crate::rng::GameRng;
+
+/// Largest Renown a Star may hold in a saved state (far above any target).
+const MAX_RENOWN: u16 = 1000;
+/// Longest duration an effect may have left.
+const MAX_TURNS: u8 = 100;
+/// Largest current Armadura (printed at most 20, plus buffs).
+const MAX_ARMADURA: u16 = 1000;
+
+// ---- the plain data -------------------------------------------------------------------------
+
+/// A whole state or a view. Keys that may be `null` must still be present (`nullable`).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateData {
+    options: Options,
+    /// The dice: `null` in every view (future chance is never visible).
+    #[serde(deserialize_with = "nullable")]
+    rng: Option<GameRng>,
+    phase: PhaseName,
+    /// Each player's picks in pick order, by Star id; an unrevealed secret pick is `null`
+    /// in the views of the other team's players.
+    picks: Vec<Vec<Option<String>>>,
+    /// Players in turn order (empty during selection).
+    order: Vec<u8>,
+    /// Each initiative roll: `[side, die]` pairs (a side is a player, or a team in 2 v 2).
+    rolls: Vec<Vec<[u8; 2]>>,
+    /// Star slots `p * stars_per_player + i` (empty during selection).
+    stars: Vec<StarData>,
+    /// Zones holding a Renown marker.
+    markers: Vec<Zone>,
+    round: u16,
+    /// Index into `order` of the player whose turn it is.
+    turn: u8,
+    #[serde(deserialize_with = "nullable")]
+    play: Option<PlayData>,
+    #[serde(deserialize_with = "nullable")]
+    last_roll: Option<RollData>,
+    /// The winning team once the game is over (`null`: running, or a draw).
+    #[serde(deserialize_with = "nullable")]
+    winner: Option<u8>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PhaseName {
+    Select,
+    Place,
+    Main,
+    Over,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StarData {
+    /// The Star's roster id (the owner's pick for this slot).
+    star: String,
+    #[serde(deserialize_with = "nullable")]
+    zone: Option<Zone>,
+    vida: u16,
+    amago: u16,
+    armadura: u16,
+    renown: u16,
+    defeated: bool,
+    played: bool,
+    effects: Vec<EffectData>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EffectData {
+    status: StatusData,
+    /// The player whose turns count it down.
+    applier: u8,
+    /// The Star slot that applied it.
+    by: u16,
+    /// Turns left; `null`: until the end of the current turn.
+    #[serde(deserialize_with = "nullable")]
+    turns: Option<u8>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum StatusData {
+    Stat {
+        stat: String,
+        amount: i8,
+        stacks: bool,
+    },
+    Mark {
+        mark: String,
+    },
+    Silence {
+        scope: String,
+        passives: bool,
+    },
+    Immune {
+        class: String,
+    },
+    Dot {
+        amount: u16,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayData {
+    /// The playing Star's slot.
+    star: u16,
+    moved: u16,
+    activated: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RollData {
+    dice: [u8; 2],
+    total: i32,
+    defences: Vec<DefenceData>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DefenceData {
+    star: u16,
+    die: u8,
+    total: i32,
+    hit: bool,
+}
+
+/// A key that must be present but may be `null` (serde would take a missing one as `null`).
+fn nullable<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d)
+}
+
+/// A zone written `q,r`, as in the notation.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct Zone(Hex);
+
+impl TryFrom<String> for Zone {
+    type Error = String;
+    fn try_from(text: String) -> std::result::Result<Zone, String> {
+        let parsed = text.split_once(',').and_then(|(q, r)| {
+            let q: i32 = q.parse().ok()?;
+            let r: i32 = r.parse().ok()?;
+            // Far beyond any map of 64 zones; keeps coordinates arithmetic-safe.
+            (q.abs() <= 1000 && r.abs() <= 1000).then(|| Hex::new(q, r))
+        });
+        parsed
+            .map(Zone)
+            .ok_or_else(|| format!("expected a zone q,r, found {:?}", clip(&text)))
+    }
+}
+
+impl From<Zone> for String {
+    fn from(z: Zone) -> String {
+        format!("{},{}", z.0.x, z.0.y)
+    }
+}
+
+/// At most 40 characters of user text, for messages.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or("")),
+        None => text.to_string(),
+    }
+}
+
+// ---- names of the status vocabulary -----------------------------------------------------------
+
+const SCOPES: [(SilenceScope, &str); 4] = [
+    (SilenceScope::All, "all"),
+    (SilenceScope::Attacks, "attacks"),
+    (SilenceScope::Instants, "instants"),
+    (SilenceScope::Reactions, "reactions"),
+];
+
+const IMMUNITIES: [(Immunity, &str); 6] = [
+    (Immunity::Damage, "damage"),
+    (Immunity::ForcedMove, "forced_move"),
+    (Immunity::Debuff, "debuff"),
+    (Immunity::Mark, "mark"),
+    (Immunity::Silence, "silence"),
+    (Immunity::AmagoLoss, "amago_loss"),
+];
+
+fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], v: T) -> &'static str {
+    table
+        .iter()
+        .find(|(x, _)| *x == v)
+        .map_or("?", |(_, n)| *n)
+}
+
+fn from_name<T: Copy>(table: &[(T, &'static str)], name: &str, path: &str) -> Result<T> {
+    table
+        .iter()
+        .find(|(_, n)| *n == name)
+        .map(|(x, _)| *x)
+        .ok_or_else(|| {
+            let names: Vec<&str> = table.iter().map(|(_, n)| *n).collect();
+            Error::state(
+                path,
+                format!("expected one of {}, found {:?}", names.join(", "), clip(name)),
+            )
+        })
+}
+
+fn stat_table() -> [(Stat, &'static str); 6] {
+    STATS.map(|s| (s, s.name()))
+}
+
+pub(super) fn status_name(s: &Status) -> String {
+    match s {
+        Status::Stat { stat, amount, .. } => format!("{}{:+}", stat.name(), amount),
+        Status::Mark(m) => format!("mark {m}"),
+        Status::Silence { scope, .. } => format!("silenced ({})", name_of(&SCOPES, *scope)),
+        Status::Immune(c) => format!("immune to {}", name_of(&IMMUNITIES, *c)),
+        Status::Dot { amount } => format!("{amount} damage each turn"),
+    }
+}
+
+// ---- writing ----------------------------------------------------------------------------------
+
+impl Zinordia {
+    /// The state as JSON, with what `viewer` may not see as `null` (`None`: everything).
+    pub(super) fn json_as(&self, viewer: Option<Player>) -> Value {
+        serde_json::to_value(self.data(viewer)).unwrap_or(Value::Null)
+    }
+
+    /// Whether `viewer` sees player `owner`'s picks now: always after the reveal, in a
+    /// draft, and for one's own team (partners must not pick the same Star, ZN-1.2).
+    pub(super) fn sees_picks(&self, viewer: Option<Player>, owner: Player) -> bool {
+        let sh = &self.shared;
+        match viewer {
+            None => true,
+            Some(v) => {
+                !matches!(self.phase, Phase::Select { .. })
+                    || self.options().selection == Selection::Draft
+                    || sh.team(v) == sh.team(owner)
+            }
+        }
+    }
+
+    fn data(&self, viewer: Option<Player>) -> StateData {
+        let sh = &self.shared;
+        let star_id = |r: usize| sh.content.stars.get(r).map(|s| s.id.clone());
+        let picks = self
+            .picks
+            .iter()
+            .enumerate()
+            .map(|(o, ps)| {
+                let shown = self.sees_picks(viewer, o);
+                ps.iter()
+                    .map(|&r| if shown { star_id(r) } else { None })
+                    .collect()
+            })
+            .collect();
+        let stars = self
+            .stars
+            .iter()
+            .map(|st| StarData {
+                star: star_id(st.roster).unwrap_or_default(),
+                zone: st.zone.map(Zone),
+                vida: st.vida,
+                amago: st.amago,
+                armadura: st.armadura,
+                renown: st.renown,
+                defeated: st.defeated,
+                played: st.played,
+                effects: st.effects.iter().map(effect_data).collect(),
+            })
+            .collect();
+        StateData {
+            options: self.options().clone(),
+            rng: viewer.is_none().then(|| self.rng.clone()),
+            phase: match self.phase {
+                Phase::Select { .. } => PhaseName::Select,
+                Phase::Place { .. } => PhaseName::Place,
+                Phase::Main => PhaseName::Main,
+                Phase::Over => PhaseName::Over,
+            },
+            picks,
+            order: self.order.iter().map(|&p| p as u8).collect(),
+            rolls: self
+                .rolls
+                .iter()
+                .map(|r| r.iter().map(|&(s, d)| [s as u8, d]).collect())
+                .collect(),
+            stars,
+            markers: self.markers.iter().map(|&h| Zone(h)).collect(),
+            round: self.round,
+            turn: self.turn as u8,
+            play: self.play.map(|p| PlayData {
+                star: p.star as u16,
+                moved: p.moved,
+                activated: p.activated,
+            }),
+            last_roll: self.last_roll.as_ref().map(|r| RollData {
+                dice: r.dice,
+                total: r.total,
+                defences: r
+                    .defences
+                    .iter()
+                    .map(|d| DefenceData {
+                        star: d.star as u16,
+                        die: d.die,
+                        total: d.total,
+                        hit: d.hit,
+                    })
+                    .collect(),
+            }),
+            winner: if self.phase == Phase::Over {
+                self.winner.map(|t| t as u8)
+            } else {
+                None
+            },
+        }
+    }
+
+    /// A structured description of an action (`Game::action_json`).
+    pub(super) fn action_value(&self, a: Action) -> Value {
+        let sh = &self.shared;
+        let zone = |z: u8| {
+            sh.zones
+                .get(usize::from(z))
+                .map_or(Value::Null, |h| json!([h.x, h.y]))
+        };
+        match a {
+            Action::Pick(s) => json!({
+                "kind": "pick",
+                "star": sh.content.stars.get(usize::from(s)).map(|s| s.id.clone()),
+            }),
+            Action::Place { slot, zone: z } => {
+                json!({"kind": "place", "slot": u16::from(slot) + 1, "zone": zone(z)})
+            }
+            Action::Play(slot) => json!({"kind": "play", "slot": u16::from(slot) + 1}),
+            Action::Move(z) => json!({"kind": "move", "zone": zone(z)}),
+            Action::Collect => json!({"kind": "collect"}),
+            Action::EndPlay => json!({"kind": "end_play"}),
+            Action::EndTurn => json!({"kind": "end_turn"}),
+        }
+    }
+}
+
+fn effect_data(a: &Applied) -> EffectData {
+    let status = match &a.status {
+        Status::Stat {
+            stat,
+            amount,
+            stacks,
+        } => StatusData::Stat {
+            stat: stat.name().into(),
+            amount: *amount,
+            stacks: *stacks,
+        },
+        Status::Mark(m) => StatusData::Mark { mark: m.clone() },
+        Status::Silence { scope, passives } => StatusData::Silence {
+            scope: name_of(&SCOPES, *scope).into(),
+            passives: *passives,
+        },
+        Status::Immune(c) => StatusData::Immune {
+            class: name_of(&IMMUNITIES, *c).into(),
+        },
+        Status::Dot { amount } => StatusData::Dot { amount: *amount },
+    };
+    EffectData {
+        status,
+        applier: a.applier as u8,
+        by: a.by as u16,
+        turns: a.turns,
+    }
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+impl Zinordia {
+    /// Decode a saved state, then validate it into a state (the one validation step).
+    pub(super) fn parse_json(value: &Value) -> Result<Zinordia> {
+        let data: StateData = decode(value)?;
+        Zinordia::from_data(data)
+    }
+
+    fn from_data(data: StateData) -> Result<Zinordia> {
+        let content = data
+            .options
+            .content()
+            .map_err(|e| Error::state("$.options", e.to_string()))?;
+        // A fresh game on these options gives the shared part and checks the options.
+        let mut g = Zinordia::with_content(0, &data.options, content)
+            .map_err(|e| Error::state("$.options", e.to_string()))?;
+        let sh = Arc::clone(&g.shared);
+        let (n, k) = (sh.players, sh.per_player);
+        g.rng = data
+            .rng
+            .ok_or_else(|| Error::state("$.rng", "missing (null): a view cannot be loaded"))?;
+
+        // Picks (ZN-4.2).
+        if data.picks.len() != n {
+            return Err(Error::state(
+                "$.picks",
+                format!("expected one list per player ({n})"),
+            ));
+        }
+        let mut picks = vec![Vec::new(); n];
+        for (p, (list, out)) in data.picks.iter().zip(picks.iter_mut()).enumerate() {
+            if list.len() > k {
+                return Err(Error::state(
+                    format!("$.picks[{p}]"),
+                    format!("a player picks {k} Stars"),
+                ));
+            }
+            for (i, id) in list.iter().enumerate() {
+                let path = format!("$.picks[{p}][{i}]");
+                let id = id.as_deref().ok_or_else(|| {
+                    Error::state(&path, "missing (null): a view cannot be loaded")
+                })?;
+                let r = sh
+                    .content
+                    .star(id)
+                    .ok_or_else(|| Error::state(&path, "no Star with this id in the roster"))?;
+                out.push(r);
+            }
+        }
+        let done: usize = picks.iter().map(Vec::len).sum();
+        let selecting = data.phase == PhaseName::Select;
+        if selecting != (done < n * k) {
+            return Err(Error::state(
+                "$.picks",
+                "every Star is picked exactly when selection is over",
+            ));
+        }
+        // Picks are made in a fixed order: seat after seat (secret) or round after round (draft).
+        let expected = |p: usize| match sh.options.selection {
+            Selection::Secret => done.saturating_sub(p * k).min(k),
+            Selection::Draft => done / n + usize::from(p < done % n),
+        };
+        for (p, list) in picks.iter().enumerate() {
+            if list.len() != expected(p) {
+                return Err(Error::state(
+                    format!("$.picks[{p}]"),
+                    "picks out of the selection order",
+                ));
+            }
+        }
+        for (p, list) in picks.iter().enumerate() {
+            for (i, r) in list.iter().enumerate() {
+                let clash = (0..n).any(|o| {
+                    let counts = sh.team(o) == sh.team(p) || sh.options.selection == Selection::Draft;
+                    let before = picks.get(o).map_or(0, |l| {
+                        if o == p {
+                            i
+                        } else {
+                            l.len()
+                        }
+                    });
+                    counts && picks.get(o).is_some_and(|l| l.iter().take(before).any(|x| x == r))
+                });
+                if clash {
+                    return Err(Error::state(
+                        format!("$.picks[{p}][{i}]"),
+                        "this Star is picked twice in a team (ZN-1.2) or draft",
+                    ));
+                }
+            }
+        }
+        g.picks = picks;
+
+        // Initiative (ZN-4.3).
+        let order: Vec<usize> = data.order.iter().map(|&p| usize::from(p)).collect();
+        let want = if selecting { 0 } else { n };
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        if sorted != (0..want).collect::<Vec<_>>() {
+            return Err(Error::state(
+                "$.order",
+                if selecting {
+                    "empty until selection ends".to_string()
+                } else {
+                    format!("expected each player 0..{n} once")
+                },
+            ));
+        }
+        if sh.mode().teams {
+            let alternates = order
+                .windows(2)
+                .all(|w| matches!(w, [a, b] if sh.team(*a) != sh.team(*b)));
+            if !alternates {
+                return Err(Error::state("$.order", "teams alternate in turn order"));
+            }
+        }
+        g.order = order;
+        let sides = sh.mode().num_teams(n).min(n);
+        let mut rolls = Vec::with_capacity(data.rolls.len());
+        for (i, r) in data.rolls.iter().enumerate() {
+            let mut one = Vec::with_capacity(r.len());
+            for (j, &[side, die]) in r.iter().enumerate() {
+                if usize::from(side) >= sides || !(1..=6).contains(&die) {
+                    return Err(Error::state(
+                        format!("$.rolls[{i}][{j}]"),
+                        format!("expected [side 0..{sides}, die 1..6]"),
+                    ));
+                }
+                one.push((usize::from(side), die));
+            }
+            rolls.push(one);
+        }
+        if selecting && !rolls.is_empty() {
+            return Err(Error::state("$.rolls", "empty until selection ends"));
+        }
+        g.rolls = rolls;
+
+        // Stars and the board.
+        if data.stars.len() != if selecting { 0 } else { n * k } {
+            return Err(Error::state(
+                "$.stars",
+                "one entry per Star slot once selection ends, none before",
+            ));
+        }
+        let mut stars = Vec::with_capacity(data.stars.len());
+        for (s, d) in data.stars.iter().enumerate() {
+            let path = |key: &str| format!("$.stars[{s}].{key}");
+            let roster = g
+                .picks
+                .get(s / k)
+                .and_then(|l| l.get(s % k))
+                .copied()
+                .unwrap_or(0);
+            let printed = sh
+                .content
+                .stars
+                .get(roster)
+                .ok_or_else(|| Error::state(path("star"), "no such Star"))?;
+            if d.star != printed.id {
+                return Err(Error::state(
+                    path("star"),
+                    "must be the owner's pick for this slot",
+                ));
+            }
+            if d.vida > printed.vida {
+                return Err(Error::state(
+                    path("vida"),
+                    format!("above the Star's Vida {}", printed.vida),
+                ));
+            }
+            if d.amago > printed.amago {
+                return Err(Error::state(
+                    path("amago"),
+                    format!("above the Star's Âmago {}", printed.amago),
+                ));
+            }
+            if d.armadura > MAX_ARMADURA {
+                return Err(Error::state(path("armadura"), format!("at most {MAX_ARMADURA}")));
+            }
+            if d.renown > MAX_RENOWN {
+                return Err(Error::state(path("renown"), format!("at most {MAX_RENOWN}")));
+            }
+            if d.defeated != (d.vida == 0) {
+                return Err(Error::state(
+                    path("defeated"),
+                    "a Star is defeated exactly when its Vida is 0",
+                ));
+            }
+            if d.defeated && d.zone.is_some() {
+                return Err(Error::state(path("zone"), "a defeated Star is off the board"));
+            }
+            let mut effects = Vec::with_capacity(d.effects.len());
+            for (i, e) in d.effects.iter().enumerate() {
+                effects.push(applied(e, n, n * k, &format!("$.stars[{s}].effects[{i}]"))?);
+            }
+            stars.push(StarState {
+                roster,
+                zone: d.zone.map(|z| z.0),
+                vida: d.vida,
+                amago: d.amago,
+                armadura: d.armadura,
+                renown: d.renown,
+                defeated: d.defeated,
+                played: d.played,
+                effects,
+            });
+        }
+        for (s, st) in stars.iter().enumerate() {
+            if let Some(h) = st.zone {
+                let path = format!("$.stars[{s}].zone");
+                if sh.map.cost(h).is_none() {
+                    return Err(Error::state(path, "not an open zone of the map"));
+                }
+                if g.board.occupant(h).is_some() {
+                    return Err(Error::state(path, "a zone holds one Star (ZN-2.2)"));
+                }
+                let _ = g.board.set_occupant(h, Some(s as u32));
+            }
+        }
+        g.stars = stars;
+
+        let mut markers = Vec::with_capacity(data.markers.len());
+        for (i, m) in data.markers.iter().enumerate() {
+            if !sh.map.contains(m.0) || markers.contains(&m.0) {
+                return Err(Error::state(
+                    format!("$.markers[{i}]"),
+                    "a marker lies on a zone of the map, one per zone",
+                ));
+            }
+            markers.push(m.0);
+        }
+        if markers.len() > usize::from(sh.mode().markers) {
+            return Err(Error::state("$.markers", "more markers than the mode places"));
+        }
+        g.markers = markers;
+
+        // Where the game is.
+        let placed = g.stars.iter().filter(|st| st.zone.is_some() || st.defeated).count();
+        g.phase = match data.phase {
+            PhaseName::Select => Phase::Select {
+                player: match sh.options.selection {
+                    Selection::Secret => done / k,
+                    Selection::Draft => done % n,
+                },
+            },
+            PhaseName::Place => {
+                if placed >= n * k || g.stars.iter().any(|st| st.defeated) {
+                    return Err(Error::state("$.phase", "placement is over once every Star is placed"));
+                }
+                // Placement follows its order: the first `placed` steps are made.
+                let order = g.placement_order();
+                let mut made = vec![0usize; n];
+                for p in order.iter().take(placed) {
+                    if let Some(m) = made.get_mut(*p) {
+                        *m += 1;
+                    }
+                }
+                for p in 0..n {
+                    let on = g.stars_of(p).filter(|&s| g.stars.get(s).is_some_and(|st| st.zone.is_some())).count();
+                    if made.get(p) != Some(&on) {
+                        return Err(Error::state(
+                            format!("$.stars[{}]", p * k),
+                            "Stars placed out of the placement order",
+                        ));
+                    }
+                }
+                Phase::Place { step: placed }
+            }
+            PhaseName::Main => {
+                if placed != n * k {
+                    return Err(Error::state("$.stars", "in the Main phase every Star is placed or out"));
+                }
+                Phase::Main
+            }
+            PhaseName::Over => Phase::Over,
+        };
+        let in_setup = matches!(g.phase, Phase::Select { .. } | Phase::Place { .. });
+        if in_setup && (data.round != 0 || data.turn != 0) {
+            return Err(Error::state("$.round", "round and turn are 0 during setup"));
+        }
+        if !in_setup && (data.round == 0 || data.round > sh.options.max_rounds) {
+            return Err(Error::state(
+                "$.round",
+                format!("expected 1..={}", sh.options.max_rounds),
+            ));
+        }
+        g.round = data.round;
+        if !in_setup && usize::from(data.turn) >= n {
+            return Err(Error::state("$.turn", format!("expected 0..{n}")));
+        }
+        g.turn = usize::from(data.turn);
+
+        g.play = match data.play {
+            None => None,
+            Some(p) => {
+                let star = usize::from(p.star);
+                if g.phase != Phase::Main
+                    || !g.stars_of(g.turn_player()).contains(&star)
+                    || !g.alive(star)
+                    || g.stars.get(star).is_some_and(|st| st.played)
+                {
+                    return Err(Error::state(
+                        "$.play.star",
+                        "a play is made by a Star of the player whose turn it is, on the board, \
+                         not yet played",
+                    ));
+                }
+                if p.moved > u16::from(u8::MAX) {
+                    return Err(Error::state("$.play.moved", "at most 255"));
+                }
+                Some(Play {
+                    star,
+                    moved: p.moved,
+                    activated: p.activated,
+                })
+            }
+        };
+        g.last_roll = match data.last_roll {
+            None => None,
+            Some(r) => {
+                let mut defences = Vec::with_capacity(r.defences.len());
+                for (i, d) in r.defences.iter().enumerate() {
+                    if usize::from(d.star) >= g.stars.len() || !(1..=6).contains(&d.die) {
+                        return Err(Error::state(
+                            format!("$.last_roll.defences[{i}]"),
+                            "expected a Star slot and a die 1..6",
+                        ));
+                    }
+                    defences.push(Defence {
+                        star: usize::from(d.star),
+                        die: d.die,
+                        total: d.total,
+                        hit: d.hit,
+                    });
+                }
+                if r.dice.iter().any(|d| !(1..=6).contains(d)) {
+                    return Err(Error::state("$.last_roll.dice", "dice are 1..6"));
+                }
+                Some(AttackRoll {
+                    dice: r.dice,
+                    total: r.total,
+                    defences,
+                })
+            }
+        };
+        g.winner = match data.winner {
+            Some(_) if g.phase != Phase::Over => {
+                return Err(Error::state("$.winner", "null until the game is over"));
+            }
+            Some(t) if usize::from(t) >= sh.num_teams() => {
+                return Err(Error::state(
+                    "$.winner",
+                    format!("expected a team 0..{}", sh.num_teams()),
+                ));
+            }
+            w => w.map(usize::from),
+        };
+        Ok(g)
+    }
+}
+
+/// A lasting effect from its plain data.
+fn applied(e: &EffectData, players: usize, slots: usize, path: &str) -> Result<Applied> {
+    let status = match &e.status {
+        StatusData::Stat {
+            stat,
+            amount,
+            stacks,
+        } => Status::Stat {
+            stat: from_name(&stat_table(), stat, &format!("{path}.status.stat"))?,
+            amount: *amount,
+            stacks: *stacks,
+        },
+        StatusData::Mark { mark } => {
+            if mark.is_empty() || mark.len() > 32 {
+                return Err(Error::state(
+                    format!("{path}.status.mark"),
+                    "a mark is 1 to 32 characters",
+                ));
+            }
+            Status::Mark(mark.clone())
+        }
+        StatusData::Silence { scope, passives } => Status::Silence {
+            scope: from_name(&SCOPES, scope, &format!("{path}.status.scope"))?,
+            passives: *passives,
+        },
+        StatusData::Immune { class } => {
+            Status::Immune(from_name(&IMMUNITIES, class, &format!("{path}.status.class"))?)
+        }
+        StatusData::Dot { amount } => Status::Dot { amount: *amount },
+    };
+    if usize::from(e.applier) >= players {
+        return Err(Error::state(format!("{path}.applier"), "no such player"));
+    }
+    if usize::from(e.by) >= slots {
+        return Err(Error::state(format!("{path}.by"), "no such Star slot"));
+    }
+    if e.turns.is_some_and(|t| t == 0 || t > MAX_TURNS) {
+        return Err(Error::state(
+            format!("{path}.turns"),
+            format!("expected 1..={MAX_TURNS} or null"),
+        ));
+    }
+    Ok(Applied {
+        status,
+        applier: usize::from(e.applier),
+        by: usize::from(e.by),
+        turns: e.turns,
+    })
+}
+
+/// Decode `value` as `T`; an error names the path (`$.stars[1].zone`) and why.
+fn decode<T: DeserializeOwned>(value: &Value) -> Result<T> {
+    // Tracking the path costs an allocation per key: decode plainly, and only a value that
+    // fails is decoded again to say where.
+    if let Ok(data) = T::deserialize(value) {
+        return Ok(data);
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let message = e.inner().to_string();
+        let mut path = String::from("$");
+        for segment in e.path().iter() {
+            let _ = match segment {
+                serde_path_to_error::Segment::Seq { index } => write!(path, "[{index}]"),
+                serde_path_to_error::Segment::Map { key } => write!(path, ".{}", clip(key)),
+                serde_path_to_error::Segment::Enum { variant } => {
+                    write!(path, ".{}", clip(variant))
+                }
+                serde_path_to_error::Segment::Unknown => write!(path, ".?"),
+            };
+        }
+        let missing = message.strip_prefix("missing field `");
+        if let Some(key) = missing.and_then(|m| m.split('`').next()) {
+            let _ = write!(path, ".{}", clip(key));
+        }
+        let message = match message.char_indices().nth(200) {
+            Some((end, _)) => format!("{}...", message.get(..end).unwrap_or("")),
+            None => message,
+        };
+        Error::state(path, message)
+    })
+}

@@ -1,0 +1,170 @@
+"""Zinordia through the Python API: construction and modes, notation, views hiding the secret
+selection (ZN-4.2), team results (ZN-12.8), one's own content with clear errors, pictures.
+Rule ids refer to docs/rules/zinordia.md."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import kingdoms
+import numpy as np
+import pytest
+from kingdoms.zinordia import MODES, Zinordia, content_options, reference_files
+
+MODE_OPTIONS = [
+    {},
+    {"mode": "free_for_all", "players": 3},
+    {"mode": "free_for_all", "players": 4, "selection": "draft"},
+    {"mode": "teams", "placement": "blocks"},
+]
+
+
+def play_out(g: Zinordia, seed: int = 0, limit: int = 20_000) -> Zinordia:
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if g.is_terminal:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_construction_and_modes() -> None:
+    g = Zinordia(seed=1)
+    assert g.name == "zinordia" and g.num_players == 2
+    assert kingdoms.new_game("zinordia", seed=1).to_dict() == g.to_dict()
+    assert "zinordia" in kingdoms.games()
+    assert set(MODES) == {"duel", "free_for_all", "teams"}
+    assert Zinordia(seed=1, mode="free_for_all", players=4).num_players == 4
+    t = Zinordia(seed=1, mode="teams")
+    assert [t.team(p) for p in range(4)] == [0, 1, 0, 1]
+    with pytest.raises(kingdoms.RulesOptionError, match="players"):
+        Zinordia(seed=1, mode="duel", players=3)
+    with pytest.raises(kingdoms.RulesOptionError, match="mode"):
+        Zinordia(seed=1, mode="chess")
+    with pytest.raises(kingdoms.RulesOptionError):
+        Zinordia(seed=1, no_such_option=True)
+
+
+@pytest.mark.parametrize("options", MODE_OPTIONS, ids=["duel", "ffa3", "ffa4", "teams"])
+def test_random_games_end_and_round_trip(options: dict[str, object]) -> None:
+    g = play_out(Zinordia(seed=7, **options), seed=7)
+    assert g.is_terminal
+    back = kingdoms.from_dict(g.to_dict())
+    assert back.to_dict() == g.to_dict()
+    returns = g.returns()
+    if g.winner is not None:
+        team = g.team(g.winner)
+        assert returns == [1.0 if g.team(p) == team else -1.0 for p in range(g.num_players)]
+
+
+def test_notation_round_trips_and_names_bad_text() -> None:
+    g = Zinordia(seed=2)
+    for a in g.legal_actions():
+        assert g.parse_action(str(a)) == a
+    g.apply("pick ignara")
+    with pytest.raises(kingdoms.NotationError, match="no Star"):
+        g.parse_action("pick nobody")
+    with pytest.raises(kingdoms.NotationError):
+        g.parse_action("move here")
+    with pytest.raises(kingdoms.IllegalActionError, match="ZN-4.2"):
+        g.apply("end turn")
+
+
+def test_views_hide_the_secret_selection_until_the_reveal() -> None:
+    g = Zinordia(seed=3)
+    g.apply("pick ignara")
+    assert g.view(0)["picks"][0] == ["ignara"]
+    assert g.view(1)["picks"][0] == [None]
+    assert g.view(0)["rng"] is None
+    assert "ignara" not in g.render(1)
+    with pytest.raises(kingdoms.StateError, match="rng"):
+        kingdoms.from_dict(g.view(0))
+    # Player 1's observation is the same whichever Star player 0 picked.
+    h = Zinordia(seed=3)
+    h.apply(h.legal_actions()[-1])
+    assert np.array_equal(g.observation_tensor(1), h.observation_tensor(1))
+    # Every determinization agrees with the view.
+    for seed in range(5):
+        assert g.resample_hidden(1, seed).view(1) == g.view(1)
+
+
+def test_observation_shape_is_fixed_and_bounded() -> None:
+    g = Zinordia(seed=4)
+    shape = g.observation_shape
+    for _ in range(200):
+        if g.is_terminal:
+            break
+        obs = g.observation_tensor(g.current_player)
+        assert obs.shape == tuple(shape)
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+        g.apply(random.Random(4).choice(g.legal_actions()))
+
+
+def test_own_content_from_files(tmp_path: Path) -> None:
+    files = reference_files()
+    assert {"roster.toml", "modes.toml", "maps/arena.toml"} <= set(files)
+    roster = tmp_path / "roster.toml"
+    roster.write_text(files["roster.toml"].replace('name = "Ignara"', 'name = "Ignara II"'))
+    opts = content_options(roster=roster)
+    g = Zinordia(seed=1, **opts)
+    assert "roster_toml" in g.to_dict()["options"]
+    assert kingdoms.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "arena.toml").write_text(files["maps/arena.toml"])
+    assert set(content_options(maps=maps)["maps_toml"]) == {"arena"}
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(files["roster.toml"].replace("vida = ", "vida = 500 #", 1))
+    with pytest.raises(kingdoms.DataError, match=r"roster_toml.*vida"):
+        Zinordia(seed=1, **content_options(roster=bad))
+    with pytest.raises(kingdoms.DataError, match="cannot be read"):
+        content_options(roster=tmp_path / "missing.toml")
+    with pytest.raises(kingdoms.DataError, match="not a directory"):
+        content_options(maps=tmp_path / "missing")
+
+
+def test_pictures_show_the_board_and_hide_picks() -> None:
+    g = Zinordia(seed=5)
+    g.apply("pick ignara")
+    whole = g.svg()
+    ET.fromstring(whole)
+    assert "ignara" in whole
+    assert "ignara" not in g.svg(1)
+    g = play_out(Zinordia(seed=5), seed=5, limit=60)
+    svg = g.svg()
+    root = ET.fromstring(svg)
+    stars = [e for e in root.iter() if e.get("class") == "star"]
+    on_board = [s for s in g.to_dict()["stars"] if s["zone"] is not None]
+    assert len(stars) == len(on_board)
+    zones = [e for e in root.iter() if e.get("class") == "zone"]
+    assert len(zones) == len(kingdoms.hex.HexMap.from_text(Zinordia.map_text()).zones())
+
+
+def test_map_text_follows_the_options() -> None:
+    duel = kingdoms.hex.HexMap.from_text(Zinordia.map_text())
+    teams = kingdoms.hex.HexMap.from_text(Zinordia.map_text(mode="teams"))
+    assert duel != teams
+    with pytest.raises(kingdoms.RulesOptionError):
+        Zinordia.map_text(mode="chess")
+
+
+def test_doc_examples_run() -> None:
+    import doctest
+    import re
+
+    import kingdoms.zinordia
+
+    assert doctest.testmod(kingdoms.zinordia).failed == 0
+    doc = Path(__file__).resolve().parent.parent / "docs" / "zinordia.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL)
+    assert blocks
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner()
+    for i, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"docs/zinordia.md[{i}]", str(doc), 0)
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
