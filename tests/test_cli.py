@@ -471,6 +471,46 @@ def test_play_starts_from_a_position_and_its_record_replays(
     assert replayed.is_terminal
     first = kingdoms.new_game("battleline", position=start)
     first.apply(saved.actions[0])
-    assert first.legal_actions() == kingdoms.replay(
-        kingdoms.Record("battleline", saved.seed, saved.actions[:1], saved.options, start)
-    ).legal_actions()
+    assert (
+        first.legal_actions()
+        == kingdoms.replay(
+            kingdoms.Record("battleline", saved.seed, saved.actions[:1], saved.options, start)
+        ).legal_actions()
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "seats"),
+    [
+        ("free_for_all", ["human", "random", "greedy"]),
+        ("teams", ["human", "random", "human", "random"]),
+    ],
+)
+def test_play_seats_every_player_of_a_many_player_game(
+    mode: str,
+    seats: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    if "zinordia" not in kingdoms.games():
+        pytest.fail("Zinordia (2-4 players) is registered")
+    record = tmp_path / "g.json"
+    args = ["zinordia", "--option", f"mode={mode}", "--option", f"players={len(seats)}"]
+    args += ["--seats", *seats, "--seed", "2", "--record", str(record)]
+    out = _play(args, "1\n" * 3000, monkeypatch, capsys)
+    assert "Game over" in out
+    people = [p for p, s in enumerate(seats) if s == "human"]
+    for p in people:
+        assert f"player {p}, your move" in out
+    if len(people) > 1:
+        assert "player 2's turn" in out
+    g = kingdoms.replay(kingdoms.Record.from_json(record.read_text()))
+    assert g.num_players == len(seats) and g.is_terminal
+    summary = out[out.index("Game over") :]
+    for p, who in enumerate(seats):
+        assert f"player {p}: {who}" in summary
+    w = g.winner
+    if w is not None and mode == "teams":
+        mates = [p for p in range(4) if g.team(p) == g.team(w)]
+        assert f"players {mates[0]} ({seats[mates[0]]}), {mates[1]} ({seats[mates[1]]}) win" in out

@@ -1,6 +1,7 @@
 """Every Python example in docs/*.md runs as written, as tests/test_readme.py does the README's.
 
-A block runs in a fresh temporary directory (examples may write files). A block that imports an
+A block runs in a fresh temporary directory (examples may write files); a block written as
+an interactive session (`>>>`) is run as a doctest, its printed outputs checked. A block that imports an
 optional extra skips only while that extra is not installed, and never in CI (`CI` set), where
 every extra is. A block opts out only with a visible marker on the line before its fence,
 `<!-- not run: REASON -->`, and the reason is shown as the skip message.
@@ -8,6 +9,7 @@ every extra is. A block opts out only with a visible marker on the line before i
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import os
 import re
@@ -84,6 +86,12 @@ def test_doc_example_runs(
             pytest.fail(f"{doc}:{line} {missing}, and CI installs every extra")
         pytest.skip(missing)
     monkeypatch.chdir(tmp_path)
+    if code.lstrip().startswith(">>>"):  # a session: each output is checked, as doctest does
+        test = doctest.DocTestParser().get_doctest(code, {}, doc, str(DOCS / doc), line)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test, out=lambda text: print(text, end=""))
+        assert runner.failures == 0, f"{doc}:{line}: {runner.failures} example(s) differ"
+        return
     # Line numbers in tracebacks point into the doc itself.
     compiled = compile("\n" * line + code, str(DOCS / doc), "exec")
     exec(compiled, {"__name__": "__docs__"})  # noqa: S102 - running our own docs is the point

@@ -72,6 +72,7 @@ OPTIONS = {
     "battleline": _types.BattleLineOptions,
     "strifull": _types.StrifullOptions,
     "arte": _types.ArteOptions,
+    "zinordia": _types.ZinordiaOptions,
 }
 STATES = {
     "battleline": (_types.BattleLineState, _types.BattleLineView),

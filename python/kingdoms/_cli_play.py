@@ -292,7 +292,10 @@ def read_move(console: Console, stdin: TextIO, table: Table) -> kingdoms.Action 
         if text == "undo":
             return "undo"
         if text == "hint":
-            show_hint(console, table)
+            try:
+                show_hint(console, table)
+            except kingdoms.KingdomsError as e:  # e.g. an agent that refuses this game
+                console.print(Text(f"no hint: {e}", style="red"))
             continue
         if text == "" and default is not None:
             return default
@@ -344,12 +347,19 @@ def summary(console: Console, table: Table, seconds: float) -> None:
     console.print(colour(game.name, game.render()), soft_wrap=True)
     w = game.winner
     people = table.humans()
+    # the winner's whole team wins (Zinordia's 2 v 2); a team of one elsewhere
+    winners = (
+        [] if w is None else [p for p in range(game.num_players) if game.team(p) == game.team(w)]
+    )
     if w is None:
         verdict = "a draw"
-    elif len(people) == 1 and w == people[0]:
+    elif len(people) == 1 and people[0] in winners:
         verdict = "you win"
-    else:
+    elif len(winners) == 1:
         verdict = f"player {w} ({table.seats[w]}) wins"
+    else:
+        who = ", ".join(f"{p} ({table.seats[p]})" for p in winners)
+        verdict = f"players {who} win"
     console.print(Text(f"Game over: {verdict}.", style="bold"))
     returns = game.returns()
     for p, who in enumerate(table.seats):

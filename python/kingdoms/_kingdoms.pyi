@@ -16,6 +16,7 @@ from kingdoms._types import (
     StrifullOptions,
     StrifullState,
     StrifullView,
+    ZinordiaOptions,
 )
 
 __version__: str
@@ -179,6 +180,14 @@ def new_game(
     position: str | None = None,
     **options: Unpack[ArteOptions],
 ) -> Arte: ...
+@overload
+def new_game(
+    name: Literal["zinordia"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[ZinordiaOptions],
+) -> Zinordia: ...
 @overload
 def new_game(
     name: str, seed: int | None = None, *, position: str | None = None, **options: Any
@@ -507,7 +516,13 @@ class Arte(Game):
 @final
 class Zinordia(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    def __new__(
+        cls,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        **options: Unpack[ZinordiaOptions],
+    ) -> Self: ...
     @staticmethod
     def reference_files() -> dict[str, str]: ...
     @staticmethod

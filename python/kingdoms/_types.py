@@ -24,6 +24,7 @@ __all__ = [
     "StrifullSide",
     "StrifullState",
     "StrifullView",
+    "ZinordiaOptions",
 ]
 
 # ---- Battle Line (docs/battleline.md) ----
@@ -231,3 +232,20 @@ class ArteState(_ArtePosition):
 
 class ArteView(_ArtePosition):
     """``Arte.view(player)``: what the player may not see is ``None``."""
+
+
+# ---- Zinordia (docs/zinordia.md) ----
+
+
+class ZinordiaOptions(TypedDict, total=False):
+    """Zinordia's mode, table and content options (docs/zinordia.md, ``kingdoms.zinordia``)."""
+
+    mode: str
+    players: int | None
+    map: str | None
+    selection: Literal["secret", "draft"]
+    placement: Literal["alternate", "blocks"]
+    max_rounds: int
+    roster_toml: str | None
+    maps_toml: dict[str, str] | None
+    modes_toml: str | None

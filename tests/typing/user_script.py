@@ -8,6 +8,7 @@ from kingdoms.agents import Greedy, Random
 from kingdoms.arte import Arte
 from kingdoms.battleline import BattleLine, ClaimProof
 from kingdoms.strifull import Strifull
+from kingdoms.zinordia import Zinordia
 from typing_extensions import assert_type
 
 
@@ -31,6 +32,9 @@ def main() -> None:
     assert_type(sf, Strifull)
     ag = kingdoms.new_game("arte", seed=3, deployment="alternating")
     assert_type(ag, Arte)
+    zn = kingdoms.new_game("zinordia", seed=3, mode="teams", players=4, selection="draft")
+    assert_type(zn, Zinordia)
+    print([zn.team(p) for p in range(zn.num_players)])
     name: str = "battleline"
     assert_type(kingdoms.new_game(name), kingdoms.Game)
 
