@@ -514,3 +514,24 @@ def test_play_seats_every_player_of_a_many_player_game(
     if w is not None and mode == "teams":
         mates = [p for p in range(4) if g.team(p) == g.team(w)]
         assert f"players {mates[0]} ({seats[mates[0]]}), {mates[1]} ({seats[mates[1]]}) win" in out
+
+
+def test_suit_colours_per_game() -> None:
+    from kingdoms._cli_play import colour
+
+    def styled(game: str, text: str) -> list[tuple[str, str]]:
+        t = colour(game, text)
+        return [(text[s.start : s.end], str(s.style)) for s in t.spans]
+
+    assert styled("battleline", "R10@3 B1 P7 Fog@2 R11") == [
+        ("R10", "bold red"),
+        ("B1", "bold blue"),
+        ("P7", "bold magenta"),
+    ]
+    assert styled("strifull", "(Ea3/4) (Fi5/3) [Wi] Wave [water]") == [
+        ("Ea", "bold yellow"),
+        ("Fi", "bold red"),
+        ("Wi", "bold cyan"),
+        ("water", "bold blue"),
+    ]
+    assert styled("arte", "deploy U7 b2") == []

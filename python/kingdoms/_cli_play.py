@@ -44,9 +44,14 @@ SUITS: dict[str, tuple[re.Pattern[str], dict[str, str]]] = {
             "P": "bold magenta",
         },
     ),
-    "strifull": (
-        re.compile(r"\b(?:fire|water|wind|earth)\b"),
-        {"fire": "bold red", "water": "bold blue", "wind": "bold cyan", "earth": "bold yellow"},
+    "strifull": (  # elements by name, and as the board abbreviates them (Fi5/3, [Wi])
+        re.compile(r"\b(?:fire|water|wind|earth)\b|\b(?:Fi|Wa|Wi|Ea)(?=[0-9\]])"),
+        {
+            **dict.fromkeys(("fire", "Fi"), "bold red"),
+            **dict.fromkeys(("water", "Wa"), "bold blue"),
+            **dict.fromkeys(("wind", "Wi"), "bold cyan"),
+            **dict.fromkeys(("earth", "Ea"), "bold yellow"),
+        },
     ),
 }
 

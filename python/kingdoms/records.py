@@ -214,7 +214,7 @@ def _parse(text: str) -> list[GameRecord]:
         if not line:
             continue
         if not head and not line.startswith("["):
-            raise fail(n, line, "expected a [Header \"value\"] to start a record")
+            raise fail(n, line, 'expected a [Header "value"] to start a record')
         if line.startswith("["):
             if moves:
                 raise fail(n, line, "header after the actions (a record ends with its result)")
