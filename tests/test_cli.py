@@ -535,3 +535,24 @@ def test_suit_colours_per_game() -> None:
         ("water", "bold blue"),
     ]
     assert styled("arte", "deploy U7 b2") == []
+
+
+def test_records_as_text_name_the_players(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from kingdoms.records import read_records
+
+    path = tmp_path / "g.txt"
+    args = ["battleline", "--seed", "3", "--ai", "random", "--record", str(path)]
+    _play(args, "1\n" * 3000, monkeypatch, capsys)
+    [rec] = read_records(path)
+    assert rec.players == ["human", "random"]
+    assert rec.event == "kingdoms play"
+    assert kingdoms.replay(rec.record).is_terminal
+    path = tmp_path / "t.txt"
+    args = ["tournament", "arte", "--agents", "random", "greedy", "--games", "4"]
+    assert main([*args, "--records", str(path), "--json"]) == 0
+    games = read_records(path)
+    assert len(games) == 4
+    assert all(sorted(g.players) == ["greedy", "random"] for g in games)
+    assert all(kingdoms.replay(g.record).is_terminal for g in games)

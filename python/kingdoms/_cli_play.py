@@ -101,7 +101,8 @@ def add_play_parser(sub: Any) -> None:
     p.add_argument(
         "--record",
         metavar="FILE",
-        help="write the game's record (JSON) to FILE at the end (default: none)",
+        help="write the game's record to FILE at the end: record text with the players' "
+        "names if FILE ends in .txt, else JSON (default: none)",
     )
     p.add_argument(
         "--color",
@@ -423,6 +424,22 @@ def cmd_play(args: argparse.Namespace, options: dict[str, Any], stdin: TextIO | 
     if table.game.is_terminal:
         summary(console, table, time.perf_counter() - start)
     if args.record:
-        with open(args.record, "w", encoding="utf-8") as f:
-            f.write(table.game.record().to_json(indent=2))
+        save_record(args.record, table)
     return 0
+
+
+def save_record(path: str, table: Table) -> None:
+    """The game's record: record text with the seats' names (`.txt`), else JSON."""
+    if not path.endswith(".txt"):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(table.game.record().to_json(indent=2))
+        return
+    from kingdoms.records import GameRecord, write_records
+
+    rec = GameRecord(
+        table.game.record(),
+        players=list(table.seats),
+        event="kingdoms play",
+        date=time.strftime("%Y.%m.%d"),
+    )
+    write_records([rec], path)

@@ -65,7 +65,8 @@ def add_tournament_parser(sub: Any) -> None:
     p.add_argument(
         "--records",
         metavar="FILE",
-        help="write every game's record to FILE, one JSON object a line (default: none)",
+        help="write every game's record to FILE: record text with the agents' names if FILE "
+        "ends in .txt, else one JSON object a line (default: none)",
     )
     p.add_argument(
         "--json", action="store_true", help="print the results as JSON instead of tables"
@@ -192,7 +193,11 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             result = kingdoms.tournament(
                 args.game, agents, threads=args.threads, **common, **options
             )
-    if args.records:
+    if args.records and args.records.endswith(".txt"):
+        from kingdoms.records import write_records
+
+        write_records(result, args.records)  # the agents' names and each game's round
+    elif args.records:
         with open(args.records, "w", encoding="utf-8") as f:
             f.writelines(rec.to_json() + "\n" for rec in result.records or [])
     if args.json:
