@@ -222,7 +222,8 @@ class Table:
     rng: random.Random = field(default_factory=lambda: random.Random(0))
 
     def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s == HUMAN]
+        """The seats people play (an agent may well be named "human")."""
+        return [p for p in range(len(self.seats)) if p not in self.agents]
 
     def apply(self, action: kingdoms.Action | str) -> None:
         player = self.game.current_player
