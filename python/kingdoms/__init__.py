@@ -39,8 +39,8 @@ from kingdoms._kingdoms import (
     play_match,
     replay,
     simulate,
-    tournament,
 )
+from kingdoms._tournament import tournament
 from kingdoms.records import GameRecord, read_records, write_records
 
 __all__ = [

@@ -21,10 +21,16 @@ def add_render_parsers(sub: Any) -> None:
         description="Draw the position of a recorded game (or a new deal) as an SVG picture: "
         "everything, or only what --player sees (hidden cards face down).",
     )
-    r.add_argument("game", choices=kingdoms.games())
-    r.add_argument("--record", metavar="FILE", help="a record (JSON, as `kingdoms play --record`)")
+    r.add_argument("game", choices=kingdoms.games(), help="the game")
+    r.add_argument(
+        "--record",
+        metavar="FILE",
+        help="a record (JSON, as `kingdoms play --record`; default: a new deal)",
+    )
     r.add_argument("--ply", type=int, default=None, help="position after N actions (default: last)")
-    r.add_argument("--player", type=int, default=None, help="draw what this player sees")
+    r.add_argument(
+        "--player", type=int, default=None, help="draw what this player sees (default: everything)"
+    )
     r.add_argument("--seed", type=int, default=0, help="without --record: the deal (default 0)")
     add_option_argument(r)
     r.add_argument("-o", "--output", metavar="FILE", default="-", help="SVG file (default: stdout)")
@@ -37,7 +43,12 @@ def add_render_parsers(sub: Any) -> None:
         "next, last, a move list) with the position at every ply; it needs no network.",
     )
     v.add_argument("record", metavar="FILE", help="a record (JSON)")
-    v.add_argument("--player", type=int, default=None, help="show only what this player sees")
+    v.add_argument(
+        "--player",
+        type=int,
+        default=None,
+        help="show only what this player sees (default: everything)",
+    )
     v.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file")
     v.set_defaults(func=cmd_view)
 

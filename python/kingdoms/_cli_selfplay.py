@@ -25,15 +25,24 @@ def add_selfplay_parser(sub: Any) -> None:
         "with a manifest.json in OUT; run again on OUT to resume an interrupted run. One "
         "agent plays every seat; one agent per player rotates seats. " + AGENT_HELP,
     )
-    p.add_argument("game", choices=kingdoms.games())
+    p.add_argument("game", choices=kingdoms.games(), help="the game")
     p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
-    p.add_argument("--games", type=int, required=True)
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, required=True, help="how many games to play")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder the shards go to")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--shard-games", type=int, default=1000, help="games a shard (default 1000)")
-    p.add_argument("--format", choices=selfplay.FORMATS, default="parquet")
-    p.add_argument("--threads", type=int, default=None, help="default: all cores (local runs)")
-    p.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    p.add_argument(
+        "--format",
+        choices=selfplay.FORMATS,
+        default="parquet",
+        help="the shards' file format (default parquet)",
+    )
+    p.add_argument(
+        "--threads", type=int, default=None, help="threads (default: all cores; local runs)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print the manifest as JSON instead of a summary"
+    )
     add_option_argument(p)
     add_ray_argument(p)
 

@@ -20,12 +20,9 @@ from rich.progress import (
 from rich.table import Table
 
 import kingdoms
-from kingdoms.agents import parse
+from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
 
-AGENT_HELP = (
-    "agents: random, heuristic, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
-    "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,seed=S, ismcts:time=SECONDS"
-)
+__all__ = ["AGENT_HELP", "add_ray_argument", "add_tournament_parser", "progress_bar"]
 
 
 def add_tournament_parser(sub: Any) -> None:
@@ -37,9 +34,9 @@ def add_tournament_parser(sub: Any) -> None:
         help="play agents against each other (seats swapped fairly) and rate them",
         description="Round robin (or gauntlet) between agents, seats swapped fairly and each "
         "deal replayed in every seat order, on all cores; prints standings with Elo "
-        "ratings and 95%% intervals. " + AGENT_HELP,
+        "ratings and 95% intervals. " + AGENT_HELP,
     )
-    p.add_argument("game", choices=kingdoms.games())
+    p.add_argument("game", choices=kingdoms.games(), help="the game")
     p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
     p.add_argument(
         "--games",
@@ -47,31 +44,40 @@ def add_tournament_parser(sub: Any) -> None:
         default=100,
         help="games per pairing, a multiple of the number of players (default 100)",
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=None, help="default: all cores")
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the deals and the agents (default 0)"
+    )
+    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     p.add_argument(
         "--pairing",
         choices=["round-robin", "gauntlet"],
         default="round-robin",
-        help="gauntlet: the first agent against each of the others",
+        help="round-robin (default): every pair of agents; gauntlet: the first agent against each "
+        "of the others",
     )
     p.add_argument(
         "--partners",
         choices=["rotate", "fixed"],
         default="rotate",
-        help="team games: rotate = every split of a group into teams in turn (games a "
+        help="team games: rotate (default) = every split of a group into teams in turn (games a "
         "multiple of seats x splits); fixed = consecutive agents are partners",
     )
     p.add_argument(
-        "--bootstrap", type=int, default=1000, help="bootstrap samples for the Elo intervals"
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="bootstrap samples for the Elo intervals (default 1000; 0: none)",
     )
     add_option_argument(p)
     p.add_argument(
         "--records",
         metavar="FILE",
-        help="write every game's record to FILE, one JSON object a line",
+        help="write every game's record to FILE: record text with the agents' names if FILE "
+        "ends in .txt, else one JSON object a line (default: none)",
     )
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--json", action="store_true", help="print the results as JSON instead of tables"
+    )
     add_ray_argument(p)
 
     def run(args: argparse.Namespace) -> int:
@@ -90,21 +96,24 @@ def add_ray_argument(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="ADDRESS",
         help="run as Ray tasks on the cluster at ADDRESS (alone: a local Ray); same results "
-        "(needs pip install 'kingdoms[ray]')",
+        "(default: this machine only; needs pip install 'kingdoms[ray]')",
     )
 
 
-def progress_bar(quiet: bool) -> Progress:
-    err = Console(stderr=True)
+def progress_bar(quiet: bool, unit: str = "games", console: Console | None = None) -> Progress:
+    """A progress bar on stderr whose count names what it counts (`37/100 games`); off when
+    `quiet` or when stderr is neither a terminal nor a notebook."""
+    err = console or Console(stderr=True)
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TextColumn(unit),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=err,
         transient=True,
-        disable=quiet or not err.is_terminal,
+        disable=quiet or not (err.is_terminal or err.is_jupyter),
     )
 
 
@@ -113,9 +122,11 @@ def _elo(x: float) -> str:
 
 
 def results_table(r: kingdoms.TournamentResult) -> Table:
-    """The standings, best first."""
+    """The standings, ranked by Elo rating (best first); `#` is the agent's number in the
+    pairings table and in results."""
     t = Table(title=f"{r.game}: {r.games} games, {r.games_per_pairing} per pairing, seed {r.seed}")
     for col, just in [
+        ("rank", "right"),
         ("#", "right"),
         ("agent", "left"),
         ("games", "right"),
@@ -127,9 +138,10 @@ def results_table(r: kingdoms.TournamentResult) -> Table:
         ("95% interval", "right"),
     ]:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
-    for i in r.ranking():
+    for rank, i in enumerate(r.ranking(), start=1):
         w, e = r.totals[i], r.elo[i]
         t.add_row(
+            str(rank),
             str(i),
             r.names[i],
             str(w.games),
@@ -162,9 +174,10 @@ def pairings_table(r: kingdoms.TournamentResult) -> Table:
 
 
 def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
-    agents = [parse(a) for a in args.agents]
+    agents = [load_agent(a) for a in args.agents]
+    names = [agent_name(a, spec) for a, spec in zip(agents, args.agents)]
     with progress_bar(args.json) as bar:
-        task = bar.add_task(f"{args.game}: {' vs '.join(a.name for a in agents)}", total=None)
+        task = bar.add_task(f"{args.game}: {' vs '.join(names)}", total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -188,7 +201,11 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             result = kingdoms.tournament(
                 args.game, agents, threads=args.threads, **common, **options
             )
-    if args.records:
+    if args.records and args.records.endswith(".txt"):
+        from kingdoms.records import write_records
+
+        write_records(result, args.records)  # the agents' names and each game's round
+    elif args.records:
         with open(args.records, "w", encoding="utf-8") as f:
             f.writelines(rec.to_json() + "\n" for rec in result.records or [])
     if args.json:

@@ -1,10 +1,23 @@
 """Type stubs for the compiled extension. Kept in step with rust/py by stubtest in CI."""
 
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, final, overload
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import Self, disjoint_base
+from typing_extensions import Self, Unpack, disjoint_base
+
+from kingdoms._types import (
+    ArteOptions,
+    ArteState,
+    ArteView,
+    BattleLineOptions,
+    BattleLineState,
+    BattleLineView,
+    StrifullOptions,
+    StrifullState,
+    StrifullView,
+    ZinordiaOptions,
+)
 
 __version__: str
 
@@ -144,6 +157,39 @@ class SimulationStats:
     def games_per_second(self) -> float: ...
 
 def games() -> list[str]: ...
+@overload
+def new_game(
+    name: Literal["battleline"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[BattleLineOptions],
+) -> BattleLine: ...
+@overload
+def new_game(
+    name: Literal["strifull"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[StrifullOptions],
+) -> Strifull: ...
+@overload
+def new_game(
+    name: Literal["arte"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[ArteOptions],
+) -> Arte: ...
+@overload
+def new_game(
+    name: Literal["zinordia"],
+    seed: int | None = None,
+    *,
+    position: str | None = None,
+    **options: Unpack[ZinordiaOptions],
+) -> Zinordia: ...
+@overload
 def new_game(
     name: str, seed: int | None = None, *, position: str | None = None, **options: Any
 ) -> Game: ...
@@ -361,8 +407,16 @@ def hex_spiral_array(center: _HexLike, radius: int) -> npt.NDArray[np.int32]: ..
 class BattleLine(Game):
     GAME: ClassVar[str]
     def __new__(
-        cls, seed: int | None = None, *, position: str | None = None, **options: Any
+        cls,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        **options: Unpack[BattleLineOptions],
     ) -> BattleLine: ...
+    def to_dict(self) -> BattleLineState: ...  # type: ignore[override]
+    def view(self, player: int) -> BattleLineView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | BattleLineState | BattleLineView) -> Self: ...
     def claim_proof(self, flag: int, player: int) -> ClaimProof | None: ...
     @property
     def flags_won(self) -> tuple[int, int]: ...
@@ -423,8 +477,16 @@ def battleline_proof_rate(case: str, seconds: float = 0.5) -> float: ...
 class Strifull(Game):
     GAME: ClassVar[str]
     def __new__(
-        cls, seed: int | None = None, *, position: str | None = None, **options: Any
+        cls,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        **options: Unpack[StrifullOptions],
     ) -> Self: ...
+    def to_dict(self) -> StrifullState: ...  # type: ignore[override]
+    def view(self, player: int) -> StrifullView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | StrifullState | StrifullView) -> Self: ...
 
 def strifull_card_set(
     cards_file: str | None = None, cards_toml: str | None = None
@@ -437,8 +499,12 @@ def strifull_reference_files() -> dict[str, str]: ...
 class Arte(Game):
     GAME: ClassVar[str]
     def __new__(
-        cls, seed: int | None = None, *, position: str | None = None, **options: Any
+        cls, seed: int | None = None, *, position: str | None = None, **options: Unpack[ArteOptions]
     ) -> Self: ...
+    def to_dict(self) -> ArteState: ...  # type: ignore[override]
+    def view(self, player: int) -> ArteView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | ArteState | ArteView) -> Self: ...
     @staticmethod
     def card_set(
         cards_file: str | None = None, cards_toml: str | None = None
@@ -451,7 +517,13 @@ class Arte(Game):
 @final
 class Zinordia(Game):
     GAME: ClassVar[str]
-    def __new__(cls, seed: int | None = None, **options: Any) -> Self: ...
+    def __new__(
+        cls,
+        seed: int | None = None,
+        *,
+        position: str | None = None,
+        **options: Unpack[ZinordiaOptions],
+    ) -> Self: ...
     @staticmethod
     def reference_files() -> dict[str, str]: ...
     @staticmethod

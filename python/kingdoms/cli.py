@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import kingdoms
@@ -34,7 +33,8 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a rules option of the game, e.g. --option traitor_troops_only=true",
+        help="a rules option of the game, repeatable, e.g. --option traitor_troops_only=true "
+        "(VALUE is read as JSON when it parses, else as text; default: the game's defaults)",
     )
 
 
@@ -46,17 +46,6 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
             raise SystemExit(f"kingdoms: --option takes KEY=VALUE, not {pair!r}")
         options[key.replace("-", "_")] = _option_value(value)
     return options
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
 
 
 def simulate_with_progress(
@@ -75,7 +64,9 @@ def simulate_with_progress(
     wins: list[int] = []
     draws = plies = 0
     start = time.perf_counter()
-    with _progress(console) as progress:
+    from kingdoms._cli_tournament import progress_bar
+
+    with progress_bar(False, "games", console) as progress:
         task = progress.add_task(f"{game}: random games", total=games)
         for first in range(0, games, size):
             n = min(size, games - first)
@@ -157,22 +148,37 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play uniformly random games in Rust on all cores")
-    sim.add_argument("game", choices=kingdoms.games())
-    sim.add_argument("--games", type=int, default=10_000)
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--threads", type=int, default=None, help="default: all cores")
+    sim.add_argument("game", choices=kingdoms.games(), help="the game to play")
+    sim.add_argument(
+        "--games", type=int, default=10_000, help="how many games to play (default 10000)"
+    )
+    sim.add_argument("--seed", type=int, default=0, help="seed of the batch of games (default 0)")
+    sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     add_option_argument(sim)
-    sim.add_argument("--json", action="store_true", help="print the totals as JSON")
+    sim.add_argument(
+        "--json", action="store_true", help="print the totals as JSON instead of a table"
+    )
     sim.set_defaults(func=cmd_simulate)
 
     bench = sub.add_parser("bench", help="measure the engine's speed on this machine")
-    bench.add_argument("game", choices=[*kingdoms.games(), "all"])
-    bench.add_argument("--seconds", type=float, default=1.0, help="time per measure")
+    bench.add_argument(
+        "game", choices=[*kingdoms.games(), "all"], help="the game to measure, or all of them"
+    )
+    bench.add_argument(
+        "--seconds",
+        type=float,
+        default=1.0,
+        help="the least time each measure runs, in seconds (default 1.0)",
+    )
     add_option_argument(bench)
     bench.add_argument(
-        "--no-agents", action="store_true", help="skip the search, batch and tournament figures"
+        "--no-agents",
+        action="store_true",
+        help="skip the search, batch and tournament figures (default: measure them)",
     )
-    bench.add_argument("--json", action="store_true")
+    bench.add_argument(
+        "--json", action="store_true", help="print the figures as JSON instead of tables"
+    )
     bench.set_defaults(func=cmd_bench)
 
     from kingdoms._cli_play import add_play_parser

@@ -1,0 +1,81 @@
+"""Agents named on the command line: the built-in forms (`ismcts:2000`) and your own Python
+agents (`mybot:HighestCard`), shared by `kingdoms tournament`, `play` and `selfplay`."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from typing import Any
+
+from kingdoms._kingdoms import KingdomsError, parse_agent
+from kingdoms.agents import AgentLike
+
+AGENT_HELP = (
+    "Agents: random, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
+    "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,seed=S, ismcts:time=SECONDS; "
+    "or your own Python agent as MODULE:NAME (MODULE is imported from the working directory "
+    "or sys.path; NAME is a class, called without arguments, or an object with "
+    "act(game) -> action and optionally a name attribute)"
+)
+
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+class AgentSpecError(KingdomsError):
+    """An agent named on the command line could not be built."""
+
+
+def _is_builtin(head: str) -> bool:
+    try:
+        parse_agent(head)
+    except (KingdomsError, ValueError):
+        return False
+    return True
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def load_python_agent(spec: str) -> Any:
+    """`MODULE:NAME` -> the agent: `NAME` from `MODULE` (a class is instantiated without
+    arguments). The working directory is searched after sys.path, as a script's folder is."""
+    module_name, _, attr = spec.partition(":")
+    if not _MODULE.fullmatch(module_name) or not attr.isidentifier():
+        raise AgentSpecError(
+            f"agent {_short(spec)!r}: not a built-in agent, nor MODULE:NAME of a Python agent"
+        )
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise AgentSpecError(f"agent {_short(spec)!r}: cannot import {module_name}: {e}") from e
+    target = getattr(module, attr, None)
+    if target is None:
+        raise AgentSpecError(f"agent {_short(spec)!r}: module {module_name} has no {attr}")
+    agent = target() if isinstance(target, type) else target
+    if not callable(getattr(agent, "act", None)):
+        raise AgentSpecError(
+            f"agent {_short(spec)!r}: {attr} has no act(game) method "
+            "(see the agent protocol in docs/agents.md)"
+        )
+    return agent
+
+
+def load_agent(spec: str) -> AgentLike:
+    """A built-in agent from its command-line form, or `MODULE:NAME` for a Python agent."""
+    head = spec.partition(":")[0]
+    if ":" in spec and not _is_builtin(head):
+        agent: AgentLike = load_python_agent(spec)
+        return agent
+    return parse_agent(spec)
+
+
+def agent_name(agent: AgentLike, spec: str) -> str:
+    """How tables and messages name an agent: its `name`, else the command-line form."""
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) else spec

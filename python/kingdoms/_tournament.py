@@ -1,0 +1,67 @@
+"""`kingdoms.tournament`: the Rust arena, with `progress=True` drawing a progress bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kingdoms import _kingdoms
+from kingdoms._kingdoms import Game, TournamentResult
+from kingdoms.agents import AgentLike
+
+
+def tournament(
+    game: str | Game,
+    agents: Sequence[AgentLike],
+    games: int = 100,
+    seed: int = 0,
+    threads: int | None = None,
+    *,
+    pairing: str = "round-robin",
+    records: bool = False,
+    bootstrap: int = 1000,
+    progress: bool | Callable[[int, int], object] | None = None,
+    **options: Any,
+) -> TournamentResult:
+    """Play `agents` against each other and rate them (docs/agents.md).
+
+    `games` per pairing (a multiple of the number of players), seats swapped fairly, each deal
+    replayed in every seat order, on `threads` cores (None: all). `progress=True` shows a
+    progress bar counting games (on stderr, or as a widget in a notebook); a callable is
+    called with `(games done, games in all)` as games finish. Everything else is exactly
+    `kingdoms._kingdoms.tournament`.
+    """
+    if progress is True:
+        from kingdoms._cli_tournament import progress_bar
+
+        name = game if isinstance(game, str) else game.name
+        with progress_bar(False, "games") as bar:
+            task = bar.add_task(f"{name}: tournament", total=None)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            return _kingdoms.tournament(
+                game,
+                agents,
+                games,
+                seed,
+                threads,
+                pairing=pairing,
+                records=records,
+                bootstrap=bootstrap,
+                progress=advance,
+                **options,
+            )
+    return _kingdoms.tournament(
+        game,
+        agents,
+        games,
+        seed,
+        threads,
+        pairing=pairing,
+        records=records,
+        bootstrap=bootstrap,
+        progress=progress or None,
+        **options,
+    )

@@ -1,0 +1,251 @@
+"""Types of the games' rules options and saved states, for type checkers.
+
+The options are the keyword arguments of ``kingdoms.new_game(name, ...)`` and of each game's
+class (``**options: Unpack[BattleLineOptions]``), so a misspelt option or a wrong value type
+is an error before the code runs. The states are what ``to_dict()`` and ``view(player)``
+return (their formats: ``docs/<game>.md``); in a view, what the player may not see is
+``None``. Tests check every key against the running engine (``tests/test_typing.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+__all__ = [
+    "ArteOptions",
+    "ArtePlayer",
+    "ArteState",
+    "ArteView",
+    "BattleLineFlag",
+    "BattleLineOptions",
+    "BattleLineState",
+    "BattleLineView",
+    "StrifullOptions",
+    "StrifullSide",
+    "StrifullState",
+    "StrifullView",
+    "ZinordiaOptions",
+]
+
+# ---- Battle Line (docs/battleline.md) ----
+
+
+class BattleLineOptions(TypedDict, total=False):
+    """Battle Line's rules options (docs/rules/battle-line.md)."""
+
+    traitor_troops_only: bool
+    claim_at_turn_start: bool
+    first_player: int
+
+
+class BattleLineEnv(TypedDict):
+    """Fog or Mud beside a flag, and the side that played it."""
+
+    card: str
+    side: int
+
+
+class BattleLineFlag(TypedDict):
+    """One flag: each side's cards in play order, Fog/Mud beside it, who claimed it."""
+
+    sides: list[list[str]]
+    env: list[BattleLineEnv]
+    claimed: int | None
+    first_complete: int | None
+
+
+class BattleLineHandCount(TypedDict):
+    troops: int
+    tactics: int
+
+
+class BattleLineKnown(TypedDict):
+    """What a player knows through Scout (BL-8.1)."""
+
+    troop_deck: list[int]
+    tactics_deck: list[int]
+    opponent_hand: list[str]
+
+
+class _BattleLinePosition(TypedDict):
+    game: str
+    options: BattleLineOptions
+    flags: list[BattleLineFlag]
+    hand_counts: list[BattleLineHandCount]
+    discard: list[str]
+    to_move: int | None
+    phase: Literal["play", "claim", "draw", "scout_draw", "scout_return", "over"]
+    scout: dict[str, int] | None
+    tactics_played: list[int]
+    leader_played: list[bool]
+    pass_streak: int
+    winner: int | None
+    scout_known: list[BattleLineKnown]
+
+
+class BattleLineState(_BattleLinePosition):
+    """``BattleLine.to_dict()``: the full state."""
+
+    seed: int
+    history: list[str] | None
+    hands: list[list[str]]
+    troop_deck: list[str]
+    tactics_deck: list[str]
+
+
+class BattleLineView(_BattleLinePosition):
+    """``BattleLine.view(player)``: unseen cards are ``None`` (lists keep their length)."""
+
+    hands: list[list[str | None]]
+    troop_deck: list[str | None]
+    tactics_deck: list[str | None]
+
+
+# ---- STRIFULL (docs/strifull.md) ----
+
+DeckChoice = Literal["recommended", "random"] | list[str] | dict[str, int]
+
+
+class StrifullOptions(TypedDict, total=False):
+    """STRIFULL's setup and rules options (docs/strifull.md)."""
+
+    factions: list[str | None]
+    leaders: list[str | None]
+    decks: list[DeckChoice]
+    cards_file: str | None
+    cards_toml: str | None
+    tie_is_defeat: bool
+    dead_cells_open_flanks: bool
+    moves_in_leader_row_only: bool
+    mutual_wipeout: Literal["draw", "attacker_wins"]
+
+
+class StrifullCell(TypedDict):
+    """A troop on the field (``card`` is ``None`` in a view when it is face down)."""
+
+    card: str | None
+    revealed: bool
+    counters: list[int]
+
+
+class StrifullSide(TypedDict):
+    faction: str
+    leader: str
+    element: str | None
+    leader_row: int | None
+    live_rows: list[bool]
+    field: dict[str, StrifullCell]
+    pile: list[str | None]
+    pile_known: int
+    graveyard: list[str]
+    deck: dict[str, int]
+    changes: int
+    ability_uses: int
+
+
+class StrifullFirst(TypedDict):
+    player: int
+    dice: list[int]
+    rerolls: int
+
+
+class _StrifullPosition(TypedDict):
+    game: str
+    options: StrifullOptions
+    step: str
+    player: int | None
+    turn: int
+    turn_player: int
+    first: StrifullFirst | None
+    pending: list[dict[str, Any]]
+    ability_used: bool
+    turn_mod: dict[str, Any] | None
+    last_combat: dict[str, Any] | None
+    winner: int | None
+    draw: bool
+    rng: str | None
+    sides: list[StrifullSide]
+
+
+class StrifullState(_StrifullPosition):
+    """``Strifull.to_dict()``: the full state."""
+
+    seed: int
+    history: list[str] | None
+
+
+class StrifullView(_StrifullPosition):
+    """``Strifull.view(player)``: the opponent's face-down cards and the RNG are ``None``."""
+
+
+# ---- Arte da Guerra (docs/arte.md) ----
+
+
+class ArteOptions(TypedDict, total=False):
+    """Arte da Guerra's rules options (docs/arte.md, ``kingdoms.arte``)."""
+
+    cards_file: str | None
+    cards_toml: str | None
+    draft_order: Literal["continuous", "restart"]
+    deployment: Literal["simultaneous", "alternating"]
+    ranged_scoring: Literal["exception", "ranged_defender"]
+    sudden_death_row: Literal["chosen", "front"]
+
+
+class ArtePlayer(TypedDict):
+    """One player's cards: hand, rows, field, secret orders, victory and defeated piles."""
+
+    terrains: list[str | None]
+    units: list[str | None]
+    secret: list[str | None]
+    rows: list[str | None]
+    field: dict[str, str | None]
+    placing: list[dict[str, Any]]
+    deploying: list[dict[str, Any]]
+    victory: list[str]
+    defeated: list[str]
+    pick: dict[str, Any] | None
+
+
+class _ArtePosition(TypedDict):
+    game: str
+    options: ArteOptions
+    cards: dict[str, Any]
+    rng: str | None
+    phase: Literal["draft", "terrain", "deploy", "combat", "sudden_death", "over"]
+    round: int
+    first_attacker: int | None
+    piles: dict[str, list[str | None]]
+    draft: dict[str, Any] | None
+    discard: list[str]
+    players: list[ArtePlayer]
+    combat: dict[str, Any] | None
+    winner: int | None
+
+
+class ArteState(_ArtePosition):
+    """``Arte.to_dict()``: the full state."""
+
+    seed: int
+    history: list[str] | None
+
+
+class ArteView(_ArtePosition):
+    """``Arte.view(player)``: what the player may not see is ``None``."""
+
+
+# ---- Zinordia (docs/zinordia.md) ----
+
+
+class ZinordiaOptions(TypedDict, total=False):
+    """Zinordia's mode, table and content options (docs/zinordia.md, ``kingdoms.zinordia``)."""
+
+    mode: str
+    players: int | None
+    map: str | None
+    selection: Literal["secret", "draft"]
+    placement: Literal["alternate", "blocks"]
+    max_rounds: int
+    roster_toml: str | None
+    maps_toml: dict[str, str] | None
+    modes_toml: str | None

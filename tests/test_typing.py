@@ -1,0 +1,127 @@
+"""The typed API: a user script passes `mypy --strict` with the specific classes, typed
+options and typed states; mistakes are type errors; the types match the running engine."""
+
+from __future__ import annotations
+
+import random
+import runpy
+import typing
+from pathlib import Path
+from typing import Any
+
+import kingdoms
+import pytest
+from kingdoms import _types
+
+mypy_api = pytest.importorskip("mypy.api", reason="mypy is in the test extra")
+
+SCRIPT = Path(__file__).parent / "typing" / "user_script.py"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _mypy(path: Path, cache: Path) -> tuple[str, int]:
+    out, err, status = mypy_api.run(
+        ["--strict", "--no-incremental", "--cache-dir", str(cache), "--config-file", "", str(path)]
+    )
+    return out + err, status
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def test_the_user_script_type_checks_strictly(cache: Path) -> None:
+    out, status = _mypy(SCRIPT, cache)
+    assert status == 0, out
+
+
+def test_the_user_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    runpy.run_path(str(SCRIPT), run_name="__main__")
+    assert "arte" in capsys.readouterr().out
+
+
+# A misspelt option or a wrong value: the class constructors refuse it outright; new_game
+# (which also takes any game name as a plain str) then no longer promises the specific class.
+MISTAKES = {
+    "kingdoms.battleline.BattleLine(traitor_troop_only=True)": '"traitor_troop_only"',
+    'kingdoms.arte.Arte(deployment="sideways")': 'incompatible type "Literal',
+    'kingdoms.battleline.BattleLine(first_player="0")': 'incompatible type "str"',
+    'b: kingdoms.battleline.BattleLine = kingdoms.new_game("battleline", traitor_troop_only=1)': (
+        "Incompatible types in assignment"
+    ),
+    'kingdoms.new_game("strifull").claim_proof(0, 0)': '"Strifull" has no attribute "claim_proof"',
+    'kingdoms.new_game("battleline").to_dict()["handz"]': '"handz"',
+    'x: int = kingdoms.new_game("battleline").view(0)["to_move"]': "incompatible types in assignment",
+}
+
+
+def test_mistakes_are_type_errors(tmp_path: Path, cache: Path) -> None:
+    script = tmp_path / "mistakes.py"
+    lines = ["import kingdoms", "import kingdoms.arte", "import kingdoms.battleline"]
+    lines += [f"def case_{i}() -> None:\n    {code}" for i, code in enumerate(MISTAKES)]
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, status = _mypy(script, cache)
+    assert status == 1
+    for i, (code, message) in enumerate(MISTAKES.items()):
+        errors = [line for line in out.splitlines() if line.startswith(f"{script}:{i * 2 + 5}:")]
+        assert any(message.lower() in e.lower() for e in errors), f"{code}: {errors or out}"
+
+
+OPTIONS = {
+    "battleline": _types.BattleLineOptions,
+    "strifull": _types.StrifullOptions,
+    "arte": _types.ArteOptions,
+    "zinordia": _types.ZinordiaOptions,
+}
+STATES = {
+    "battleline": (_types.BattleLineState, _types.BattleLineView),
+    "strifull": (_types.StrifullState, _types.StrifullView),
+    "arte": (_types.ArteState, _types.ArteView),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_options_types_name_every_option(name: str) -> None:
+    assert set(typing.get_type_hints(OPTIONS[name])) == set(kingdoms.new_game(name).options)
+
+
+def _check(value: Any, hint: Any, path: str) -> None:
+    """`value` has exactly the keys of the TypedDict `hint` (recursively through lists, dicts
+    and optional values)."""
+    origin = typing.get_origin(hint)
+    if typing.is_typeddict(hint):
+        assert isinstance(value, dict), path
+        hints = typing.get_type_hints(hint)
+        assert set(value) == set(hints), f"{path}: {sorted(set(value) ^ set(hints))}"
+        for key, sub in hints.items():
+            _check(value[key], sub, f"{path}.{key}")
+    elif origin is list and isinstance(value, list):
+        (item,) = typing.get_args(hint)
+        for i, v in enumerate(value):
+            _check(v, item, f"{path}[{i}]")
+    elif origin is dict and isinstance(value, dict):
+        _, item = typing.get_args(hint)
+        for k, v in value.items():
+            _check(v, item, f"{path}.{k}")
+    elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        options = [a for a in typing.get_args(hint) if typing.is_typeddict(a)]
+        if value is not None and options:
+            _check(value, options[0], path)
+
+
+@pytest.mark.parametrize("name", sorted(STATES))
+def test_state_types_match_the_engine(name: str) -> None:
+    state_type, view_type = STATES[name]
+    for seed in range(3):
+        rng = random.Random(seed)
+        g = kingdoms.new_game(name, seed=seed)
+        ply = 0
+        while not g.is_terminal:
+            if ply % 7 == 0:
+                _check(g.to_dict(), state_type, f"{name} seed {seed} ply {ply}")
+                for p in range(g.num_players):
+                    _check(g.view(p), view_type, f"{name} seed {seed} ply {ply} view {p}")
+            g.apply(rng.choice(g.legal_actions()))
+            ply += 1
+        _check(g.to_dict(), state_type, f"{name} seed {seed} end")
