@@ -251,6 +251,7 @@ impl Game for Lanes {
         vec![1 + 2 * LANES, CARDS]
     }
     fn observation(&self, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
         for &c in &self.hands[player] {
             out[usize::from(c)] = 1.0;
         }
