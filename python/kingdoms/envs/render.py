@@ -21,7 +21,9 @@ from kingdoms._svg import DRAWERS
 #: The render modes every environment accepts (besides None).
 RENDER_MODES = ["ansi", "svg", "rgb_array"]
 
-_RGB_NEEDS = "render_mode 'rgb_array' needs the packages resvg-py and pillow: pip install 'kingdoms[rl]'"
+_RGB_NEEDS = (
+    "render_mode 'rgb_array' needs the packages resvg-py and pillow: pip install 'kingdoms[rl]'"
+)
 
 
 def check_render_mode(game: Game, render_mode: str | None) -> None:
