@@ -19,6 +19,7 @@ from kingdoms.envs import (
     aec_env,
     observation_bounds,
 )
+from kingdoms.envs.render import rasterise
 from pettingzoo.test import api_test, seed_test
 
 GAMES = kingdoms.games()
@@ -69,7 +70,7 @@ def test_aec_rejects_an_illegal_action_and_keeps_the_game() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     assert env.unwrapped.game.to_json() == before
     with pytest.raises(ValueError, match="render_mode"):
-        aec_env(GAMES[0], render_mode="rgb_array")
+        aec_env(GAMES[0], render_mode="rgb")
 
 
 def test_aec_spectator_render_shows_the_whole_state() -> None:
@@ -126,6 +127,30 @@ def test_svg_render_mode_passes_the_checkers(name: str) -> None:
     check_env(SingleAgentEnv(name, opponent=Random(), seat=None, render_mode="svg"))
 
 
+@pytest.mark.filterwarnings("ignore:.*(spec|render fps).*")
+@pytest.mark.parametrize("name", PICTURED)
+def test_rgb_array_render_is_the_viewers_picture_in_pixels(name: str) -> None:
+    """`rgb_array` rasterises the SVG of the same view: an opaque (H, W, 3) uint8 picture,
+    identical on every determinization of the viewer's view, and accepted by the checkers."""
+    env = aec_env(name, render_mode="rgb_array")
+    env.reset(seed=4)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        obs, *_ = env.last()
+        game = env.unwrapped.game
+        p = game.current_player
+        pixels = env.render()
+        assert isinstance(pixels, np.ndarray)
+        assert pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3
+        assert pixels.shape[0] > 50 and pixels.shape[1] > 50
+        assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 2  # something is drawn
+        for s in range(2):
+            assert np.array_equal(rasterise(game.resample_hidden(p, s).svg(p)), pixels)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    single = SingleAgentEnv(name, opponent=Random(), seat=None, render_mode="rgb_array")
+    check_env(single)
+
+
 def test_svg_render_mode_is_refused_for_a_game_without_a_picture(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -135,13 +160,26 @@ def test_svg_render_mode_is_refused_for_a_game_without_a_picture(
         aec_env(name, render_mode="svg")
     with pytest.raises(ValueError, match="no picture"):
         SingleAgentEnv(name, render_mode="svg")
+    with pytest.raises(ValueError, match="no picture"):
+        aec_env(name, render_mode="rgb_array")
 
 
 def test_render_modes_are_declared() -> None:
-    assert aec_env(GAMES[0]).metadata["render_modes"] == ["ansi", "svg"]
-    assert SingleAgentEnv.metadata["render_modes"] == ["ansi", "svg"]
+    modes = ["ansi", "svg", "rgb_array"]
+    assert aec_env(GAMES[0]).metadata["render_modes"] == modes
+    assert SingleAgentEnv.metadata["render_modes"] == modes
     with pytest.raises(ValueError, match="render_mode"):
-        SingleAgentEnv(GAMES[0], render_mode="rgb_array")
+        SingleAgentEnv(GAMES[0], render_mode="human")
+
+
+def test_rgb_array_without_its_packages_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"kingdoms\[rl\]"):
+        aec_env(GAMES[0], render_mode="rgb_array")
 
 
 def test_aec_reset_without_seed_continues_a_seeded_stream() -> None:

@@ -13,7 +13,7 @@ from kingdoms._kingdoms import KingdomsError, parse_agent
 from kingdoms.agents import AgentLike
 
 AGENT_HELP = (
-    "Agents: random, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
+    "Agents: random, heuristic, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
     "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,seed=S, ismcts:time=SECONDS; "
     "or your own Python agent as MODULE:NAME (MODULE is imported from the working directory "
     "or sys.path; NAME is a class, called without arguments, or an object with "

@@ -22,7 +22,8 @@ nothing is truncated (every game ends by its rules).
 
 ``render_mode="ansi"``: :meth:`render` returns the text picture of what the agent to move
 may see (``spectator=True``: the whole state); ``render_mode="svg"``: the SVG picture of the
-same view (no ``"rgb_array"``: see :mod:`kingdoms.envs.render`).
+same view; ``render_mode="rgb_array"``: that picture as an RGB ``uint8`` array
+(see :mod:`kingdoms.envs.render`).
 
 Seeding: ``reset(seed=s)`` starts the game seeded ``s``; ``reset()`` without a seed starts
 the next game of a stream seeded by the last seed given (0 at first), so runs repeat.
@@ -156,10 +157,10 @@ class KingdomsAEC(AECEnv):  # type: ignore[misc]
         self._select()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'svg'"
+                "render() called without a render_mode; pass render_mode='ansi', 'svg' or 'rgb_array'"
             )
             return None
         if self.spectator:

@@ -1,32 +1,66 @@
-"""The environments' ``render()``: what one viewer may see, as text or as an SVG picture.
+"""The environments' ``render()``: what one viewer may see, as text, an SVG picture or pixels.
 
 ``"ansi"`` is :meth:`Game.render`, ``"svg"`` is :meth:`Game.svg` (the picture of the same
-view, so it holds nothing the viewer's view does not). There is no ``"rgb_array"``: the SVG
-rasteriser made for the job (``cairosvg``) needs the system library libcairo (a Debian
-package, not something pip installs), and the core install stays free of system libraries.
+view, so it holds nothing the viewer's view does not), and ``"rgb_array"`` is that SVG
+rasterised to a ``(height, width, 3)`` ``uint8`` array. The rasteriser is ``resvg`` (through
+the ``resvg-py`` wheel, self-contained: no system library), its PNG decoded by Pillow; both
+come with the ``kingdoms[rl]`` extra. The picture is generated here, never read from a file,
+and references nothing outside itself.
 """
 
 from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
 
 from kingdoms._kingdoms import Game
 from kingdoms._svg import DRAWERS
 
 #: The render modes every environment accepts (besides None).
-RENDER_MODES = ["ansi", "svg"]
+RENDER_MODES = ["ansi", "svg", "rgb_array"]
+
+_RGB_NEEDS = (
+    "render_mode 'rgb_array' needs the packages resvg-py and pillow: pip install 'kingdoms[rl]'"
+)
 
 
 def check_render_mode(game: Game, render_mode: str | None) -> None:
-    """Raise ``ValueError`` unless ``render_mode`` is None or one ``game`` can show."""
+    """Raise ``ValueError`` unless ``render_mode`` is None or one ``game`` can show (and
+    ``ImportError`` when ``"rgb_array"`` lacks its packages)."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(
             f"render_mode must be one of {RENDER_MODES} or None, got {str(render_mode)[:40]!r}"
         )
-    if render_mode == "svg" and game.name not in DRAWERS:
-        raise ValueError(f"render_mode 'svg': the game {game.name!r} has no picture yet")
+    if render_mode in ("svg", "rgb_array") and game.name not in DRAWERS:
+        raise ValueError(f"render_mode {render_mode!r}: the game {game.name!r} has no picture yet")
+    if render_mode == "rgb_array":
+        _rasteriser()
 
 
-def render(game: Game, render_mode: str, viewer: int | None) -> str:
+def _rasteriser() -> Any:
+    try:
+        import PIL.Image
+        import resvg_py
+    except ImportError as e:
+        raise ImportError(_RGB_NEEDS) from e
+    return resvg_py, PIL.Image
+
+
+def rasterise(svg: str, background: str = "#ffffff") -> np.ndarray:
+    """An SVG picture as an RGB ``uint8`` array of shape ``(height, width, 3)``, at the
+    picture's own size, on an opaque ``background``."""
+    resvg_py, image = _rasteriser()
+    png = resvg_py.svg_to_bytes(svg_string=svg, background=background)
+    with image.open(io.BytesIO(bytes(png))) as im:
+        return np.asarray(im.convert("RGB"), dtype=np.uint8)
+
+
+def render(game: Game, render_mode: str, viewer: int | None) -> str | np.ndarray:
     """The picture of what ``viewer`` may see (``None``: the whole state)."""
     if render_mode == "svg":
         return game.svg(viewer)
+    if render_mode == "rgb_array":
+        return rasterise(game.svg(viewer))
     return game.render(viewer)

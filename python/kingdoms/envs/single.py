@@ -22,8 +22,8 @@ such as ``check_env`` that sample unmasked actions work) the episode ends as a l
 (reward -1, ``info["illegal_action"]`` True) and the game is left as it was; with
 ``"raise"`` it raises :class:`kingdoms.IllegalActionError`.
 
-``render_mode="ansi"`` / ``"svg"``: :meth:`render` returns the text / SVG picture of what
-the learner may see.
+``render_mode="ansi"`` / ``"svg"`` / ``"rgb_array"``: :meth:`render` returns the text / SVG
+picture / RGB array of what the learner may see.
 
 ``seat``: the learner's seat, or None to alternate, game by game, from seat 0. The
 opponent restarts from its own seed every game, so a seeded reset repeats exactly.
@@ -139,10 +139,10 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         reward = float(self.game.returns()[self.learner]) if done else 0.0
         return self.game.observation_tensor(self.learner), reward, done, False, self._info()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'svg'"
+                "render() called without a render_mode; pass render_mode='ansi', 'svg' or 'rgb_array'"
             )
             return None
         return render(self.game, self.render_mode, self.learner)

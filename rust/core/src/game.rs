@@ -126,8 +126,9 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// Shape of the observation tensor (fixed for a given set of options).
     fn observation_shape(&self) -> Vec<usize>;
-    /// Fill `out` (length = product of the shape, zeroed by the caller) with `player`'s
-    /// observation. Only information `player` may see.
+    /// Write `player`'s observation into `out` (length = product of the shape), every
+    /// element of it (zeros included): callers reuse buffers without clearing them. Only
+    /// information `player` may see.
     fn observation(&self, player: Player, out: &mut [f32]);
 
     /// A readable text picture. `None`: the whole state (for the omniscient user);

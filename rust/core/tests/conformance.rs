@@ -217,6 +217,12 @@ fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]
         let view = g.view(p);
         let mut obs = vec![0.0f32; len];
         g.observation(p, &mut obs);
+        // Callers reuse buffers (batches, self-play): every element must be written.
+        let mut reused = vec![f32::NAN; len];
+        g.observation(p, &mut reused);
+        r.check("observation_writes_every_element", reused == obs, || {
+            format!("observation({p}) into a reused buffer differs from one into a zeroed buffer")
+        });
         let picture = g.render(Some(p));
         for seed in RESAMPLES {
             let d = g.resample_hidden(p, seed);

@@ -40,8 +40,9 @@ pub struct Views<'a> {
     /// `n * obs_len` floats, or empty when not wanted: where a game ends in `step`, the
     /// final observation of the player who moved in it (other rows are left as they are).
     pub final_obs: &'a mut [f32],
-    /// The caller guarantees `obs`, `mask` and `final_obs` are all zeros / false (fresh
-    /// buffers), so they need not be cleared first.
+    /// The caller guarantees `mask` is all false (a fresh buffer), so it need not be
+    /// cleared first. (Observations are written whole: `Game::observation` writes every
+    /// element, so reused `obs` / `final_obs` buffers are never cleared.)
     pub zeroed: bool,
 }
 
@@ -126,7 +127,6 @@ impl<G: Game> Env<G> {
 
     fn write(&mut self, obs: &mut [f32], mask: &mut [bool], player: &mut i64, zeroed: bool) {
         if !zeroed {
-            obs.fill(0.0);
             mask.fill(false);
         }
         self.session.game.legal_actions(&mut self.legal);
@@ -423,7 +423,12 @@ impl<G: Game> Batch<G> {
             // The observer of the final observation: whoever moves now (the learner, with
             // an opponent).
             let mover = env.session.game.current_player().unwrap_or(0);
-            env.session.apply(a)?;
+            // Checked above against the legal list of this very state: play it without
+            // running the rules' checks a second time.
+            env.session.game.apply_unchecked(a);
+            if let Some(h) = &mut env.session.history {
+                h.push(a);
+            }
             env.play_opponent()?;
             out.rewards.fill(0.0);
             *out.done = env.session.game.is_terminal();
@@ -432,9 +437,6 @@ impl<G: Game> Batch<G> {
                     *r = v as f32;
                 }
                 if !out.final_obs.is_empty() {
-                    if !zeroed {
-                        out.final_obs.fill(0.0);
-                    }
                     env.session.game.observation(mover, out.final_obs);
                 }
                 env.finished += 1;

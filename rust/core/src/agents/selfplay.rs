@@ -139,7 +139,6 @@ where
                             )
                         })?;
                     let i = check_choice(g, legal, a, name, p, &context, ply)?;
-                    obs.fill(0.0);
                     g.observation(p, &mut obs);
                     t.observations.extend_from_slice(&obs);
                     let row = t.masks.len();

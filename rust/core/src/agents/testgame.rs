@@ -346,6 +346,7 @@ impl Game for Lanes {
     /// The player's hand, then every side's lanes, the player's own first (seats in turn
     /// order from the player).
     fn observation(&self, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
         let (n, cards) = (self.players(), self.cards());
         for &c in &self.hands[player] {
             out[usize::from(c)] = 1.0;

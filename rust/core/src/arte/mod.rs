@@ -105,6 +105,7 @@ impl Game for Arte {
         vec![self.set.len() + 1, observe::FEATURES]
     }
     fn observation(&self, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
         self.observe(player, out);
     }
     fn render(&self, player: Option<Player>) -> String {

@@ -38,7 +38,8 @@ pub const GLOBALS_OFFSET: usize = FLAGS_OFFSET + NUM_FLAGS * FLAG_FEATURES;
 pub const OBS_LEN: usize = GLOBALS_OFFSET + GLOBAL_FEATURES;
 
 impl BattleLine {
-    /// Fill `out` (length [`OBS_LEN`], zeroed) with `player`'s observation.
+    /// Write `player`'s observation over the first [`OBS_LEN`] floats of `out`: every one
+    /// of them is written (zeros included), so a reused buffer needs no clearing first.
     pub fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<()> {
         let (me, op) = me_and_opponent(player)?;
         if out.len() < OBS_LEN {
@@ -47,6 +48,9 @@ impl BattleLine {
                 out.len()
             )));
         }
+        // Every element is written (the card section cleared, then one feature set per
+        // card), so reused buffers need no clearing by the caller.
+        out[CARDS_OFFSET..FLAGS_OFFSET].fill(0.0);
         let k = &self.known[me];
         let mut set =
             |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
@@ -88,6 +92,7 @@ impl BattleLine {
             o[7] = b(self.claim_proof(f, op).is_some_and(|p| p.holds()));
         }
         let g = &mut out[GLOBALS_OFFSET..OBS_LEN];
+        g.fill(0.0);
         let hand_split = |p: usize| {
             let t = self.hands[p].troops().count_ones() as f32;
             (t, self.hands[p].len() as f32 - t)

@@ -116,6 +116,7 @@ impl Game for Strifull {
         vec![observe::OBS_ROWS, observe::OBS_FEATURES]
     }
     fn observation(&self, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
         self.observe(player, out)
     }
     fn render(&self, player: Option<Player>) -> String {
