@@ -117,6 +117,7 @@ impl Game for Zinordia {
         self.obs_shape()
     }
     fn observation(&self, player: Player, out: &mut [f32]) {
+        out.fill(0.0);
         self.observe(player, out);
     }
     fn render(&self, player: Option<Player>) -> String {
