@@ -1486,7 +1486,9 @@ pub(crate) fn callback_of(progress: Option<Bound<'_, PyAny>>) -> PyResult<Option
 /// games of one deal replay the same shuffle).
 #[pyfunction]
 #[pyo3(signature = (game, agents, games=Whole::HUNDRED, *, pairing="round-robin", partners="rotate", **options))]
-#[pyo3(text_signature = "(game, agents, games=100, *, pairing='round-robin', partners='rotate', **options)")]
+#[pyo3(
+    text_signature = "(game, agents, games=100, *, pairing='round-robin', partners='rotate', **options)"
+)]
 pub fn tournament_schedule(
     game: &Bound<'_, PyAny>,
     agents: Whole,
