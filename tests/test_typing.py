@@ -93,9 +93,13 @@ def _check(value: Any, hint: Any, path: str) -> None:
     if typing.is_typeddict(hint):
         assert isinstance(value, dict), path
         hints = typing.get_type_hints(hint)
-        assert set(value) == set(hints), f"{path}: {sorted(set(value) ^ set(hints))}"
+        required = hint.__required_keys__
+        assert required <= set(value) <= set(hints), (
+            f"{path}: {sorted((required - set(value)) | (set(value) - set(hints)))}"
+        )
         for key, sub in hints.items():
-            _check(value[key], sub, f"{path}.{key}")
+            if key in value:
+                _check(value[key], sub, f"{path}.{key}")
     elif origin is list and isinstance(value, list):
         (item,) = typing.get_args(hint)
         for i, v in enumerate(value):

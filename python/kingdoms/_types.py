@@ -120,7 +120,12 @@ class StrifullOptions(TypedDict, total=False):
     mutual_wipeout: Literal["draw", "attacker_wins"]
 
 
-class StrifullCell(TypedDict):
+class _StrifullCellGrowth(TypedDict, total=False):
+    #: SK-9.1: each growth source's own [atk, def] counters (left out when there are none).
+    growth: dict[str, list[int]]
+
+
+class StrifullCell(_StrifullCellGrowth):
     """A troop on the field (``card`` is ``None`` in a view when it is face down)."""
 
     card: str | None

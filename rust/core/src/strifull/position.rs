@@ -212,11 +212,30 @@ fn write_side(s: &Value, hidden_choices: bool, with_deck: bool) -> Result<String
             if c.get("revealed").and_then(Value::as_bool) == Some(true) {
                 text.push('!');
             }
+            // SK-9.1: a troop's counters are the sums of its growth sources' own counters,
+            // so the sources are written (`(source=atk;def+...)`), and plain `(atk;def)`
+            // only for counters without sources.
+            let growth: Vec<String> = match c.get("growth") {
+                Some(Value::Object(g)) => g
+                    .iter()
+                    .map(|(src, v)| {
+                        let n: Vec<String> = arr(Some(v))
+                            .iter()
+                            .filter_map(Value::as_i64)
+                            .map(|n| n.to_string())
+                            .collect();
+                        format!("{src}={}", n.join(";"))
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             let counters: Vec<i64> = arr(c.get("counters"))
                 .iter()
                 .filter_map(Value::as_i64)
                 .collect();
-            if counters.iter().any(|&n| n != 0) {
+            if !growth.is_empty() {
+                text.push_str(&format!("({})", growth.join("+")));
+            } else if counters.iter().any(|&n| n != 0) {
                 text.push_str(&format!(
                     "({})",
                     counters
@@ -557,17 +576,29 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
         let (cell, rest) = item
             .split_once('=')
             .ok_or_else(|| f.error(i, "field items are cell=card"))?;
-        let (rest, counters) = match rest.split_once('(') {
-            None => (rest, vec![0, 0]),
+        let numbers = |c: &str| -> Result<Vec<i64>> {
+            c.split(';')
+                .map(|n| n.parse().map_err(|_| f.error(i, "counters are numbers")))
+                .collect()
+        };
+        let (rest, counters, growth) = match rest.split_once('(') {
+            None => (rest, vec![0, 0], None),
             Some((r, c)) => {
                 let c = c
                     .strip_suffix(')')
-                    .ok_or_else(|| f.error(i, "counters are (atk;def)"))?;
-                let c: Vec<i64> = c
-                    .split(';')
-                    .map(|n| n.parse().map_err(|_| f.error(i, "counters are numbers")))
-                    .collect::<Result<_>>()?;
-                (r, c)
+                    .ok_or_else(|| f.error(i, "counters are (atk;def) or (source=atk;def+...)"))?;
+                if c.contains('=') {
+                    let mut g = Map::new();
+                    for src in c.split('+') {
+                        let (name, n) = src
+                            .split_once('=')
+                            .ok_or_else(|| f.error(i, "growth sources are source=atk;def"))?;
+                        g.insert(name.to_string(), json!(numbers(n)?));
+                    }
+                    (r, Vec::new(), Some(g))
+                } else {
+                    (r, numbers(c)?, None)
+                }
             }
         };
         let (card, revealed) = match rest.strip_suffix('!') {
@@ -577,7 +608,13 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
         if card != "?" {
             take(card);
         }
-        cells.push((cell.to_string(), card.to_string(), revealed, counters));
+        cells.push((
+            cell.to_string(),
+            card.to_string(),
+            revealed,
+            counters,
+            growth,
+        ));
     }
     let mut pile_items = Vec::new();
     for item in list(pile) {
@@ -616,12 +653,13 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
         })
     };
     let mut field_map = Map::new();
-    for (cell, card, revealed, counters) in cells {
+    for (cell, card, revealed, counters, growth) in cells {
         let card = if card == "?" { deal()? } else { card };
-        field_map.insert(
-            cell,
-            json!({"card": card, "revealed": revealed, "counters": counters}),
-        );
+        let entry = match growth {
+            Some(g) => json!({"card": card, "revealed": revealed, "growth": g}),
+            None => json!({"card": card, "revealed": revealed, "counters": counters}),
+        };
+        field_map.insert(cell, entry);
     }
     let mut pile_out = Vec::new();
     for c in pile_items {
