@@ -371,9 +371,14 @@ def test_elo_follows_the_scores() -> None:
 
 # ---- strength (slow: hundreds of games at 1000 iterations per move) ------------------------
 
+# Zinordia is left out of these 200-game checks for now: its random games take milliseconds
+# and ISMCTS runs about 1,300 iterations/s on it, so 200 games at 1,000 iterations a move
+# would take hours (issue 12 tracks its speed; docs/zinordia.md has its measured figures).
+STRENGTH_GAMES = [g for g in GAMES if g != "zinordia"]
+
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", STRENGTH_GAMES)
 def test_greedy_beats_random(name: str) -> None:
     r = kingdoms.tournament(name, [Greedy(), Random()], games=200, seed=101)
     print(r.table())
@@ -381,7 +386,7 @@ def test_greedy_beats_random(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", STRENGTH_GAMES)
 def test_ismcts_beats_random(name: str) -> None:
     r = kingdoms.tournament(name, [ISMCTS(iterations=1000), Random()], games=200, seed=102)
     print(r.table())
@@ -389,7 +394,7 @@ def test_ismcts_beats_random(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", STRENGTH_GAMES)
 def test_ismcts_beats_greedy(name: str) -> None:
     r = kingdoms.tournament(name, [ISMCTS(iterations=1000), Greedy()], games=200, seed=103)
     print(r.table())

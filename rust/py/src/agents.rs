@@ -183,6 +183,7 @@ pub struct PyHeuristic {
 impl PyHeuristic {
     #[new]
     #[pyo3(signature = (seed=Whole::ZERO))]
+    #[pyo3(text_signature = "(seed=0)")]
     fn new(seed: Whole) -> PyResult<Self> {
         Ok(PyHeuristic {
             seed: seed.u64("seed")?,

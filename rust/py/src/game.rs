@@ -533,6 +533,7 @@ impl PyGame {
     /// (`to_ply=0` is the starting position). Raises `KingdomsError` (nothing changes) past
     /// the start or without a history.
     #[pyo3(signature = (n=Whole::ONE, *, to_ply=None))]
+    #[pyo3(text_signature = "(self, n=1, *, to_ply=None)")]
     fn undo(&mut self, n: Whole, to_ply: Option<Whole>) -> PyResult<()> {
         let to_ply = to_ply.map(|k| k.usize("to_ply")).transpose()?;
         let ply = self.target_ply(n.usize("n")?, to_ply)?;
@@ -541,6 +542,7 @@ impl PyGame {
     /// Take back the last `n` actions (like python-chess's `pop`) and return the action that
     /// had been played from the position now on the board.
     #[pyo3(signature = (n=Whole::ONE))]
+    #[pyo3(text_signature = "(self, n=1)")]
     fn pop(&mut self, n: Whole) -> PyResult<PyAction> {
         let n = n.usize("n")?;
         if n == 0 {
