@@ -122,11 +122,18 @@ impl<G: Game> Session<G> {
     }
 
     pub fn apply(&mut self, action: G::Action) -> Result<()> {
-        self.game.apply(action)?;
+        self.game.check(action)?;
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// Play and record an action the caller already knows is legal (e.g. found in
+    /// `legal_actions` of this very state), without running the rules' checks again.
+    pub fn apply_unchecked(&mut self, action: G::Action) {
+        self.game.apply_unchecked(action);
         if let Some(h) = &mut self.history {
             h.push(action);
         }
-        Ok(())
     }
 
     pub fn options_json(&self) -> Map<String, Value> {

@@ -425,10 +425,7 @@ impl<G: Game> Batch<G> {
             let mover = env.session.game.current_player().unwrap_or(0);
             // Checked above against the legal list of this very state: play it without
             // running the rules' checks a second time.
-            env.session.game.apply_unchecked(a);
-            if let Some(h) = &mut env.session.history {
-                h.push(a);
-            }
+            env.session.apply_unchecked(a);
             env.play_opponent()?;
             out.rewards.fill(0.0);
             *out.done = env.session.game.is_terminal();
