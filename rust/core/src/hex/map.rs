@@ -83,6 +83,10 @@ pub struct HexMap {
     tag_names: Vec<String>,
     /// The zones' cells, ordered by `r` then `q` (reading order of a pointy picture).
     zones: Vec<u32>,
+    /// The lowest and highest entry costs of passable zones (1 if none), which each search
+    /// asks for; `None` after a cost edit until [`HexMap::recost`] (edits one at a time stay
+    /// O(1), and a stale span is measured on demand as before).
+    cost_span: Option<(u32, u32)>,
     offsets: [isize; 6],
     /// The legend of the text format (symbols for terrain + tags combinations).
     pub(crate) symbols: Vec<super::text::Symbol>,
@@ -198,6 +202,7 @@ impl HexMap {
             terrains,
             tag_names: Vec::new(),
             zones: Vec::new(),
+            cost_span: None,
             offsets: DIRECTIONS.map(|d| d.y as isize * w + d.x as isize),
             symbols: Vec::new(),
         };
@@ -213,6 +218,7 @@ impl HexMap {
             map.cost[c] = map.terrain_cost(t);
         }
         map.reindex();
+        map.recost();
         Ok(map)
     }
 
@@ -245,6 +251,7 @@ impl HexMap {
                 map.set_cost(*h, *c)?;
             }
         }
+        map.recost();
         Ok(map)
     }
 
@@ -315,6 +322,11 @@ impl HexMap {
     }
 
     #[inline]
+    pub(crate) fn is_occupied_cell(&self, c: Cell) -> bool {
+        self.occupant[c] != NOBODY
+    }
+
+    #[inline]
     pub(crate) fn cell_blocks_sight(&self, c: Cell, occupants_block: bool) -> bool {
         let k = self.kind[c];
         (k != VOID && self.terrains[k as usize].blocks_sight)
@@ -338,22 +350,30 @@ impl HexMap {
     }
 
     /// The lowest entry cost of any passable zone (1 if none): the A* heuristic's scale.
+    #[inline]
     pub(crate) fn min_cost(&self) -> u32 {
-        self.zones
-            .iter()
-            .map(|&c| self.cost[c as usize])
-            .filter(|&c| c != BLOCKED)
-            .min()
-            .unwrap_or(1)
+        self.cost_span.unwrap_or_else(|| self.measure_costs()).0
     }
 
+    /// The highest entry cost of any passable zone (1 if none).
+    #[inline]
     pub(crate) fn max_cost(&self) -> u32 {
-        self.zones
-            .iter()
-            .map(|&c| self.cost[c as usize])
-            .filter(|&c| c != BLOCKED)
-            .max()
-            .unwrap_or(1)
+        self.cost_span.unwrap_or_else(|| self.measure_costs()).1
+    }
+
+    fn measure_costs(&self) -> (u32, u32) {
+        let costs = || {
+            self.zones
+                .iter()
+                .map(|&c| self.cost[c as usize])
+                .filter(|&c| c != BLOCKED)
+        };
+        (costs().min().unwrap_or(1), costs().max().unwrap_or(1))
+    }
+
+    /// Measure and keep the cost span (after building a map or a batch of cost edits).
+    pub(crate) fn recost(&mut self) {
+        self.cost_span = Some(self.measure_costs());
     }
 
     pub(crate) fn zone_cells(&self) -> &[u32] {
@@ -502,6 +522,7 @@ impl HexMap {
         })?;
         self.kind[c] = t as u8;
         self.cost[c] = self.terrain_cost(t);
+        self.cost_span = None;
         Ok(())
     }
 
@@ -516,6 +537,7 @@ impl HexMap {
             )));
         }
         self.cost[c] = cost;
+        self.cost_span = None;
         Ok(())
     }
 

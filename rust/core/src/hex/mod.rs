@@ -7,6 +7,7 @@
 //! - [`map`]: [`HexMap`], the dense map.
 //! - [`text`]: the TOML + ASCII-picture map format.
 //! - [`query`]: searches and shapes on a map.
+//! - [`zonebits`]: the same movement questions as bitsets on maps of at most 64 zones.
 
 pub mod coords;
 pub mod layout;
@@ -14,11 +15,13 @@ pub mod limits;
 pub mod map;
 pub mod query;
 pub mod text;
+pub mod zonebits;
 
 pub use coords::{Axis, Hex, Orientation, Parity};
 pub use layout::Layout;
 pub use map::{Blocker, HexMap, Terrain};
 pub use query::{Collision, ForcedMove, Shape};
+pub use zonebits::ZoneGraph;
 
 #[cfg(test)]
 mod tests;

@@ -505,3 +505,108 @@ fn flat_pictures_read_columns() {
         assert!(coords::neighbors(*h).iter().any(|n| z.contains(n)));
     }
 }
+
+/// A random map of at most 64 zones with every passable zone costing 1 (the case the zone
+/// bitsets answer), its obstacles, void and occupants kept.
+fn small_unit_map(rng: &mut GameRng) -> HexMap {
+    loop {
+        let mut m = random_map(rng);
+        if m.len() > super::zonebits::MAX_BIT_ZONES {
+            continue;
+        }
+        let hexes: Vec<Hex> = m.zones().collect();
+        for h in hexes {
+            if m.cost(h).is_some() {
+                m.set_cost(h, 1).unwrap();
+            }
+        }
+        return m;
+    }
+}
+
+#[test]
+fn zone_bitsets_match_the_searches_and_geometry() {
+    use super::zonebits::ZoneGraph;
+    for i in 0..300 {
+        let mut rng = GameRng::stream(11, i);
+        let m = small_unit_map(&mut rng);
+        let g = ZoneGraph::new(&m).unwrap();
+        let hexes: Vec<Hex> = m.zones().collect();
+        assert_eq!(g.len(), hexes.len());
+        let open = m.unit_open_bits().expect("unit costs, at most 64 zones");
+        let occupied = m.occupied_bits().unwrap();
+        for (j, &h) in hexes.iter().enumerate() {
+            assert_eq!(open >> j & 1 == 1, m.is_open(h), "open bit of {h:?}");
+            assert_eq!(occupied >> j & 1 == 1, m.occupant(h).is_some());
+        }
+        let bits = |pred: &dyn Fn(Hex) -> bool| {
+            hexes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &h)| pred(h))
+                .fold(0u64, |b, (j, _)| b | 1 << j)
+        };
+        for (z, &a) in hexes.iter().enumerate() {
+            let nb: Vec<Hex> = coords::neighbors(a).into_iter().collect();
+            assert_eq!(g.neighbours(z), bits(&|h| nb.contains(&h)));
+            assert_eq!(g.axes(z), bits(&|h| coords::axis_direction(a, h).is_some()));
+            for d in [0, 1, 2, 3, 7, 70, 1000] {
+                assert_eq!(g.within(z, d), bits(&|h| distance(a, h) <= d), "{a:?} {d}");
+            }
+            for steps in [0u32, 1, 2, 3, 5, 100] {
+                let want = bits(&|h| {
+                    m.reachable(a, u64::from(steps))
+                        .unwrap()
+                        .iter()
+                        .any(|&(r, _)| r == h)
+                });
+                assert_eq!(
+                    g.reachable(z, open, steps),
+                    want,
+                    "from {a:?}, {steps} steps"
+                );
+            }
+        }
+        assert_eq!(g.reachable(hexes.len(), open, 3), 0, "no such zone");
+    }
+}
+
+#[test]
+fn zone_bitsets_refuse_what_they_cannot_hold() {
+    let big: Vec<(Hex, Option<u32>)> = coords::range(Hex::ZERO, 5)
+        .into_iter()
+        .map(|h| (h, Some(1)))
+        .collect();
+    let m = HexMap::from_costs(&big).unwrap();
+    assert!(m.len() > 64);
+    assert!(super::zonebits::ZoneGraph::new(&m).is_none());
+    assert_eq!(m.unit_open_bits(), None);
+    assert_eq!(m.occupied_bits(), None);
+    // A zone costing 2: the bitsets do not stand for costs.
+    let small: Vec<(Hex, Option<u32>)> = coords::range(Hex::ZERO, 2)
+        .into_iter()
+        .map(|h| (h, Some(1 + u32::from(h == Hex::new(1, 0)))))
+        .collect();
+    let m = HexMap::from_costs(&small).unwrap();
+    assert_eq!(m.unit_open_bits(), None);
+}
+
+/// A map spread wider than the distance table: ranges beyond it are measured.
+#[test]
+fn zone_ranges_beyond_the_table_are_measured() {
+    let far = super::zonebits::MAX_TABLE_DISTANCE as i32 * 3;
+    let cells = [
+        Hex::ZERO,
+        Hex::new(1, 0),
+        Hex::new(far, 0),
+        Hex::new(0, far),
+    ]
+    .map(|h| (h, Some(1)));
+    let m = HexMap::from_costs(&cells).unwrap();
+    let g = super::zonebits::ZoneGraph::new(&m).unwrap();
+    let z0 = m.zone_index(Hex::ZERO).unwrap();
+    let zf = m.zone_index(Hex::new(far, 0)).unwrap();
+    assert_eq!(g.within(z0, far as u32 - 1) >> zf & 1, 0);
+    assert_eq!(g.within(z0, far as u32) >> zf & 1, 1);
+    assert_eq!(g.within(z0, u32::MAX).count_ones(), 4);
+}

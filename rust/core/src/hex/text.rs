@@ -383,6 +383,7 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
                 .map_err(|e| Error::data(zplace(), inner(e)))?;
         }
     }
+    map.recost();
     Ok(map)
 }
 
