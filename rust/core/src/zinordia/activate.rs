@@ -259,24 +259,47 @@ impl Zinordia {
         let Some(from) = self.stars[s].zone else {
             return;
         };
+        let Some(fz) = self.shared.zone_id(from) else {
+            return;
+        };
+        let graph = &self.shared.graph;
+        // Zone bits of the occupied zones (a battlefield has at most 64 zones; were it
+        // larger, every zone counts as a candidate and target_ok decides).
+        let occupied = self.board.occupied_bits().unwrap_or(u64::MAX);
         for i in 0..self.star_data(s).abilities.len() as u8 {
-            let normal = self.usable(s, i, false, false).is_ok();
-            let alt = self.usable(s, i, true, false).is_ok();
-            let Some(ab) = self.ability(s, i).filter(|_| normal || alt) else {
+            // Cheap necessary conditions first (`usable` repeats them and decides), so the
+            // abilities that cannot be activated build no refusal.
+            let Some(ab) = self.ability(s, i) else {
                 continue;
             };
-            if Self::activation_free(play, ab).is_err() {
+            let used = self.stars[s].uses.get(usize::from(i)).copied().unwrap_or(0);
+            if !matches!(ab.kind, Kind::Attack | Kind::Instant) || used >= ab.repeat {
                 continue;
             }
-            let reach = u32::from(ab.range);
-            for (z, &h) in self.shared.zones.iter().enumerate() {
-                // Cheap necessary conditions first (target_ok repeats them and decides), so
-                // the many zones that cannot be targets build no refusal.
-                let hopeless = distance(from, h) > reach
-                    || (ab.target.is_star() && self.board.occupant(h).is_none())
-                    || (ab.target == Target::Direction && axis_direction(from, h).is_none())
-                    || (ab.target == Target::User && h != from);
-                if hopeless || self.target_ok(s, ab, h).is_err() {
+            let normal = self.usable(s, i, false, false).is_ok();
+            let alt = ab.alt_cost.is_some() && self.usable(s, i, true, false).is_ok();
+            if !(normal || alt) || Self::activation_free(play, ab).is_err() {
+                continue;
+            }
+            // The zones that can be targets by cheap necessary conditions, as zone bits
+            // (target_ok repeats them and decides), so the many zones that cannot be
+            // targets build no refusal: within range, another Star's zone for a Star
+            // target, on an axis for a direction, the user's zone for a self target.
+            let mut candidates = graph.within(fz, u32::from(ab.range));
+            match ab.target {
+                t if t.is_star() => candidates &= occupied & !(1u64 << fz),
+                Target::Direction => candidates &= graph.axes(fz),
+                Target::User => candidates &= 1u64 << fz,
+                _ => {}
+            }
+            // Ascending bits: zone id order.
+            while candidates != 0 {
+                let z = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let Some(&h) = self.shared.zones.get(z) else {
+                    continue;
+                };
+                if self.target_ok(s, ab, h).is_err() {
                     continue;
                 }
                 for (ok, alt) in [(normal, false), (alt, true)] {
@@ -342,6 +365,14 @@ impl Zinordia {
     /// Whether the window `o` has any reaction to offer (a window with none is not opened).
     pub(crate) fn offer_useful(&self, o: Offer) -> bool {
         (0..self.star_data(o.star).abilities.len() as u8).any(|i| {
+            // Cheap necessary conditions first (check_react repeats them and decides), so
+            // the abilities that cannot answer build no refusal.
+            let Some(ab) = self.ability(o.star, i) else {
+                return false;
+            };
+            if ab.kind != Kind::Reaction || ab.trigger != Some(o.trigger) {
+                return false;
+            }
             [false, true]
                 .iter()
                 .any(|&alt| self.check_react(o, i, alt).is_ok())

@@ -19,7 +19,7 @@ use serde_path_to_error::Segment;
 use super::ability::{Ability, Effect, Problem};
 use crate::error::{Error, Result};
 use crate::hex::text::parse as parse_map;
-use crate::hex::HexMap;
+use crate::hex::{HexMap, ZoneGraph};
 
 /// Abilities per Star (ZN-1.1).
 pub const ABILITIES: usize = 4;
@@ -197,6 +197,9 @@ impl Mode {
 pub struct GameMap {
     pub id: String,
     pub map: HexMap,
+    /// The zones' adjacency, ranges and axes as bitsets, built once per content: movement
+    /// and target generation run on it (`rules.rs`, `activate.rs`).
+    pub graph: Arc<ZoneGraph>,
 }
 
 /// A whole content set: roster, maps, modes, validated together.
@@ -267,9 +270,12 @@ impl Content {
             }
             let map = parse_map(src.text, &place)?;
             validate_map(&map).map_err(|why| Error::data(&place, why))?;
+            let graph = ZoneGraph::new(&map)
+                .ok_or_else(|| Error::data(&place, format!("at most {MAX_ZONES} zones")))?;
             loaded.push(GameMap {
                 id: (*id).to_string(),
                 map,
+                graph: Arc::new(graph),
             });
         }
         let modes = load_modes(modes, &stars, &loaded)?;

@@ -141,6 +141,18 @@ impl Zinordia {
         let Some(here) = self.stars[s].zone else {
             return 0;
         };
+        // Most Stars have no continuous passive: they skip the look around (a hot path).
+        let continuous = |a: &super::ability::Ability| {
+            matches!(
+                a.trigger,
+                Some(
+                    Trigger::WhileAdjacentAlly | Trigger::WhileAdjacentEnemy | Trigger::WhileAlone
+                )
+            )
+        };
+        if !self.star_data(s).abilities.iter().any(continuous) {
+            return 0;
+        }
         if self.is_silenced(s, Kind::Passive) {
             return 0;
         }

@@ -18,6 +18,14 @@ use crate::rng::GameRng;
 /// Âmago regained at each First Maintenance (ZN-5.3).
 pub const AMAGO_REGEN: u16 = 2;
 
+/// Whether a play may collect Renown, or which rule refuses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Collect {
+    Yes,
+    ActivationUsed,
+    NoMarker,
+}
+
 impl Zinordia {
     /// A new game on `content` (ZN-3, ZN-4.1): selection starts with seat 0.
     pub fn with_content(seed: u64, options: &Options, content: Arc<Content>) -> Result<Self> {
@@ -50,11 +58,10 @@ impl Zinordia {
                 mode.id, mode.maps
             )));
         }
-        let map = content
+        let game_map = content
             .map(&map_id)
-            .ok_or_else(|| Error::options("map: not in the content"))?
-            .map
-            .clone();
+            .ok_or_else(|| Error::options("map: not in the content"))?;
+        let (map, graph) = (game_map.map.clone(), Arc::clone(&game_map.graph));
         if options.max_rounds == 0 || options.max_rounds > MAX_ROUNDS {
             return Err(Error::options(format!(
                 "max_rounds: must be 1 to {MAX_ROUNDS}"
@@ -76,6 +83,7 @@ impl Zinordia {
             content: Arc::clone(&content),
             options: options.clone(),
             mode: mode_ix,
+            graph,
             map: map.clone(),
             zones,
             players,
@@ -279,6 +287,14 @@ impl Zinordia {
                     return Err(Error::illegal("ZN-6.2", "the Star is already there"));
                 }
                 let left = self.agilidade(play.star).saturating_sub(play.moved);
+                if self
+                    .reach_bits(from, left)
+                    .is_some_and(|bits| bits.checked_shr(u32::from(zone)).unwrap_or(0) & 1 == 1)
+                {
+                    return Ok(());
+                }
+                // Not within reach (or a map the bitsets do not cover): the cheapest path
+                // says how far it is, or that there is no way.
                 match self.board.path(from, to) {
                     Ok(Some((_, cost))) if cost <= u64::from(left) => Ok(()),
                     Ok(Some(_)) => Err(Error::illegal(
@@ -291,18 +307,16 @@ impl Zinordia {
                     )),
                 }
             }
-            (Some(play), Action::Collect) => {
-                if play.activated {
-                    return Err(Error::illegal(
-                        "ZN-6.4",
-                        "the play's activation is already used",
-                    ));
+            (Some(play), Action::Collect) => match self.can_collect(play) {
+                Collect::Yes => Ok(()),
+                Collect::ActivationUsed => Err(Error::illegal(
+                    "ZN-6.4",
+                    "the play's activation is already used",
+                )),
+                Collect::NoMarker => {
+                    Err(Error::illegal("ZN-12.2", "no Renown marker on this zone"))
                 }
-                match self.stars[play.star].zone {
-                    Some(h) if self.markers.contains(&h) => Ok(()),
-                    _ => Err(Error::illegal("ZN-12.2", "no Renown marker on this zone")),
-                }
-            }
+            },
             (Some(_), Action::EndPlay) => Ok(()),
             (Some(_), _) => Err(Error::illegal(
                 "ZN-6.1",
@@ -359,7 +373,7 @@ impl Zinordia {
                 (None, Some(play)) => {
                     self.moves(play, out);
                     self.activations(play, out);
-                    if self.check(Action::Collect).is_ok() {
+                    if self.can_collect(play) == Collect::Yes {
                         out.push(Action::Collect);
                     }
                     out.push(Action::EndPlay);
@@ -382,6 +396,31 @@ impl Zinordia {
             })
     }
 
+    /// The zones within `left` zones of movement from `from` (ZN-6.2, ZN-2.8; `from`
+    /// included) as bits by zone id, found on the zone bitsets: `None` when they do not
+    /// apply (a zone costing more than 1 to enter), where the Dijkstra of `HexMap` decides.
+    /// Both move generation and `check` use it.
+    fn reach_bits(&self, from: Hex, left: u16) -> Option<u64> {
+        let start = self.shared.zone_id(from)?;
+        let open = self.board.unit_open_bits()?;
+        Some(self.shared.graph.reachable(start, open, u32::from(left)))
+    }
+
+    /// Whether the play may collect a Renown marker now (ZN-6.4, ZN-12.2): `check` and move
+    /// generation both ask, and a refusal builds no error here.
+    fn can_collect(&self, play: Play) -> Collect {
+        if play.activated {
+            Collect::ActivationUsed
+        } else if self.stars[play.star]
+            .zone
+            .is_some_and(|h| self.markers.contains(&h))
+        {
+            Collect::Yes
+        } else {
+            Collect::NoMarker
+        }
+    }
+
     /// The moves of a play: every zone within the movement left (ZN-6.2), by zone id.
     fn moves(&self, play: Play, out: &mut Vec<Action>) {
         let Some(from) = self.stars[play.star].zone else {
@@ -389,6 +428,16 @@ impl Zinordia {
         };
         let left = self.agilidade(play.star).saturating_sub(play.moved);
         if left == 0 {
+            return;
+        }
+        if let (Some(bits), Some(start)) = (self.reach_bits(from, left), self.shared.zone_id(from))
+        {
+            // Zone bits ascend with zone ids: the moves come out in id order.
+            let mut rest = bits & !(1u64 << start);
+            while rest != 0 {
+                out.push(Action::Move(rest.trailing_zeros() as u8));
+                rest &= rest - 1;
+            }
             return;
         }
         let Ok(reach) = self.board.reachable(from, u64::from(left)) else {
@@ -694,7 +743,7 @@ impl Zinordia {
     fn settle_play(&mut self) {
         let Some(play) = self.play else { return };
         if !self.can_move(play)
-            && self.check(Action::Collect).is_err()
+            && self.can_collect(play) != Collect::Yes
             && !self.any_activation(play)
         {
             self.end_play();

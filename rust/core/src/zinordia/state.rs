@@ -8,7 +8,7 @@ use super::content::ABILITIES;
 use super::content::{Content, Mode};
 use super::options::Options;
 use crate::game::Player;
-use crate::hex::{Hex, HexMap};
+use crate::hex::{Hex, HexMap, ZoneGraph};
 use crate::rng::GameRng;
 
 /// What does not change during a game: content, options, the mode and the map's zones.
@@ -22,6 +22,9 @@ pub struct Shared {
     pub map: HexMap,
     /// The zones in `map.zones()` order: zone ids in actions and observations.
     pub zones: Vec<Hex>,
+    /// The zones' adjacency, ranges and axes as bitsets by zone id (a battlefield has at
+    /// most 64 zones): move and target generation run on it. The content's, shared.
+    pub graph: Arc<ZoneGraph>,
     pub players: usize,
     /// Stars per player.
     pub per_player: usize,
