@@ -3,7 +3,8 @@
 //! and ultra-rapid, target and range, costs — used by both move generation and `check`, and
 //! paying the costs.
 
-use super::ability::{Ability, Kind, Resource, SpecialCost, Target};
+use super::ability::{Ability, AreaShape, Kind, Resource, SpecialCost, Target};
+use super::options::Lines;
 use super::notation::Action;
 use super::state::{Offer, Play, Zinordia};
 use crate::error::{Error, Result};
@@ -201,11 +202,19 @@ impl Zinordia {
                 }
             }
             Target::Direction => {
-                if d == 0 || axis_direction(from, target).is_none() {
+                if d == 0 {
                     return Err(Error::illegal(
                         "ZN-2.6",
-                        "a direction is a zone on one of the Star's six axes",
+                        "a direction is a zone other than the Star's",
                     ));
+                }
+                if self.needs_axis(ab) && axis_direction(from, target).is_none() {
+                    let why = if ab.area.shape == AreaShape::Cone {
+                        "a cone opens along one of the Star's six axes"
+                    } else {
+                        "a direction is a zone on one of the Star's six axes"
+                    };
+                    return Err(Error::illegal("ZN-2.6", why));
                 }
                 if d > range.max(1) {
                     return Err(out_of_range());
@@ -219,6 +228,12 @@ impl Zinordia {
             }
         }
         Ok(())
+    }
+
+    /// ZN-2.6: whether a `direction` target of `ab` must lie on one of the six axes: always
+    /// for a cone, and for lines and dashes unless `lines = "drawn"`.
+    pub(crate) fn needs_axis(&self, ab: &Ability) -> bool {
+        self.options().lines == Lines::Axis || ab.area.shape == AreaShape::Cone
     }
 
     /// ZN-7.1, ZN-6.4: the checks of `Activate`, the same ones move generation uses.
@@ -274,7 +289,9 @@ impl Zinordia {
                 // the many zones that cannot be targets build no refusal.
                 let hopeless = distance(from, h) > reach
                     || (ab.target.is_star() && self.board.occupant(h).is_none())
-                    || (ab.target == Target::Direction && axis_direction(from, h).is_none())
+                    || (ab.target == Target::Direction
+                        && self.needs_axis(ab)
+                        && axis_direction(from, h).is_none())
                     || (ab.target == Target::User && h != from);
                 if hopeless || self.target_ok(s, ab, h).is_err() {
                     continue;
