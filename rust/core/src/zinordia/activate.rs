@@ -4,8 +4,8 @@
 //! paying the costs.
 
 use super::ability::{Ability, AreaShape, Kind, Resource, SpecialCost, Target};
-use super::options::Lines;
 use super::notation::Action;
+use super::options::Lines;
 use super::state::{Offer, Play, Zinordia};
 use crate::error::{Error, Result};
 use crate::hex::coords::{axis_direction, distance};
@@ -228,6 +228,13 @@ impl Zinordia {
             }
         }
         Ok(())
+    }
+
+    /// ZN-6.2 with `split_movement = false`: once the play's activation is used (an
+    /// ability, or collecting Renown) the Star moves no more. An ultra-rapid activation that
+    /// leaves the activation free (ZN-10.7) does not close the movement.
+    pub(crate) fn movement_closed(&self, play: Play) -> bool {
+        !self.options().split_movement && play.activated
     }
 
     /// ZN-2.6: whether a `direction` target of `ab` must lie on one of the six axes: always

@@ -42,6 +42,8 @@ const MAX_ARMADURA: u16 = 1000;
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateData {
+    /// The second readings only where chosen (`options::serialize_saved`).
+    #[serde(serialize_with = "super::options::serialize_saved")]
     options: Options,
     /// The dice: `null` in every view (future chance is never visible).
     #[serde(deserialize_with = "nullable")]

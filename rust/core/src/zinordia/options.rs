@@ -1,14 +1,14 @@
 //! The rules options (`docs/rules/zinordia.md`: each **Option** there). Only options the
 //! engine implements are fields; an unknown key is an error.
 //!
-//! The second readings (`unique_stars` to `marks_stack`) are left out of the saved options
-//! when they hold their default, so a default game's saved state is the same as before they
-//! existed (and older saved states load unchanged).
+//! A saved state leaves the second readings (`unique_stars` to `marks_stack`) out of its
+//! options when they hold their default ([`serialize_saved`]), so a default game's saved
+//! state is the same as before they existed; missing keys read as the defaults.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::content::{Content, Source};
 use crate::datafile::Memo;
@@ -92,14 +92,6 @@ pub enum UntimedBuffs {
     Round,
 }
 
-fn is_default<T: Default + PartialEq>(v: &T) -> bool {
-    *v == T::default()
-}
-
-fn is_true(v: &bool) -> bool {
-    *v
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
@@ -123,25 +115,18 @@ pub struct Options {
     /// A user's modes (TOML text, the format of `data/zinordia/modes.toml`).
     pub modes_toml: Option<String>,
     /// ZN-1.2: a Star per team (default) or per game.
-    #[serde(skip_serializing_if = "is_default")]
     pub unique_stars: UniqueStars,
     /// ZN-2.6: lines along the six axes (default) or drawn toward any zone.
-    #[serde(skip_serializing_if = "is_default")]
     pub lines: Lines,
     /// ZN-5.5: durations tick at the applier's First (default) or Second Maintenance.
-    #[serde(skip_serializing_if = "is_default")]
     pub durations_tick: DurationsTick,
     /// ZN-6.2: movement may come before and after the activation (default), or before only.
-    #[serde(skip_serializing_if = "is_true")]
     pub split_movement: bool,
     /// ZN-9.4: reaction windows in event order (default) or initiative order.
-    #[serde(skip_serializing_if = "is_default")]
     pub reaction_order: ReactionOrder,
     /// ZN-10.5: untimed stat changes last the turn (default) or until the applier's next.
-    #[serde(skip_serializing_if = "is_default")]
     pub untimed_buffs: UntimedBuffs,
     /// ZN-11.3: the same mark again refreshes it (default) or adds a copy.
-    #[serde(skip_serializing_if = "is_default")]
     pub marks_stack: bool,
 }
 
@@ -238,4 +223,34 @@ impl Options {
             Content::load(roster, &maps, modes)
         })
     }
+}
+
+/// The second readings of the rules, left out of a saved state at their defaults.
+const SECOND_READINGS: [&str; 7] = [
+    "unique_stars",
+    "lines",
+    "durations_tick",
+    "split_movement",
+    "reaction_order",
+    "untimed_buffs",
+    "marks_stack",
+];
+
+/// Options as a saved state writes them (`serialize_with`): every option, but the second
+/// readings only where they differ from the default.
+pub fn serialize_saved<S: Serializer>(
+    options: &Options,
+    out: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    use serde::ser::Error as _;
+    let mut value = serde_json::to_value(options).map_err(S::Error::custom)?;
+    let default = serde_json::to_value(Options::default()).map_err(S::Error::custom)?;
+    if let (serde_json::Value::Object(m), serde_json::Value::Object(d)) = (&mut value, &default) {
+        for key in SECOND_READINGS {
+            if m.get(key) == d.get(key) {
+                m.remove(key);
+            }
+        }
+    }
+    value.serialize(out)
 }

@@ -40,7 +40,11 @@ pub fn drawn_line(from: Hex, toward: Hex, n: u32) -> Vec<Hex> {
     }
     // `far` lies on the same line, at a multiple of the distance at least `n`.
     let far = from + (toward - from) * n.div_ceil(d) as i32;
-    line(from, far).into_iter().skip(1).take(n as usize).collect()
+    line(from, far)
+        .into_iter()
+        .skip(1)
+        .take(n as usize)
+        .collect()
 }
 
 /// What an effect is resolved with.

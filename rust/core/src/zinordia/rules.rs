@@ -309,6 +309,12 @@ impl Zinordia {
                 if from == to {
                     return Err(Error::illegal("ZN-6.2", "the Star is already there"));
                 }
+                if self.movement_closed(play) {
+                    return Err(Error::illegal(
+                        "ZN-6.2",
+                        "all movement comes before the activation (split_movement = false)",
+                    ));
+                }
                 let left = self.agilidade(play.star).saturating_sub(play.moved);
                 match self.board.path(from, to) {
                     Ok(Some((_, cost))) if cost <= u64::from(left) => Ok(()),
@@ -407,6 +413,7 @@ impl Zinordia {
         };
         let left = self.agilidade(play.star).saturating_sub(play.moved);
         left > 0
+            && !self.movement_closed(play)
             && crate::hex::coords::neighbors(from).into_iter().any(|n| {
                 self.board.blocker(n).is_none()
                     && self.board.cost(n).is_some_and(|c| c <= u32::from(left))
@@ -419,7 +426,7 @@ impl Zinordia {
             return;
         };
         let left = self.agilidade(play.star).saturating_sub(play.moved);
-        if left == 0 {
+        if left == 0 || self.movement_closed(play) {
             return;
         }
         let Ok(reach) = self.board.reachable(from, u64::from(left)) else {
