@@ -13,11 +13,23 @@ import numpy as np
 import pytest
 from kingdoms.zinordia import MODES, Zinordia, content_options, reference_files
 
+#: Every second reading of the rules chosen (docs/rules/zinordia.md, each **Option**).
+SECOND_READINGS: dict[str, object] = {
+    "unique_stars": "game",
+    "lines": "drawn",
+    "durations_tick": "turn_end",
+    "split_movement": False,
+    "reaction_order": "initiative",
+    "untimed_buffs": "round",
+    "marks_stack": True,
+}
+
 MODE_OPTIONS = [
     {},
     {"mode": "free_for_all", "players": 3},
     {"mode": "free_for_all", "players": 4, "selection": "draft"},
     {"mode": "teams", "placement": "blocks"},
+    {"mode": "free_for_all", "players": 3, **SECOND_READINGS},
 ]
 
 
@@ -47,7 +59,23 @@ def test_construction_and_modes() -> None:
         Zinordia(seed=1, no_such_option=True)
 
 
-@pytest.mark.parametrize("options", MODE_OPTIONS, ids=["duel", "ffa3", "ffa4", "teams"])
+def test_second_readings_are_keywords_carried_in_saved_states() -> None:
+    g = Zinordia(seed=1, **SECOND_READINGS)
+    assert {k: g.options[k] for k in SECOND_READINGS} == SECOND_READINGS
+    d = g.to_dict()
+    assert {k: d["options"][k] for k in SECOND_READINGS} == SECOND_READINGS
+    assert kingdoms.from_dict(d).to_dict() == d
+    # The defaults: every option is listed, a saved state leaves the readings out.
+    plain = Zinordia(seed=1)
+    assert plain.options["lines"] == "axis" and plain.options["split_movement"] is True
+    assert not set(SECOND_READINGS) & set(plain.to_dict()["options"])
+    with pytest.raises(kingdoms.RulesOptionError, match="drawn"):
+        Zinordia(seed=1, lines="curved")
+
+
+@pytest.mark.parametrize(
+    "options", MODE_OPTIONS, ids=["duel", "ffa3", "ffa4", "teams", "second-readings"]
+)
 def test_random_games_end_and_round_trip(options: dict[str, object]) -> None:
     g = play_out(Zinordia(seed=7, **options), seed=7)
     assert g.is_terminal

@@ -254,3 +254,10 @@ class ZinordiaOptions(TypedDict, total=False):
     roster_toml: str | None
     maps_toml: dict[str, str] | None
     modes_toml: str | None
+    unique_stars: Literal["team", "game"]
+    lines: Literal["axis", "drawn"]
+    durations_tick: Literal["turn_start", "turn_end"]
+    split_movement: bool
+    reaction_order: Literal["event", "initiative"]
+    untimed_buffs: Literal["turn", "round"]
+    marks_stack: bool

@@ -28,7 +28,24 @@ Rules options (keyword arguments of :class:`Zinordia` and ``kingdoms.new_game("z
 ``max_rounds``
     rounds before the tie rule decides (default 30);
 ``roster_toml``, ``maps_toml``, ``modes_toml``
-    one's own content as text (see :func:`content_options` to read it from files).
+    one's own content as text (see :func:`content_options` to read it from files);
+
+and the second readings of the rules (each an **Option** of ``docs/rules/zinordia.md``):
+
+``unique_stars``
+    ``"team"`` (default) or ``"game"``: a Star fielded by one team only (ZN-1.2);
+``lines``
+    ``"axis"`` (default) or ``"drawn"``: lines and dashes toward any zone (ZN-2.6);
+``durations_tick``
+    ``"turn_start"`` (default) or ``"turn_end"`` of the applier's turn (ZN-5.5);
+``split_movement``
+    ``True`` (default) or ``False``: no movement after the activation (ZN-6.2);
+``reaction_order``
+    ``"event"`` (default) or ``"initiative"`` from the current player (ZN-9.4);
+``untimed_buffs``
+    ``"turn"`` (default) or ``"round"``: until the applier's next turn (ZN-10.5);
+``marks_stack``
+    ``False`` (default) or ``True``: the same mark again adds a copy (ZN-11.3).
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 //! and ultra-rapid, target and range, costs — used by both move generation and `check`, and
 //! paying the costs.
 
-use super::ability::{Ability, Kind, Resource, SpecialCost, Target};
+use super::ability::{Ability, AreaShape, Kind, Resource, SpecialCost, Target};
 use super::notation::Action;
+use super::options::Lines;
 use super::state::{Offer, Play, Zinordia};
 use crate::error::{Error, Result};
 use crate::hex::coords::{axis_direction, distance};
@@ -201,11 +202,19 @@ impl Zinordia {
                 }
             }
             Target::Direction => {
-                if d == 0 || axis_direction(from, target).is_none() {
+                if d == 0 {
                     return Err(Error::illegal(
                         "ZN-2.6",
-                        "a direction is a zone on one of the Star's six axes",
+                        "a direction is a zone other than the Star's",
                     ));
+                }
+                if self.needs_axis(ab) && axis_direction(from, target).is_none() {
+                    let why = if ab.area.shape == AreaShape::Cone {
+                        "a cone opens along one of the Star's six axes"
+                    } else {
+                        "a direction is a zone on one of the Star's six axes"
+                    };
+                    return Err(Error::illegal("ZN-2.6", why));
                 }
                 if d > range.max(1) {
                     return Err(out_of_range());
@@ -219,6 +228,19 @@ impl Zinordia {
             }
         }
         Ok(())
+    }
+
+    /// ZN-6.2 with `split_movement = false`: once the play's activation is used (an
+    /// ability, or collecting Renown) the Star moves no more. An ultra-rapid activation that
+    /// leaves the activation free (ZN-10.7) does not close the movement.
+    pub(crate) fn movement_closed(&self, play: Play) -> bool {
+        !self.options().split_movement && play.activated
+    }
+
+    /// ZN-2.6: whether a `direction` target of `ab` must lie on one of the six axes: always
+    /// for a cone, and for lines and dashes unless `lines = "drawn"`.
+    pub(crate) fn needs_axis(&self, ab: &Ability) -> bool {
+        self.options().lines == Lines::Axis || ab.area.shape == AreaShape::Cone
     }
 
     /// ZN-7.1, ZN-6.4: the checks of `Activate`, the same ones move generation uses.
@@ -284,11 +306,12 @@ impl Zinordia {
             // The zones that can be targets by cheap necessary conditions, as zone bits
             // (target_ok repeats them and decides), so the many zones that cannot be
             // targets build no refusal: within range, another Star's zone for a Star
-            // target, on an axis for a direction, the user's zone for a self target.
+            // target, on an axis for a direction that needs one (ZN-2.6), the user's zone
+            // for a self target.
             let mut candidates = graph.within(fz, u32::from(ab.range));
             match ab.target {
                 t if t.is_star() => candidates &= occupied & !(1u64 << fz),
-                Target::Direction => candidates &= graph.axes(fz),
+                Target::Direction if self.needs_axis(ab) => candidates &= graph.axes(fz),
                 Target::User => candidates &= 1u64 << fz,
                 _ => {}
             }

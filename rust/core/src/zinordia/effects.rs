@@ -3,6 +3,7 @@
 //! (ZN-11.2), continuous passives included (ZN-10.2 `while_*`).
 
 use super::ability::{Immunity, Kind, SilenceScope, Stat, Trigger};
+use super::options::{DurationsTick, UntimedBuffs};
 use super::state::Zinordia;
 use crate::game::Player;
 use crate::hex::coords::neighbors;
@@ -49,10 +50,28 @@ impl Zinordia {
     }
 
     pub fn has_mark(&self, s: usize, mark: &str) -> bool {
+        self.mark_count(s, mark) > 0
+    }
+
+    /// Copies of a mark on the Star: at most 1 unless `marks_stack` (ZN-11.3).
+    pub fn mark_count(&self, s: usize, mark: &str) -> usize {
         self.stars[s]
             .effects
             .iter()
-            .any(|a| matches!(&a.status, Status::Mark(m) if m == mark))
+            .filter(|a| matches!(&a.status, Status::Mark(m) if m == mark))
+            .count()
+    }
+
+    /// An effect consumes a mark (ZN-10.9): one copy goes, the oldest (with `marks_stack`
+    /// the others stay for later effects).
+    pub(crate) fn consume_mark(&mut self, s: usize, mark: &str) {
+        let effects = &mut self.stars[s].effects;
+        if let Some(i) = effects
+            .iter()
+            .position(|a| matches!(&a.status, Status::Mark(m) if m == mark))
+        {
+            effects.remove(i);
+        }
     }
 
     /// Whether an ability of this kind is silenced on the Star (ZN-11.5).
@@ -88,10 +107,13 @@ impl Zinordia {
             return false;
         }
         let applier = self.shared.owner(by);
+        let marks_stack = self.options().marks_stack;
         let effects = &mut self.stars[target].effects;
         match &status {
-            // ZN-11.3: the same mark again refreshes it.
-            Status::Mark(m) => effects.retain(|a| !matches!(&a.status, Status::Mark(x) if x == m)),
+            // ZN-11.3: the same mark again refreshes it (or, marks_stack, adds a copy).
+            Status::Mark(m) if !marks_stack => {
+                effects.retain(|a| !matches!(&a.status, Status::Mark(x) if x == m))
+            }
             // ZN-11.1: a non-stacking change replaces a like one (same stat, same sign).
             Status::Stat {
                 stat,
@@ -191,8 +213,32 @@ impl Zinordia {
         total
     }
 
-    /// ZN-5.3 (3): the durations of effects `p` applied tick down; those at 0 end.
-    pub(crate) fn tick_durations(&mut self, p: Player) {
+    /// ZN-5.3 (3), `p`'s First Maintenance: the untimed changes `p` applied end if they
+    /// last a round (`untimed_buffs = "round"`, ZN-10.5), and `p`'s durations tick unless
+    /// they tick at the turn's end (`durations_tick`, ZN-5.5).
+    pub(crate) fn first_maintenance_effects(&mut self, p: Player) {
+        if self.options().untimed_buffs == UntimedBuffs::Round {
+            for st in &mut self.stars {
+                st.effects.retain(|a| a.turns.is_some() || a.applier != p);
+            }
+        }
+        if self.options().durations_tick == DurationsTick::TurnStart {
+            self.tick_durations(p);
+        }
+        self.clamp_armadura();
+    }
+
+    /// ZN-5.5, `p`'s Second Maintenance after its damage over time: `p`'s durations tick
+    /// here with `durations_tick = "turn_end"`.
+    pub(crate) fn second_maintenance_effects(&mut self, p: Player) {
+        if self.options().durations_tick == DurationsTick::TurnEnd {
+            self.tick_durations(p);
+            self.clamp_armadura();
+        }
+    }
+
+    /// The durations of effects `p` applied tick down; those at 0 end.
+    fn tick_durations(&mut self, p: Player) {
         for st in &mut self.stars {
             for a in &mut st.effects {
                 if a.applier == p {
@@ -203,7 +249,6 @@ impl Zinordia {
             }
             st.effects.retain(|a| a.turns != Some(0));
         }
-        self.clamp_armadura();
     }
 
     /// A Star's current Armadura never exceeds its current maximum (ZN-5.3): when an
@@ -241,8 +286,12 @@ impl Zinordia {
     }
 
     /// ZN-10.5: the effects that lasted "until the end of the turn" end with it, whoever
-    /// applied them (a reaction's in another player's turn included).
+    /// applied them (a reaction's in another player's turn included); with
+    /// `untimed_buffs = "round"` they last until their applier's next turn instead.
     pub(crate) fn end_untimed_effects(&mut self) {
+        if self.options().untimed_buffs == UntimedBuffs::Round {
+            return;
+        }
         for st in &mut self.stars {
             st.effects.retain(|a| a.turns.is_some());
         }

@@ -42,6 +42,8 @@ const MAX_ARMADURA: u16 = 1000;
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateData {
+    /// The second readings only where chosen (`options::serialize_saved`).
+    #[serde(serialize_with = "super::options::serialize_saved")]
     options: Options,
     /// The dice: `null` in every view (future chance is never visible).
     #[serde(deserialize_with = "nullable")]
@@ -305,6 +307,8 @@ impl Zinordia {
                 !matches!(self.phase, Phase::Select { .. })
                     || self.options().selection == Selection::Draft
                     || sh.team(v) == sh.team(owner)
+                    // Picking again after the reveal (ZN-1.2, unique_stars = "game").
+                    || self.repick().is_some()
             }
         }
     }
@@ -546,10 +550,13 @@ impl Zinordia {
         }
         let done: usize = picks.iter().map(Vec::len).sum();
         let selecting = data.phase == PhaseName::Select;
-        if selecting != (done < n * k) {
+        // ZN-1.2, unique_stars = "game": a clash at the reveal is picked again.
+        let clash = Zinordia::first_clash(&sh, &picks);
+        if selecting != (done < n * k || clash.is_some()) {
             return Err(Error::state(
                 "$.picks",
-                "every Star is picked exactly when selection is over",
+                "every Star is picked exactly when selection is over, and one team only \
+                 fields a Star under unique_stars = \"game\"",
             ));
         }
         // Picks are made in a fixed order: seat after seat (secret) or round after round (draft).
@@ -695,7 +702,18 @@ impl Zinordia {
             }
             let mut effects = Vec::with_capacity(d.effects.len());
             for (i, e) in d.effects.iter().enumerate() {
-                effects.push(applied(e, n, n * k, &format!("$.stars[{s}].effects[{i}]"))?);
+                let at = format!("$.stars[{s}].effects[{i}]");
+                let a = applied(e, n, n * k, &at)?;
+                // ZN-11.3: copies of one mark only where marks stack.
+                let copy = matches!(a.status, Status::Mark(_))
+                    && effects.iter().any(|b: &Applied| b.status == a.status);
+                if copy && !sh.options.marks_stack {
+                    return Err(Error::state(
+                        at,
+                        "the same mark twice on a Star (copies need marks_stack, ZN-11.3)",
+                    ));
+                }
+                effects.push(a);
             }
             if let Some(i) = d.uses.iter().position(|&u| u > super::ability::MAX_REPEAT) {
                 return Err(Error::state(
@@ -756,9 +774,10 @@ impl Zinordia {
             .count();
         g.phase = match data.phase {
             PhaseName::Select => Phase::Select {
-                player: match sh.options.selection {
-                    Selection::Secret => done / k,
-                    Selection::Draft => done % n,
+                player: match (clash, sh.options.selection) {
+                    (Some((p, _)), _) => p,
+                    (None, Selection::Secret) => done / k,
+                    (None, Selection::Draft) => done % n,
                 },
             },
             PhaseName::Place => {

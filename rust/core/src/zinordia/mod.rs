@@ -28,7 +28,9 @@ pub mod state;
 pub use ability::{Ability, Effect, Kind, Target, Trigger};
 pub use content::{Content, GameMap, Mode, Source, Star};
 pub use notation::Action;
-pub use options::{Options, Placement, Selection};
+pub use options::{
+    DurationsTick, Lines, Options, Placement, ReactionOrder, Selection, UniqueStars, UntimedBuffs,
+};
 pub use state::{Phase, Zinordia};
 
 use crate::error::Result;

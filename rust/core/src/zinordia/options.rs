@@ -1,10 +1,14 @@
 //! The rules options (`docs/rules/zinordia.md`: each **Option** there). Only options the
 //! engine implements are fields; an unknown key is an error.
+//!
+//! A saved state leaves the second readings (`unique_stars` to `marks_stack`) out of its
+//! options when they hold their default ([`serialize_saved`]), so a default game's saved
+//! state is the same as before they existed; missing keys read as the defaults.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::content::{Content, Source};
 use crate::datafile::Memo;
@@ -32,6 +36,62 @@ pub enum Placement {
     Blocks,
 }
 
+/// Who may field a Star (ZN-1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UniqueStars {
+    /// No two Stars of one team share a Name; different teams may field the same Star.
+    #[default]
+    Team,
+    /// A Star is fielded by one team only: a secret pick clashing with an earlier seat's is
+    /// picked again, visibly, at the reveal.
+    Game,
+}
+
+/// What a straight line toward a target is (ZN-2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lines {
+    /// One of the six hex axes: a target off every axis is refused.
+    #[default]
+    Axis,
+    /// `hex.line` from the Star toward any target zone.
+    Drawn,
+}
+
+/// When the durations of a player's effects tick down (ZN-5.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DurationsTick {
+    /// At the applier's First Maintenance.
+    #[default]
+    TurnStart,
+    /// At the applier's Second Maintenance, after its damage over time.
+    TurnEnd,
+}
+
+/// In which order the reaction windows of one resolution are asked (ZN-9.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionOrder {
+    /// The order their events happened.
+    #[default]
+    Event,
+    /// Initiative order from the player whose turn it is (event order within a player).
+    Initiative,
+}
+
+/// How long a stat change without a duration lasts (ZN-10.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UntimedBuffs {
+    /// Until the end of the current turn, whoever's it is.
+    #[default]
+    Turn,
+    /// Until the start of the applier's next turn.
+    Round,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
@@ -54,6 +114,20 @@ pub struct Options {
     pub maps_toml: Option<BTreeMap<String, String>>,
     /// A user's modes (TOML text, the format of `data/zinordia/modes.toml`).
     pub modes_toml: Option<String>,
+    /// ZN-1.2: a Star per team (default) or per game.
+    pub unique_stars: UniqueStars,
+    /// ZN-2.6: lines along the six axes (default) or drawn toward any zone.
+    pub lines: Lines,
+    /// ZN-5.5: durations tick at the applier's First (default) or Second Maintenance.
+    pub durations_tick: DurationsTick,
+    /// ZN-6.2: movement may come before and after the activation (default), or before only.
+    pub split_movement: bool,
+    /// ZN-9.4: reaction windows in event order (default) or initiative order.
+    pub reaction_order: ReactionOrder,
+    /// ZN-10.5: untimed stat changes last the turn (default) or until the applier's next.
+    pub untimed_buffs: UntimedBuffs,
+    /// ZN-11.3: the same mark again refreshes it (default) or adds a copy.
+    pub marks_stack: bool,
 }
 
 /// Default `max_rounds`: long enough that random duels almost always end by Renown first.
@@ -73,6 +147,13 @@ impl Default for Options {
             roster_toml: None,
             maps_toml: None,
             modes_toml: None,
+            unique_stars: UniqueStars::Team,
+            lines: Lines::Axis,
+            durations_tick: DurationsTick::TurnStart,
+            split_movement: true,
+            reaction_order: ReactionOrder::Event,
+            untimed_buffs: UntimedBuffs::Turn,
+            marks_stack: false,
         }
     }
 }
@@ -142,4 +223,34 @@ impl Options {
             Content::load(roster, &maps, modes)
         })
     }
+}
+
+/// The second readings of the rules, left out of a saved state at their defaults.
+const SECOND_READINGS: [&str; 7] = [
+    "unique_stars",
+    "lines",
+    "durations_tick",
+    "split_movement",
+    "reaction_order",
+    "untimed_buffs",
+    "marks_stack",
+];
+
+/// Options as a saved state writes them (`serialize_with`): every option, but the second
+/// readings only where they differ from the default.
+pub fn serialize_saved<S: Serializer>(
+    options: &Options,
+    out: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    use serde::ser::Error as _;
+    let mut value = serde_json::to_value(options).map_err(S::Error::custom)?;
+    let default = serde_json::to_value(Options::default()).map_err(S::Error::custom)?;
+    if let (serde_json::Value::Object(m), serde_json::Value::Object(d)) = (&mut value, &default) {
+        for key in SECOND_READINGS {
+            if m.get(key) == d.get(key) {
+                m.remove(key);
+            }
+        }
+    }
+    value.serialize(out)
 }

@@ -11,8 +11,9 @@ use super::ability::{
     Ability, AreaShape, CollisionTo, Effect, Immunity, Kind, RenownOp, Stat, Target, Trigger,
 };
 use super::effects::Status;
+use super::options::{Lines, ReactionOrder};
 use super::state::{Declared, Offer, Zinordia};
-use crate::hex::coords::{axis_direction, distance, neighbors};
+use crate::hex::coords::{axis_direction, distance, line, neighbors};
 use crate::hex::{Blocker, Collision, Hex};
 
 /// Most passive firings one action may cause (a chain of passives answering each other
@@ -27,6 +28,23 @@ pub struct Event {
     pub trigger: Trigger,
     /// The Star that caused it (a `source` reaction's target).
     pub source: Option<usize>,
+}
+
+/// ZN-2.6 with `lines = "drawn"`: the first `n` zones after `from` of the straight line
+/// (`hex.line`) from `from` through `toward`, drawn on past `toward` when `n` is longer.
+/// On an axis it is the axis line.
+pub fn drawn_line(from: Hex, toward: Hex, n: u32) -> Vec<Hex> {
+    let d = distance(from, toward);
+    if d == 0 || n == 0 {
+        return Vec::new();
+    }
+    // `far` lies on the same line, at a multiple of the distance at least `n`.
+    let far = from + (toward - from) * n.div_ceil(d) as i32;
+    line(from, far)
+        .into_iter()
+        .skip(1)
+        .take(n as usize)
+        .collect()
 }
 
 /// What an effect is resolved with.
@@ -78,9 +96,16 @@ impl Zinordia {
         };
         // Areas without `affects`: enemies for attacks, everyone for the rest (Reading).
         let affects = ab.affects().unwrap_or(super::ability::Affects::All);
-        let mut out: Vec<(usize, usize)> = self
-            .board
-            .area(origin, ab.area.shape(dir))
+        let zones = if ab.area.shape == AreaShape::Line && self.options().lines == Lines::Drawn {
+            // ZN-2.6, lines = "drawn": the line toward the target, on or off an axis.
+            drawn_line(from, target, u32::from(ab.area.size))
+                .into_iter()
+                .filter(|&h| self.board.contains(h))
+                .collect()
+        } else {
+            self.board.area(origin, ab.area.shape(dir))
+        };
+        let mut out: Vec<(usize, usize)> = zones
             .into_iter()
             .filter_map(|h| {
                 let o = self.board.occupant(h)? as usize;
@@ -264,9 +289,7 @@ impl Zinordia {
                     && user_adjacent_ally.is_none_or(|want| self.adjacent_ally(user) == want);
                 if holds {
                     if let (Some(m), true) = (marked, *consume) {
-                        self.stars[t]
-                            .effects
-                            .retain(|a| !matches!(&a.status, Status::Mark(x) if x == m));
+                        self.consume_mark(t, m);
                     }
                     self.apply_list(ctx, t, then);
                 }
@@ -384,16 +407,25 @@ impl Zinordia {
         let (Some(from), Some(to)) = (self.stars[s].zone, ctx.target) else {
             return;
         };
-        let Some(dir) = axis_direction(from, to) else {
-            return;
+        let path = if self.options().lines == Lines::Drawn {
+            // ZN-2.6, lines = "drawn": along the line toward the target until a zone it
+            // cannot enter.
+            drawn_line(from, to, u32::from(steps))
+                .into_iter()
+                .take_while(|&h| self.board.blocker(h).is_none())
+                .collect()
+        } else {
+            let Some(dir) = axis_direction(from, to) else {
+                return;
+            };
+            self.board.forced_move(from, dir, u32::from(steps)).path
         };
-        let m = self.board.forced_move(from, dir, u32::from(steps));
-        self.relocate(s, &m.path);
+        self.relocate(s, &path);
         if effects.is_empty() {
             return;
         }
         let mut reached: Vec<(usize, usize)> = Vec::new();
-        for &h in &m.path {
+        for &h in &path {
             for n in neighbors(h) {
                 if let Some(o) = self.board.occupant(n).map(|o| o as usize) {
                     if o != s && !self.ally(o, s) {
@@ -415,6 +447,7 @@ impl Zinordia {
     /// [`MAX_PASSIVES`]), and each event whose Star has a usable reaction opens a window.
     pub(crate) fn settle_events(&mut self) {
         let content = std::sync::Arc::clone(&self.shared.content);
+        let waiting = self.offers.len();
         let mut fired = 0;
         let mut i = 0;
         while let Some(&ev) = self.events.get(i) {
@@ -452,6 +485,35 @@ impl Zinordia {
             }
         }
         self.events.clear();
+        if self.options().reaction_order == ReactionOrder::Initiative {
+            self.initiative_order(waiting);
+        }
+    }
+
+    /// `reaction_order = "initiative"` (ZN-9.4): the windows this resolution opened (those
+    /// after the first `waiting`) go in initiative order from the player whose turn it is;
+    /// one player's windows keep their event order (a stable sort).
+    fn initiative_order(&mut self, waiting: usize) {
+        let n = self.order.len().max(1);
+        let turn = self.turn;
+        let seat_rank: Vec<usize> = (0..self.shared.players)
+            .map(|p| {
+                let at = self.order.iter().position(|&o| o == p).unwrap_or(0);
+                (at + n - turn % n) % n
+            })
+            .collect();
+        let per_player = self.shared.per_player.max(1);
+        let fresh = self
+            .offers
+            .make_contiguous()
+            .get_mut(waiting..)
+            .unwrap_or(&mut []);
+        fresh.sort_by_key(|o| {
+            seat_rank
+                .get(o.star / per_player)
+                .copied()
+                .unwrap_or(usize::MAX)
+        });
     }
 
     /// A passive or a reaction acting: on itself (and its area), or on the trigger's source.

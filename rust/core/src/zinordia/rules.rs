@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::ability::{Stat, Trigger};
 use super::content::{Content, PRIVILEGE, RENOWN, START};
 use super::notation::Action;
-use super::options::{Options, Placement, Selection, MAX_ROUNDS};
+use super::options::{Options, Placement, Selection, UniqueStars, MAX_ROUNDS};
 use super::state::{Declared, Phase, Play, Resume, Shared, StarState, Zinordia};
 use crate::error::{Error, Result};
 use crate::game::Player;
@@ -162,6 +162,31 @@ impl Zinordia {
         })
     }
 
+    /// ZN-1.2 with `unique_stars = "game"`: once every secret pick is made, the first pick
+    /// (seat order, then slot) of a Star an earlier seat of another team holds — that seat
+    /// `(player, slot)` picks again. `None` under the default reading or with no clash.
+    pub(crate) fn first_clash(sh: &Shared, picks: &[Vec<usize>]) -> Option<(Player, usize)> {
+        let done: usize = picks.iter().map(Vec::len).sum();
+        if sh.options.unique_stars != UniqueStars::Game || done < sh.num_stars() {
+            return None;
+        }
+        picks.iter().enumerate().find_map(|(p, list)| {
+            let held = |r: &usize| {
+                picks
+                    .iter()
+                    .take(p)
+                    .enumerate()
+                    .any(|(o, l)| sh.team(o) != sh.team(p) && l.contains(r))
+            };
+            list.iter().position(held).map(|slot| (p, slot))
+        })
+    }
+
+    /// The seat and slot picking again after the reveal (ZN-1.2, `unique_stars = "game"`).
+    pub fn repick(&self) -> Option<(Player, usize)> {
+        Self::first_clash(&self.shared, &self.picks)
+    }
+
     /// The current Agilidade of a Star (ZN-11.2, ZN-11.4), never below 0.
     pub fn agilidade(&self, s: usize) -> u16 {
         self.stat(s, Stat::Agilidade).max(0) as u16
@@ -176,6 +201,12 @@ impl Zinordia {
                 let s = usize::from(s);
                 if s >= sh.content.stars.len() {
                     return Err(Error::illegal("ZN-4.2", "no such Star in the roster"));
+                }
+                if self.repick().is_some() && self.picks.iter().any(|l| l.contains(&s)) {
+                    return Err(Error::illegal(
+                        "ZN-1.2",
+                        "this Star is already in the game (unique_stars = \"game\")",
+                    ));
                 }
                 if self.picked_against(player, s) {
                     let rule = if self.options().selection == Selection::Draft {
@@ -286,6 +317,12 @@ impl Zinordia {
                 if from == to {
                     return Err(Error::illegal("ZN-6.2", "the Star is already there"));
                 }
+                if self.movement_closed(play) {
+                    return Err(Error::illegal(
+                        "ZN-6.2",
+                        "all movement comes before the activation (split_movement = false)",
+                    ));
+                }
                 let left = self.agilidade(play.star).saturating_sub(play.moved);
                 if self
                     .reach_bits(from, left)
@@ -390,6 +427,7 @@ impl Zinordia {
         };
         let left = self.agilidade(play.star).saturating_sub(play.moved);
         left > 0
+            && !self.movement_closed(play)
             && crate::hex::coords::neighbors(from).into_iter().any(|n| {
                 self.board.blocker(n).is_none()
                     && self.board.cost(n).is_some_and(|c| c <= u32::from(left))
@@ -427,7 +465,7 @@ impl Zinordia {
             return;
         };
         let left = self.agilidade(play.star).saturating_sub(play.moved);
-        if left == 0 {
+        if left == 0 || self.movement_closed(play) {
             return;
         }
         if let (Some(bits), Some(start)) = (self.reach_bits(from, left), self.shared.zone_id(from))
@@ -464,7 +502,16 @@ impl Zinordia {
         let k = self.shared.per_player;
         match (self.phase, a) {
             (Phase::Select { player }, Action::Pick(s)) => {
-                self.picks[player].push(usize::from(s));
+                let s = usize::from(s);
+                match self.repick() {
+                    // ZN-1.2: the clashing pick is replaced, visibly.
+                    Some((p, slot)) => {
+                        if let Some(r) = self.picks.get_mut(p).and_then(|l| l.get_mut(slot)) {
+                            *r = s;
+                        }
+                    }
+                    None => self.picks[player].push(s),
+                }
                 self.after_pick();
             }
             (Phase::Place { step }, Action::Place { slot, zone }) => {
@@ -649,6 +696,10 @@ impl Zinordia {
             self.phase = Phase::Select { player: next };
             return;
         }
+        if let Some((player, _)) = self.repick() {
+            self.phase = Phase::Select { player };
+            return;
+        }
         self.stars = (0..n * k)
             .map(|s| {
                 let roster = self.picks[s / k][s % k];
@@ -723,7 +774,7 @@ impl Zinordia {
             st.armadura = max_armadura;
             st.played = false;
         }
-        self.tick_durations(p);
+        self.first_maintenance_effects(p);
         // (4) turn_start passives and reactions, Star by Star in team order.
         for s in self.stars_of(p) {
             if self.alive(s) {
@@ -776,6 +827,7 @@ impl Zinordia {
         self.settle_events();
         self.damage_over_time(p);
         self.settle_events();
+        self.second_maintenance_effects(p);
         if self.offers.is_empty() {
             self.finish_turn();
         } else {

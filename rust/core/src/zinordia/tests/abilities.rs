@@ -9,7 +9,7 @@ use crate::hex::coords::{distance, neighbors, DIRECTIONS};
 use crate::rng::GameRng;
 use crate::zinordia::ability::Stat;
 
-fn rule_of(r: crate::error::Result<()>) -> String {
+pub(super) fn rule_of(r: crate::error::Result<()>) -> String {
     match r {
         Err(Error::IllegalAction { rule, .. }) => rule,
         other => panic!("expected an illegal action, got {other:?}"),
@@ -18,7 +18,12 @@ fn rule_of(r: crate::error::Result<()>) -> String {
 
 /// A duel in its Main phase with these picks: seat 0's Stars are slots 0-2, seat 1's 3-5.
 fn duel_of(p0: [&str; 3], p1: [&str; 3]) -> Zinordia {
-    let mut g = game(mode("duel", None), 7);
+    duel_with(mode("duel", None), p0, p1)
+}
+
+/// [`duel_of`] under these options (a duel's).
+pub(super) fn duel_with(options: Options, p0: [&str; 3], p1: [&str; 3]) -> Zinordia {
+    let mut g = game(options, 7);
     for id in p0.iter().chain(&p1) {
         let a = g.shared.parse_action(&format!("pick {id}")).unwrap();
         g.apply(a).unwrap();
@@ -32,7 +37,7 @@ fn duel_of(p0: [&str; 3], p1: [&str; 3]) -> Zinordia {
 }
 
 /// Whether `h` is a zone Stars may stand on (terrain only).
-fn walkable(g: &Zinordia, h: Hex) -> bool {
+pub(super) fn walkable(g: &Zinordia, h: Hex) -> bool {
     g.board.contains(h)
         && !matches!(
             g.board.blocker(h),
@@ -41,7 +46,7 @@ fn walkable(g: &Zinordia, h: Hex) -> bool {
 }
 
 /// A zone `c` such that every `c + off` is walkable.
-fn spot(g: &Zinordia, offs: &[Hex]) -> Hex {
+pub(super) fn spot(g: &Zinordia, offs: &[Hex]) -> Hex {
     g.shared
         .zones
         .iter()
@@ -50,13 +55,13 @@ fn spot(g: &Zinordia, offs: &[Hex]) -> Hex {
         .expect("a spot")
 }
 
-fn dir(d: usize) -> Hex {
+pub(super) fn dir(d: usize) -> Hex {
     DIRECTIONS[d]
 }
 
 /// Lift every Star, put the listed ones where given and the others on the zones farthest
 /// from the first listed one (a hand-built position).
-fn stage(g: &mut Zinordia, places: &[(usize, Hex)]) {
+pub(super) fn stage(g: &mut Zinordia, places: &[(usize, Hex)]) {
     for s in 0..g.stars.len() {
         if let Some(h) = g.stars[s].zone.take() {
             g.board.set_occupant(h, None).unwrap();
@@ -77,7 +82,7 @@ fn stage(g: &mut Zinordia, places: &[(usize, Hex)]) {
 }
 
 /// Make it `s`'s owner's turn and open `s`'s play.
-fn play(g: &mut Zinordia, s: usize) {
+pub(super) fn play(g: &mut Zinordia, s: usize) {
     let p = g.shared.owner(s);
     g.turn = g.order.iter().position(|&o| o == p).unwrap();
     g.play = None;
@@ -88,18 +93,18 @@ fn play(g: &mut Zinordia, s: usize) {
     g.apply(Action::Play((s % 3) as u8)).unwrap();
 }
 
-fn zone(g: &Zinordia, h: Hex) -> u8 {
+pub(super) fn zone(g: &Zinordia, h: Hex) -> u8 {
     g.shared.zone_id(h).unwrap() as u8
 }
 
 /// `use <ability> <zone>` by the playing Star, by ability id.
-fn use_on(g: &Zinordia, ability: &str, h: Hex) -> Action {
+pub(super) fn use_on(g: &Zinordia, ability: &str, h: Hex) -> Action {
     g.parse_action(&format!("use {ability} {},{}", h.x, h.y))
         .unwrap()
 }
 
 /// Apply `a` with the first dice seed for which `want` holds afterwards.
-fn with_dice(g: &mut Zinordia, a: Action, want: impl Fn(&Zinordia) -> bool) {
+pub(super) fn with_dice(g: &mut Zinordia, a: Action, want: impl Fn(&Zinordia) -> bool) {
     for k in 0..500 {
         let mut c = g.clone();
         c.rng = GameRng::seed(k);
@@ -112,7 +117,7 @@ fn with_dice(g: &mut Zinordia, a: Action, want: impl Fn(&Zinordia) -> bool) {
     panic!("no dice gave the outcome");
 }
 
-fn hit(g: &Zinordia, s: usize) -> bool {
+pub(super) fn hit(g: &Zinordia, s: usize) -> bool {
     g.last_roll
         .as_ref()
         .is_some_and(|r| r.defences.iter().any(|d| d.star == s && d.hit))
