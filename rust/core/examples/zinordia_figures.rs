@@ -11,7 +11,8 @@
 //!
 //! `speed`: for each mode, uniformly random games/s on one thread (`simulate`), decisions
 //! per random game, and ISMCTS iterations/s on one thread (1,000-iteration searches from
-//! positions spread over a random game).
+//! positions spread over a random game); each per second of wall time and per second of the
+//! process's CPU time (on a shared machine the second is the steadier).
 //!
 //! `match`: one tournament of the listed agents (as on the command line: `random`, `greedy`,
 //! `ismcts:1000,c=0.5`, ...), as many agents as the mode has seats. Seats are rotated so every
@@ -21,6 +22,8 @@
 //! seat, decisions per game and games/s.
 
 use std::time::Instant;
+
+use cpu_time::ProcessTime;
 
 use kingdoms_core::agents::arena::{tournament, Partners, Progress, TournamentConfig};
 use kingdoms_core::agents::{AgentSpec, Ismcts, IsmctsConfig};
@@ -58,20 +61,33 @@ fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> Result
         .ok_or_else(|| Error::invalid(format!("{what} must be a number\n{USAGE}")))
 }
 
-/// Random games/s on one thread: the batch doubles until it runs for `seconds`.
-fn random_rate(options: &Options, seconds: f64) -> Result<(f64, f64)> {
+/// Rates of one measure: per wall-clock second and per CPU second.
+struct Rate {
+    wall: f64,
+    cpu: f64,
+}
+
+/// Random games/s on one thread, and decisions per game: the batch doubles until it runs
+/// for `seconds`.
+fn random_rate(options: &Options, seconds: f64) -> Result<(Rate, f64)> {
     let mut games = 64;
     loop {
+        let cpu = ProcessTime::now();
         let s = simulate::<Zinordia>(options, games, 12345, 0, Some(1))?;
+        let cpu = cpu.elapsed().as_secs_f64();
         if s.seconds >= seconds || games >= 1 << 22 {
-            return Ok((s.games_per_second(), s.plies as f64 / s.games as f64));
+            let rate = Rate {
+                wall: s.games_per_second(),
+                cpu: s.games as f64 / cpu,
+            };
+            return Ok((rate, s.plies as f64 / s.games as f64));
         }
         games *= 2;
     }
 }
 
 /// ISMCTS@1000 iterations/s on one thread, over 8 positions spread over one random game.
-fn ismcts_rate(options: &Options, seconds: f64) -> Result<f64> {
+fn ismcts_rate(options: &Options, seconds: f64) -> Result<Rate> {
     let mut g = Zinordia::new(5, options)?;
     let mut rng = GameRng::seed(5);
     let mut states = Vec::new();
@@ -92,14 +108,18 @@ fn ismcts_rate(options: &Options, seconds: f64) -> Result<f64> {
         ..IsmctsConfig::default()
     });
     let (mut iterations, mut spent) = (0u64, 0.0);
-    while spent < seconds {
+    let cpu = ProcessTime::now();
+    while iterations == 0 || spent < seconds {
         for s in &states {
             let r = search.search(s)?;
             iterations += r.iterations;
             spent += r.seconds;
         }
     }
-    Ok(iterations as f64 / spent)
+    Ok(Rate {
+        wall: iterations as f64 / spent,
+        cpu: iterations as f64 / cpu.elapsed().as_secs_f64(),
+    })
 }
 
 fn speed(args: &[String]) -> Result<String> {
@@ -109,13 +129,15 @@ fn speed(args: &[String]) -> Result<String> {
         2.0
     };
     let mut out = String::from(
-        "mode   random games/s (1 thread)  decisions/game  ISMCTS iterations/s (1 thread)\n",
+        "one thread; per wall-clock second / per CPU second\n\
+         mode   random games/s  decisions/game  ISMCTS iterations/s\n",
     );
     for name in MODES {
         let options = mode(name)?;
         let (games, plies) = random_rate(&options, seconds)?;
-        let iterations = ismcts_rate(&options, seconds)?;
-        out += &format!("{name:<6} {games:>26.0} {plies:>15.1} {iterations:>31.0}\n");
+        let it = ismcts_rate(&options, seconds)?;
+        let (gw, gc, iw, ic) = (games.wall, games.cpu, it.wall, it.cpu);
+        out += &format!("{name:<6} {gw:>6.0} / {gc:>5.0} {plies:>15.1} {iw:>9.0} / {ic:>6.0}\n");
     }
     Ok(out)
 }
@@ -138,16 +160,19 @@ fn play(args: &[String]) -> Result<String> {
         ..TournamentConfig::default()
     };
     let start = Instant::now();
+    let cpu = ProcessTime::now();
     let r = tournament::<Zinordia>(&options, &specs, &config, &Progress::default())?;
+    let cpu = cpu.elapsed().as_secs_f64();
     let games = r.games();
     let mut out = format!(
         "zinordia {name}: {games} games (seed {}, {} thread(s)), {:.1} decisions/game, \
-         {:.2} games/s ({:.0} s)\n",
+         {:.2} games/s ({:.0} s), {:.2} games per CPU second\n",
         config.seed,
         config.threads.unwrap_or(1),
         r.plies as f64 / games.max(1) as f64,
         r.games_per_second(),
         start.elapsed().as_secs_f64(),
+        games as f64 / cpu,
     );
     for (i, agent) in r.names.iter().enumerate() {
         let t = r.totals[i];
