@@ -53,6 +53,78 @@ def test_bench_reports_every_measure(capsys: pytest.CaptureFixture[str]) -> None
     assert not any("ISMCTS" in k for k in figures)
 
 
+# Every mode of every game with more than one (issue 13): label, rules options, seats, teams.
+MODES = [
+    ("free-for-all, 3 players", {"mode": "free_for_all", "players": 3}, 3, False),
+    ("free-for-all, 4 players", {"mode": "free_for_all", "players": 4}, 4, False),
+    ("teams, 2 v 2", {"mode": "teams"}, 4, True),
+]
+needs_zinordia = pytest.mark.skipif(
+    "zinordia" not in kingdoms.games(), reason="zinordia is not registered"
+)
+
+
+def option_args(options: dict[str, object]) -> list[str]:
+    return [a for k, v in options.items() for a in ("--option", f"{k}={v}")]
+
+
+@needs_zinordia
+def test_bench_measures_every_mode_of_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "zinordia", "--seconds", "0.01", "--json", "--no-agents"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert list(figures) == ["zinordia"] + [f"zinordia ({label})" for label, *_ in MODES]
+    for mode in figures.values():
+        assert mode["random games/s, 1 thread"] > 0
+        assert mode["python-loop steps/s"] > 0
+    # A mode picked with --option is the only one measured, under the game's name.
+    args = ["bench", "zinordia", "--seconds", "0.01", "--json", "--no-agents"]
+    assert main([*args, *option_args({"mode": "teams"})]) == 0
+    assert list(json.loads(capsys.readouterr().out)) == ["zinordia"]
+
+
+@needs_zinordia
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m[0])
+def test_bench_agent_figures_in_every_mode(mode: tuple[str, dict[str, object], int, bool]) -> None:
+    from kingdoms import _bench
+    from kingdoms.agents import ISMCTS, Greedy
+
+    _, options, seats, teams = mode
+    search = ISMCTS(iterations=100)
+    lineup = _bench.lineup("zinordia", search, [Greedy()], options)
+    # The searcher and, in a team game, its partner, then greedy players in every other seat.
+    assert lineup == [search] * (2 if teams else 1) + [Greedy()] * (seats - (2 if teams else 1))
+    assert _bench.ismcts_iterations_per_second("zinordia", 0.0, options=options) > 0
+    assert _bench.greedy_moves_per_second("zinordia", 0.0, options) > 0
+    steps = _bench.batch_steps_per_second("zinordia", 8, 0.0, threads=1, options=options)
+    assert steps > 0
+    scaling = _bench.tournament_scaling("zinordia", 0.0, rounds=1, options=options)
+    assert scaling["games/s, 1 thread"] > 0 and scaling["games/s, 2 threads"] > 0
+
+
+@needs_zinordia
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m[0])
+def test_simulate_and_tournament_accept_every_mode(
+    mode: tuple[str, dict[str, object], int, bool], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, options, seats, teams = mode
+    args = ["simulate", "zinordia", "--games", "6", "--seed", "2", "--json"]
+    assert main([*args, *option_args(options)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    api = kingdoms.simulate("zinordia", 6, 2, **options)
+    assert (out["wins"], out["plies"]) == (api.wins, api.plies)
+    assert len(out["wins"]) == seats
+    agents = ["greedy", "random", "random:seed=1", "random:seed=2"][:seats]
+    args = ["tournament", "zinordia", "--agents", *agents, "--games", str(2 * seats)]
+    args += ["--partners", "fixed", "--bootstrap", "0", "--threads", "1", "--json"]
+    assert main([*args, *option_args(options)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["num_players"] == seats
+    assert result["teams"] == ([0, 1, 0, 1] if teams else list(range(seats)))
+    # Each game not drawn is won by one seat, or by both seats of a team.
+    assert sum(result["seat_wins"]) == (2 if teams else 1) * (2 * seats - result["draws"])
+    assert [sum(p) for p in result["places"]] == [2 * seats] * seats
+
+
 @pytest.mark.parametrize("name", kingdoms.games())
 def test_play_a_whole_game_against_an_agent(
     name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path

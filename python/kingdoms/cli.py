@@ -123,12 +123,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     console = Console()
     names = kingdoms.games() if args.game == "all" else [args.game]
+    options = parse_options(args.option)
+    # Without rules options every mode of the game is measured: the default one under the
+    # game's name, the others under "game (mode)".
+    runs: list[tuple[str, str, dict[str, Any]]] = []  # (table name, game, rules options)
+    for name in names:
+        if options:
+            runs.append((name, name, options))
+            continue
+        for i, (label, mode) in enumerate(_bench.modes(name).items()):
+            runs.append((name if i == 0 else f"{name} ({label})", name, mode))
     results: dict[str, dict[str, float]] = {}
     with console.status("benchmarking…"):
-        for name in names:
-            results[name] = _bench.bench_figures(
-                name, parse_options(args.option), args.seconds, agents=not args.no_agents
-            )
+        for key, name, opts in runs:
+            results[key] = _bench.bench_figures(name, opts, args.seconds, agents=not args.no_agents)
     if args.json:
         print(json.dumps(results))
         return 0
@@ -160,7 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(func=cmd_simulate)
 
-    bench = sub.add_parser("bench", help="measure the engine's speed on this machine")
+    bench = sub.add_parser(
+        "bench",
+        help="measure the engine's speed on this machine, in every mode of the game (Zinordia: "
+        "duel, free-for-all of 3 and 4, 2 v 2) unless --option picks one",
+    )
     bench.add_argument(
         "game", choices=[*kingdoms.games(), "all"], help="the game to measure, or all of them"
     )
