@@ -329,6 +329,9 @@ pub struct TournamentConfig {
     pub bootstrap: u32,
     /// Partnerships in a team game (ignored without teams).
     pub partners: Partners,
+    /// Every game starts from this position ([`Game::from_position`]) instead of the seed's
+    /// setup; a view position has its hidden parts dealt afresh from each game's seed.
+    pub position: Option<String>,
 }
 
 impl Default for TournamentConfig {
@@ -341,6 +344,7 @@ impl Default for TournamentConfig {
             records: false,
             bootstrap: 1000,
             partners: Partners::Rotate,
+            position: None,
         }
     }
 }
@@ -576,6 +580,7 @@ impl GameOutcome {
 pub fn play_fixture<G: Game>(
     options: &G::Options,
     seed: u64,
+    position: Option<&str>,
     fixture: &Fixture,
     agents: &mut [Box<dyn Agent<G>>],
     names: &[String],
@@ -583,7 +588,10 @@ pub fn play_fixture<G: Game>(
     cancel: Option<&AtomicBool>,
 ) -> Result<GameOutcome> {
     let gs = game_seed(seed, fixture.deal);
-    let mut session = Session::<G>::new(gs, options)?;
+    let mut session = match position {
+        None => Session::<G>::new(gs, options)?,
+        Some(text) => Session::<G>::from_position(text, gs, options)?,
+    };
     let seat_names: Vec<String> = fixture
         .seats
         .iter()
@@ -1100,6 +1108,15 @@ fn schedule<G: Game>(
     agents: usize,
     config: &TournamentConfig,
 ) -> Result<Vec<Fixture>> {
+    if let Some(text) = &config.position {
+        // Refused once here rather than in every game.
+        let start = Session::<G>::from_position(text, game_seed(config.seed, 0), options)?;
+        if start.game.is_terminal() {
+            return Err(Error::invalid(
+                "the tournament's starting position is a finished game: nothing to play",
+            ));
+        }
+    }
     let teams = seat_teams::<G>(options, config.seed)?;
     fixtures_with_teams(
         agents,
@@ -1149,6 +1166,7 @@ where
             play_fixture(
                 options,
                 seed,
+                config.position.as_deref(),
                 f,
                 agents,
                 names,
