@@ -6,6 +6,7 @@ mod combat;
 mod content;
 mod effects;
 mod notation;
+mod position;
 mod protocol;
 mod random;
 mod setup;
