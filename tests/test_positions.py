@@ -241,3 +241,36 @@ def test_the_tournament_command_starts_from_a_position(
     assert main([*args, "--position", "R1 nonsense"]) == 2
     err = capsys.readouterr().err
     assert "position" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mutated_positions_raise_a_clear_error_or_load_a_playable_game(name: str) -> None:
+    """Hostile position text (issue 11's standard): a character changed, a field replaced by
+    junk, a piece cut out. Either a `KingdomsError` of bounded length, or a game that plays."""
+    rng = random.Random(17)
+    junk = ["-", "?", "?999", "99999999999", "-1", "@", ":", "/", ",", ";", ".", "*", ">", ""]
+    junk += ["T0", "U0", "a9", "1000,1000", "@9", "@1", "65536", "=", "?1000"]
+    for seed in range(5):
+        g, _ = random_game(name, seed, rng.randrange(0, 120))
+        for viewer in [None, *range(g.num_players)]:
+            text = g.position(viewer)
+            for _ in range(12):
+                i = rng.randrange(len(text) + 1)
+                kind = rng.randrange(3)
+                if kind == 0:
+                    bad = text[:i] + rng.choice(":/,;.*>=?-@0123456789 TUa") + text[i + 1 :]
+                elif kind == 1:
+                    fields = text.split(" ")
+                    fields[rng.randrange(len(fields))] = rng.choice(junk)
+                    bad = " ".join(fields)
+                else:
+                    bad = text[:i] + text[rng.randrange(i, len(text) + 1) :]
+                try:
+                    h = kingdoms.new_game(name, position=bad, seed=1, **g.options)
+                except kingdoms.KingdomsError as e:
+                    assert len(str(e)) < 400, str(e)
+                    continue
+                for _ in range(50):
+                    if h.is_terminal:
+                        break
+                    h.apply(rng.choice(h.legal_actions()))
