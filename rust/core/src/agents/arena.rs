@@ -576,19 +576,18 @@ impl GameOutcome {
     }
 }
 
-/// Play one fixture with the given agents (one per seat).
+/// Play one fixture of a tournament under `config` (its seed, start position and whether
+/// records are kept) with the given agents (one per seat).
 pub fn play_fixture<G: Game>(
     options: &G::Options,
-    seed: u64,
-    position: Option<&str>,
+    config: &TournamentConfig,
     fixture: &Fixture,
     agents: &mut [Box<dyn Agent<G>>],
     names: &[String],
-    keep_record: bool,
     cancel: Option<&AtomicBool>,
 ) -> Result<GameOutcome> {
-    let gs = game_seed(seed, fixture.deal);
-    let mut session = match position {
+    let gs = game_seed(config.seed, fixture.deal);
+    let mut session = match config.position.as_deref() {
         None => Session::<G>::new(gs, options)?,
         Some(text) => Session::<G>::from_position(text, gs, options)?,
     };
@@ -611,7 +610,7 @@ pub fn play_fixture<G: Game>(
         winner: session.game.winner(),
         returns: session.game.returns(),
         plies,
-        record: if keep_record {
+        record: if config.records {
             Some(session.record()?)
         } else {
             None
@@ -1155,25 +1154,13 @@ where
     let slice = all
         .get(range.start as usize..range.end as usize)
         .unwrap_or_default();
-    let seed = config.seed;
     run_schedule(
-        seed,
+        config.seed,
         slice,
         config.threads,
         progress,
         provider,
-        |f, agents| {
-            play_fixture(
-                options,
-                seed,
-                config.position.as_deref(),
-                f,
-                agents,
-                names,
-                config.records,
-                Some(&progress.cancel),
-            )
-        },
+        |f, agents| play_fixture(options, config, f, agents, names, Some(&progress.cancel)),
         watch,
     )
 }
