@@ -6,8 +6,9 @@ mod combat;
 mod content;
 mod effects;
 mod notation;
-mod position;
 mod protocol;
+// After `protocol`, out of order: zn-options adds `mod options;` before it this session.
+mod position;
 mod random;
 mod setup;
 mod turn;
