@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import kingdoms
 import pytest
-from kingdoms.agents import Random
+from kingdoms.agents import Greedy, Random
 
 GAMES = kingdoms.games()
 
 
-def has_positions(name: str) -> bool:
-    try:
-        kingdoms.new_game(name, seed=1).position()
-    except kingdoms.KingdomsError as e:
-        assert "has no position format yet" in str(e)
-        return False
-    return True
-
-
-# Every game has a position format but those listed here (issue 17: Arte's is still to come).
-WITHOUT_POSITIONS = {"arte", "zinordia"}
-POSITION_GAMES = [g for g in GAMES if g not in WITHOUT_POSITIONS]
-
-
 @pytest.mark.parametrize("name", GAMES)
-def test_every_game_but_the_listed_ones_has_a_position_format(name: str) -> None:
-    assert has_positions(name) == (name not in WITHOUT_POSITIONS)
+def test_every_game_has_a_position_format(name: str) -> None:
+    text = kingdoms.new_game(name, seed=1).position()
+    assert isinstance(text, str) and "\n" not in text
 
 
 def random_game(name: str, seed: int, plies: int) -> tuple[kingdoms.Game, list[dict[str, Any]]]:
@@ -48,7 +37,7 @@ def state_only(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("seed", "history", "start")}
 
 
-@pytest.mark.parametrize("name", POSITION_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 def test_positions_round_trip_exactly_for_random_states(name: str) -> None:
     for seed in range(12):
         g, _ = random_game(name, seed, random.Random(seed).randrange(0, 250))
@@ -60,7 +49,7 @@ def test_positions_round_trip_exactly_for_random_states(name: str) -> None:
         assert back.ply == 0
 
 
-@pytest.mark.parametrize("name", POSITION_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 def test_view_positions_hide_what_the_player_may_not_see_and_load_determinized(
     name: str,
 ) -> None:
@@ -83,7 +72,7 @@ def test_view_positions_hide_what_the_player_may_not_see_and_load_determinized(
     assert len(drawn) > 1
 
 
-@pytest.mark.parametrize("name", POSITION_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 def test_bad_positions_name_the_field_and_clip_the_input(name: str) -> None:
     g, _ = random_game(name, 5, 20)
     fields = g.position().split(" ")
@@ -175,24 +164,14 @@ def test_a_bad_record_names_the_action_index() -> None:
         kingdoms.replay(illegal)
 
 
+# Player 0 to play with one flag each claimed, Fog on flag 4; written by hand (a view).
+FLAGS = "R10,R9,R8:^0#0/:/:/:/G1:B1~F0/:/:/:/B2,B3,B4:Y5,Y6,Y7^1#1"
+HANDS = "R1,R2,R3,O1,O2,O3,Scout/O4,O5,O6,G2,G3,G4,Traitor"
+HAND_SET = f"{FLAGS} {HANDS} ?37 ?7 - 0 play 1/0 00 0 - - @0"
+
+
 def test_a_hand_set_battleline_position_plays_to_the_end_and_its_record_replays() -> None:
-    # Player 0 to play with one flag each claimed, Fog on flag 4; written by hand.
-    fields = [
-        "R10,R9,R8:^0#0/:/:/:/G1:B1~F0/:/:/:/B2,B3,B4:Y5,Y6,Y7^1#1",
-        "R1,R2,R3,O1,O2,O3,Scout/O4,O5,O6,G2,G3,G4,Traitor",
-        "?37",
-        "?7",
-        "-",
-        "0",
-        "play",
-        "1/0",
-        "00",
-        "0",
-        "-",
-        "-",
-        "@0",
-    ]
-    text = " ".join(fields)
+    text = HAND_SET
     # A view: the hidden cards are dealt from the seed, so the same seed is the same game.
     with pytest.raises(kingdoms.StateError, match="viewer field"):
         kingdoms.new_game("battleline", position=text.removesuffix(" @0"))
@@ -208,3 +187,90 @@ def test_a_hand_set_battleline_position_plays_to_the_end_and_its_record_replays(
     [back] = kingdoms.read_records(kingdoms.write_records(rec))
     assert back.record == rec
     assert kingdoms.replay(back.record).to_dict() == end.to_dict()
+
+
+def test_a_tournament_from_a_hand_set_position_plays_it_out_and_its_records_replay() -> None:
+    result = kingdoms.tournament(
+        "battleline", [Random(), Greedy()], games=4, seed=2, records=True, position=HAND_SET
+    )
+    assert result.games == 4 and result.records is not None
+    starts = set()
+    for game, rec in zip(result.results, result.records):
+        assert rec.position is not None
+        start = kingdoms.new_game("battleline", position=rec.position)
+        assert start.view(0) == kingdoms.new_game("battleline", position=HAND_SET).view(0)
+        starts.add(rec.position)
+        end = kingdoms.replay(rec)
+        assert end.is_terminal and end.ply == len(rec.actions) == game.plies
+        assert end.returns() == game.returns
+    # Two deals (two seat orders each): the hidden cards are dealt afresh for each.
+    assert len(starts) == 2
+    # The same tournament again is the same (seeded), and the text records carry the start.
+    again = kingdoms.tournament(
+        "battleline", [Random(), Greedy()], games=4, seed=2, records=True, position=HAND_SET
+    )
+    assert [r.actions for r in again.records or []] == [r.actions for r in result.records]
+    [first, *_] = kingdoms.read_records(kingdoms.write_records(result))
+    assert first.record == result.records[0]
+    assert kingdoms.replay(first.record).is_terminal
+
+
+def test_a_tournament_refuses_a_bad_or_finished_position() -> None:
+    with pytest.raises(kingdoms.StateError, match="position"):
+        kingdoms.tournament("battleline", [Random(), Random()], games=2, position="R1 nonsense")
+    g, _ = random_game("battleline", 3, 1000)
+    assert g.is_terminal
+    with pytest.raises(kingdoms.KingdomsError, match="finished game"):
+        kingdoms.tournament("battleline", [Random(), Random()], games=2, position=g.position())
+
+
+def test_the_tournament_command_starts_from_a_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kingdoms.cli import main
+
+    path = tmp_path / "games.txt"
+    args = ["tournament", "battleline", "--agents", "random", "greedy", "--games", "4"]
+    assert main([*args, "--position", HAND_SET, "--records", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    games = kingdoms.read_records(path)
+    assert len(games) == 4
+    for g in games:
+        assert g.record.position is not None
+        assert kingdoms.replay(g.record).is_terminal
+    assert main([*args, "--position", "R1 nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert "position" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mutated_positions_raise_a_clear_error_or_load_a_playable_game(name: str) -> None:
+    """Hostile position text (issue 11's standard): a character changed, a field replaced by
+    junk, a piece cut out. Either a `KingdomsError` of bounded length, or a game that plays."""
+    rng = random.Random(17)
+    junk = ["-", "?", "?999", "99999999999", "-1", "@", ":", "/", ",", ";", ".", "*", ">", ""]
+    junk += ["T0", "U0", "a9", "1000,1000", "@9", "@1", "65536", "=", "?1000"]
+    for seed in range(5):
+        g, _ = random_game(name, seed, rng.randrange(0, 120))
+        for viewer in [None, *range(g.num_players)]:
+            text = g.position(viewer)
+            for _ in range(12):
+                i = rng.randrange(len(text) + 1)
+                kind = rng.randrange(3)
+                if kind == 0:
+                    bad = text[:i] + rng.choice(":/,;.*>=?-@0123456789 TUa") + text[i + 1 :]
+                elif kind == 1:
+                    fields = text.split(" ")
+                    fields[rng.randrange(len(fields))] = rng.choice(junk)
+                    bad = " ".join(fields)
+                else:
+                    bad = text[:i] + text[rng.randrange(i, len(text) + 1) :]
+                try:
+                    h = kingdoms.new_game(name, position=bad, seed=1, **g.options)
+                except kingdoms.KingdomsError as e:
+                    assert len(str(e)) < 400, str(e)
+                    continue
+                for _ in range(50):
+                    if h.is_terminal:
+                        break
+                    h.apply(rng.choice(h.legal_actions()))

@@ -121,3 +121,61 @@ def test_bad_arguments() -> None:
         kingdoms.read_records(3)  # type: ignore[arg-type]
     with pytest.raises(kingdoms.StateError, match="reserved"):
         kingdoms.write_records(kingdoms.GameRecord(a_record("battleline"), headers={"Seed": "1"}))
+
+
+def test_render_and_view_read_text_records_and_json_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kingdoms render --record` and `kingdoms view` tell JSON, JSON lines and the text form
+    apart by their content, and draw the same pictures from each."""
+    from kingdoms.cli import main
+
+    records = [a_record("battleline", s) for s in (4, 5)]
+    text = tmp_path / "games.pgn"  # the content decides, not the name
+    kingdoms.write_records(records, text, event="CLI")
+    one = tmp_path / "game.json"
+    one.write_text(records[1].to_json(indent=2), encoding="utf-8")
+    lines = tmp_path / "games.jsonl"
+    lines.write_text("".join(r.to_json() + "\n" for r in records), encoding="utf-8")
+
+    def render(path: Path, *more: str) -> str:
+        out = tmp_path / "out.svg"
+        assert main(["render", "battleline", "--record", str(path), "-o", str(out), *more]) == 0
+        return out.read_text(encoding="utf-8")
+
+    expected = kingdoms.replay(records[1]).svg(0)
+    assert render(one, "--player", "0") == expected
+    assert render(text, "--player", "0", "--index", "1") == expected
+    assert render(lines, "--player", "0", "--index", "1") == expected
+    assert render(text, "--ply", "3") != render(text, "--index", "1", "--ply", "3")
+    for path in (text, one, lines):
+        page = tmp_path / "page.html"
+        index = "0" if path == one else "1"
+        assert main(["view", str(path), "--index", index, "-o", str(page)]) == 0
+        assert f"seed {records[1].seed}: {len(records[1].actions)} actions" in page.read_text(
+            encoding="utf-8"
+        )
+    with pytest.raises(SystemExit, match="--index 2 is not in .* holds 2 record"):
+        main(["view", str(text), "--index", "2", "-o", str(tmp_path / "x.html")])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("hello", encoding="utf-8")
+    assert main(["view", str(bad), "-o", str(tmp_path / "x.html")]) == 2
+    assert "not a record" in capsys.readouterr().err
+
+
+def test_render_and_view_start_a_record_from_its_position(tmp_path: Path) -> None:
+    g = kingdoms.new_game("battleline", seed=3)
+    for a in g.legal_actions()[:1]:
+        g.apply(a)
+    start = kingdoms.new_game("battleline", position=g.position())
+    rec = kingdoms.play_match(start, [Random(seed=1), Random(seed=2)], seed=1)
+    path = tmp_path / "game.txt"
+    kingdoms.write_records(rec, path)
+    from kingdoms.cli import main
+
+    out = tmp_path / "out.svg"
+    assert main(["render", "battleline", "--record", str(path), "--ply", "0", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == start.svg()
+    page = tmp_path / "page.html"
+    assert main(["view", str(path), "-o", str(page)]) == 0
+    assert start.svg() in page.read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from typing import Any
 
 import kingdoms
 import pytest
-from kingdoms import _types
+from kingdoms import _types, types
 
 mypy_api = pytest.importorskip("mypy.api", reason="mypy is in the test extra")
 
@@ -69,15 +69,15 @@ def test_mistakes_are_type_errors(tmp_path: Path, cache: Path) -> None:
 
 
 OPTIONS = {
-    "battleline": _types.BattleLineOptions,
-    "strifull": _types.StrifullOptions,
-    "arte": _types.ArteOptions,
-    "zinordia": _types.ZinordiaOptions,
+    "battleline": types.BattleLineOptions,
+    "strifull": types.StrifullOptions,
+    "arte": types.ArteOptions,
+    "zinordia": types.ZinordiaOptions,
 }
 STATES = {
-    "battleline": (_types.BattleLineState, _types.BattleLineView),
-    "strifull": (_types.StrifullState, _types.StrifullView),
-    "arte": (_types.ArteState, _types.ArteView),
+    "battleline": (types.BattleLineState, types.BattleLineView),
+    "strifull": (types.StrifullState, types.StrifullView),
+    "arte": (types.ArteState, types.ArteView),
 }
 
 
@@ -129,3 +129,15 @@ def test_state_types_match_the_engine(name: str) -> None:
             g.apply(rng.choice(g.legal_actions()))
             ply += 1
         _check(g.to_dict(), state_type, f"{name} seed {seed} end")
+
+
+def test_the_types_are_public_in_kingdoms_types() -> None:
+    """Every TypedDict is importable from `kingdoms.types` (the private module only holds
+    them), and the module's example runs."""
+    import doctest
+
+    assert types.__all__ == _types.__all__
+    for name in _types.__all__:
+        assert getattr(types, name) is getattr(_types, name), name
+    assert kingdoms.types is types
+    assert doctest.testmod(types).failed == 0

@@ -12,9 +12,9 @@ fixed action space, text notation for every action, and records that replay exac
 
 from __future__ import annotations
 
-# The game, map, agent and batch modules, so `kingdoms.battleline.BattleLine` and
+# The game, map, agent, batch and type modules, so `kingdoms.battleline.BattleLine` and
 # `kingdoms.agents.ISMCTS()` work after `import kingdoms`.
-from kingdoms import agents, arte, batch, battleline, hex, strifull, zinordia
+from kingdoms import agents, arte, batch, battleline, hex, strifull, types, zinordia
 from kingdoms._kingdoms import (
     WDL,
     Action,
@@ -76,6 +76,7 @@ __all__ = [
     "simulate",
     "strifull",
     "tournament",
+    "types",
     "write_records",
     "zinordia",
 ]

@@ -25,8 +25,10 @@ def add_render_parsers(sub: Any) -> None:
     r.add_argument(
         "--record",
         metavar="FILE",
-        help="a record (JSON, as `kingdoms play --record`; default: a new deal)",
+        help="a record: JSON, JSON lines or the text form (docs/records.md), told apart by "
+        "their content (default: a new deal)",
     )
+    _index_argument(r)
     r.add_argument("--ply", type=int, default=None, help="position after N actions (default: last)")
     r.add_argument(
         "--player", type=int, default=None, help="draw what this player sees (default: everything)"
@@ -42,7 +44,13 @@ def add_render_parsers(sub: Any) -> None:
         description="Write an HTML page that steps through a recorded game (first, previous, "
         "next, last, a move list) with the position at every ply; it needs no network.",
     )
-    v.add_argument("record", metavar="FILE", help="a record (JSON)")
+    v.add_argument(
+        "record",
+        metavar="FILE",
+        help="a record: JSON, JSON lines or the text form (docs/records.md), told apart by "
+        "their content",
+    )
+    _index_argument(v)
     v.add_argument(
         "--player",
         type=int,
@@ -53,12 +61,54 @@ def add_render_parsers(sub: Any) -> None:
     v.set_defaults(func=cmd_view)
 
 
-def _read_record(path: str) -> kingdoms.Record:
+def _index_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--index",
+        type=int,
+        default=0,
+        help="which record of a file holding several, from 0 (a tournament's --records file "
+        "holds one a game; default 0)",
+    )
+
+
+def parse_records(text: str) -> list[kingdoms.Record]:
+    """The records in `text`, whatever its form: one JSON record (`Record.to_json`), JSON
+    lines (one record a line, as `kingdoms tournament --records FILE.jsonl` writes), or the
+    text form (`[Game "..."]` headers, docs/records.md). Told apart by the first character."""
+    body = text.lstrip()
+    if body.startswith("["):
+        return [g.record for g in kingdoms.read_records(body)]
+    if not body.startswith("{"):
+        raise kingdoms.StateError(
+            'not a record: expected JSON ({...}) or the text form ([Game "..."] headers)'
+        )
+    try:
+        return [kingdoms.Record.from_json(body)]
+    except kingdoms.KingdomsError:
+        lines = [line for line in body.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise
+    out = []
+    for n, line in enumerate(lines, 1):
+        try:
+            out.append(kingdoms.Record.from_json(line))
+        except kingdoms.KingdomsError as e:
+            raise kingdoms.StateError(f"line {n}: {e}") from None
+    return out
+
+
+def _read_record(path: str, index: int = 0) -> kingdoms.Record:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise SystemExit(f"kingdoms: cannot read the record {path!r}: {e}") from None
-    return kingdoms.Record.from_json(text)
+    records = parse_records(text)
+    if not 0 <= index < len(records):
+        raise SystemExit(
+            f"kingdoms: --index {index} is not in {path!r}: it holds {len(records)} record(s) "
+            f"(0 to {len(records) - 1})"
+        )
+    return records[index]
 
 
 def _write(path: str, text: str) -> None:
@@ -79,7 +129,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         if args.ply not in (None, 0):
             raise SystemExit("kingdoms: --ply needs --record")
     else:
-        record = _read_record(args.record)
+        record = _read_record(args.record, args.index)
         if record.game != args.game:
             raise SystemExit(f"kingdoms: the record is a {record.game} game, not {args.game}")
         n = len(record.actions)
@@ -87,7 +137,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         if not 0 <= ply <= n:
             raise SystemExit(f"kingdoms: --ply must be from 0 to {n} for this record")
         game = kingdoms.replay(
-            kingdoms.Record(record.game, record.seed, record.actions[:ply], record.options)
+            kingdoms.Record(
+                record.game, record.seed, record.actions[:ply], record.options, record.position
+            )
         )
     _write(args.output, game.svg(args.player))
     return 0
@@ -96,6 +148,6 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_view(args: argparse.Namespace) -> int:
     from kingdoms._svg.replay import replay_html
 
-    record = _read_record(args.record)
+    record = _read_record(args.record, args.index)
     _write(args.output, replay_html(record, args.player))
     return 0

@@ -68,6 +68,14 @@ def add_tournament_parser(sub: Any) -> None:
         default=1000,
         help="bootstrap samples for the Elo intervals (default 1000; 0: none)",
     )
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        default=None,
+        help="start every game from this position string (as Game.position() writes it; a "
+        "player's view has its hidden cards dealt afresh for each game) instead of a new deal "
+        "(default: a new deal)",
+    )
     add_option_argument(p)
     p.add_argument(
         "--records",
@@ -191,6 +199,10 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             "progress": progress,
             "partners": args.partners,
         }
+        if args.position is not None:
+            if args.ray is not None:
+                raise kingdoms.ArgumentError("--position does not run on Ray yet: leave out --ray")
+            common["position"] = args.position
         if args.ray is not None:
             from kingdoms import distributed
 

@@ -767,6 +767,7 @@ def tournament(
     bootstrap: int = 1000,
     progress: Callable[[int, int], object] | None = None,
     partners: str = "rotate",
+    position: str | None = None,
     **options: Any,
 ) -> TournamentResult: ...
 def tournament_schedule(
@@ -791,6 +792,7 @@ def tournament_games(
     records: bool = False,
     progress: Callable[[int, int], object] | None = None,
     partners: str = "rotate",
+    position: str | None = None,
     **options: Any,
 ) -> list[GameResult]: ...
 def merge_tournament(

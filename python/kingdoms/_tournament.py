@@ -21,6 +21,7 @@ def tournament(
     records: bool = False,
     bootstrap: int = 1000,
     progress: bool | Callable[[int, int], object] | None = None,
+    position: str | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Play `agents` against each other and rate them (docs/agents.md).
@@ -28,7 +29,9 @@ def tournament(
     `games` per pairing (a multiple of the number of players), seats swapped fairly, each deal
     replayed in every seat order, on `threads` cores (None: all). `progress=True` shows a
     progress bar counting games (on stderr, or as a widget in a notebook); a callable is
-    called with `(games done, games in all)` as games finish. Everything else is exactly
+    called with `(games done, games in all)` as games finish. `position` (a position string,
+    `g.position()`) starts every game there instead of from the seed's setup (a view
+    position has its hidden parts dealt afresh for each game). Everything else is exactly
     `kingdoms._kingdoms.tournament`.
     """
     if progress is True:
@@ -51,6 +54,7 @@ def tournament(
                 records=records,
                 bootstrap=bootstrap,
                 progress=advance,
+                position=position,
                 **options,
             )
     return _kingdoms.tournament(
@@ -63,5 +67,6 @@ def tournament(
         records=records,
         bootstrap=bootstrap,
         progress=progress or None,
+        position=position,
         **options,
     )

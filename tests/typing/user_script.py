@@ -8,6 +8,7 @@ from kingdoms.agents import Greedy, Random
 from kingdoms.arte import Arte
 from kingdoms.battleline import BattleLine, ClaimProof
 from kingdoms.strifull import Strifull
+from kingdoms.types import ArteView, BattleLineOptions, BattleLineState, BattleLineView
 from kingdoms.zinordia import Zinordia
 from typing_extensions import assert_type
 
@@ -42,11 +43,12 @@ def main() -> None:
         bl.apply(bl.legal_actions()[0])
     print(flags_to_claim(bl, 0), bl.flags_won, bl.match_points())
 
-    state = bl.to_dict()
+    state: BattleLineState = bl.to_dict()
     hand: list[str] = state["hands"][0]
     first_flag = state["flags"][0]
     claimed: int | None = first_flag["claimed"]
-    view = BattleLine(seed=3).view(1)
+    rules: BattleLineOptions = {"claim_at_turn_start": True}
+    view: BattleLineView = BattleLine(seed=3, **rules).view(1)
     theirs: list[str | None] = view["hands"][0]  # the opponent's cards are None
     assert all(card is None for card in theirs)
     copy = BattleLine.from_dict(state)
@@ -54,7 +56,8 @@ def main() -> None:
 
     side = sf.to_dict()["sides"][0]
     print(side["faction"], side["leader"], sorted(side["field"])[:3])
-    players = ag.view(0)["players"]
+    arte_view: ArteView = ag.view(0)
+    players = arte_view["players"]
     print(len(players), ag.options["deployment"])
 
     result = kingdoms.tournament("arte", [Greedy(), Random()], games=2, seed=1)

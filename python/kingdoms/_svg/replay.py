@@ -90,7 +90,12 @@ def positions(record: Any, player: int | None = None) -> list[tuple[str, str]]:
     ``player``, the pictures are that player's views and other players' moves are listed
     only as whose they were: a record names secret cards (Arte da Guerra's hidden draft
     card, deployments), which a player's page must not show."""
-    game = kingdoms.new_game(record.game, seed=record.seed, **record.options)
+    if record.position is None:
+        game = kingdoms.new_game(record.game, seed=record.seed, **record.options)
+    else:  # a game set up from a position starts there
+        game = kingdoms.new_game(
+            record.game, seed=record.seed, position=record.position, **record.options
+        )
     out = [("start", game.svg(player))]
     for i, text in enumerate(record.actions):
         mover = game.current_player

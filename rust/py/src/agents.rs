@@ -1404,11 +1404,13 @@ fn run_tournament<G: Game>(
 /// depend only on the agents, `games`, `seed` and options, never on `threads`.
 /// `progress(done, total)` is called as games finish. In a team game `partners="rotate"`
 /// plays every split of a group into teams in turn, `"fixed"` keeps the agents' order
-/// (the first agents of a group are partners).
+/// (the first agents of a group are partners). `position` (a position string, `g.position()`)
+/// starts every game there instead of from the seed's setup; a view position has its hidden
+/// parts dealt afresh from each game's seed.
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, partners="rotate", **options))]
+#[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, partners="rotate", position=None, **options))]
 #[pyo3(
-    text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, partners='rotate', **options)"
+    text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, partners='rotate', position=None, **options)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
@@ -1423,6 +1425,7 @@ pub fn tournament(
     bootstrap: Whole,
     progress: Option<Bound<'_, PyAny>>,
     partners: &str,
+    position: Option<args::Text>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyTournament> {
     let (name, options) = game_and_options(game, options)?;
@@ -1434,6 +1437,7 @@ pub fn tournament(
         records,
         bootstrap: bootstrap.count(args::MAX_BOOTSTRAP, "bootstrap")? as u32,
         partners: Partners::parse(partners).py()?,
+        position: position.map(args::Text::into_string),
     };
     let (entrants, names) = entrants(&agents)?;
     let names = arena::unique_names(names);
@@ -1518,12 +1522,13 @@ pub fn tournament_schedule(
 
 /// Games `start..stop` of the schedule `tournament` would play with the same arguments
 /// (numbered as in its `results`), played here on `threads` cores: exactly the results the
-/// whole tournament gives for them, whatever machine or process plays them. Pass every
+/// whole tournament gives for them, whatever machine or process plays them (`position`: as
+/// in `tournament`). Pass every
 /// slice's results to `merge_tournament` for the tournament's result.
 #[pyfunction]
-#[pyo3(signature = (game, agents, start, stop, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, progress=None, partners="rotate", **options))]
+#[pyo3(signature = (game, agents, start, stop, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, progress=None, partners="rotate", position=None, **options))]
 #[pyo3(
-    text_signature = "(game, agents, start, stop, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, progress=None, partners='rotate', **options)"
+    text_signature = "(game, agents, start, stop, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, progress=None, partners='rotate', position=None, **options)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament_games(
@@ -1539,6 +1544,7 @@ pub fn tournament_games(
     records: bool,
     progress: Option<Bound<'_, PyAny>>,
     partners: &str,
+    position: Option<args::Text>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<PyGameResult>> {
     let (start, stop) = (start.u64("start")?, stop.u64("stop")?);
@@ -1551,6 +1557,7 @@ pub fn tournament_games(
         records,
         bootstrap: 0,
         partners: Partners::parse(partners).py()?,
+        position: position.map(args::Text::into_string),
     };
     let (entrants, names) = entrants(&agents)?;
     let names = arena::unique_names(names);
@@ -1611,6 +1618,7 @@ pub fn merge_tournament(
         records: false,
         bootstrap,
         partners: Partners::parse(partners).py()?,
+        position: None,
     };
     let (_, names) = entrants(&agents)?;
     let names = arena::unique_names(names);

@@ -329,6 +329,9 @@ pub struct TournamentConfig {
     pub bootstrap: u32,
     /// Partnerships in a team game (ignored without teams).
     pub partners: Partners,
+    /// Every game starts from this position ([`Game::from_position`]) instead of the seed's
+    /// setup; a view position has its hidden parts dealt afresh from each game's seed.
+    pub position: Option<String>,
 }
 
 impl Default for TournamentConfig {
@@ -341,6 +344,7 @@ impl Default for TournamentConfig {
             records: false,
             bootstrap: 1000,
             partners: Partners::Rotate,
+            position: None,
         }
     }
 }
@@ -572,18 +576,21 @@ impl GameOutcome {
     }
 }
 
-/// Play one fixture with the given agents (one per seat).
+/// Play one fixture of a tournament under `config` (its seed, start position and whether
+/// records are kept) with the given agents (one per seat).
 pub fn play_fixture<G: Game>(
     options: &G::Options,
-    seed: u64,
+    config: &TournamentConfig,
     fixture: &Fixture,
     agents: &mut [Box<dyn Agent<G>>],
     names: &[String],
-    keep_record: bool,
     cancel: Option<&AtomicBool>,
 ) -> Result<GameOutcome> {
-    let gs = game_seed(seed, fixture.deal);
-    let mut session = Session::<G>::new(gs, options)?;
+    let gs = game_seed(config.seed, fixture.deal);
+    let mut session = match config.position.as_deref() {
+        None => Session::<G>::new(gs, options)?,
+        Some(text) => Session::<G>::from_position(text, gs, options)?,
+    };
     let seat_names: Vec<String> = fixture
         .seats
         .iter()
@@ -603,7 +610,7 @@ pub fn play_fixture<G: Game>(
         winner: session.game.winner(),
         returns: session.game.returns(),
         plies,
-        record: if keep_record {
+        record: if config.records {
             Some(session.record()?)
         } else {
             None
@@ -1100,6 +1107,15 @@ fn schedule<G: Game>(
     agents: usize,
     config: &TournamentConfig,
 ) -> Result<Vec<Fixture>> {
+    if let Some(text) = &config.position {
+        // Refused once here rather than in every game.
+        let start = Session::<G>::from_position(text, game_seed(config.seed, 0), options)?;
+        if start.game.is_terminal() {
+            return Err(Error::invalid(
+                "the tournament's starting position is a finished game: nothing to play",
+            ));
+        }
+    }
     let teams = seat_teams::<G>(options, config.seed)?;
     fixtures_with_teams(
         agents,
@@ -1138,24 +1154,13 @@ where
     let slice = all
         .get(range.start as usize..range.end as usize)
         .unwrap_or_default();
-    let seed = config.seed;
     run_schedule(
-        seed,
+        config.seed,
         slice,
         config.threads,
         progress,
         provider,
-        |f, agents| {
-            play_fixture(
-                options,
-                seed,
-                f,
-                agents,
-                names,
-                config.records,
-                Some(&progress.cancel),
-            )
-        },
+        |f, agents| play_fixture(options, config, f, agents, names, Some(&progress.cancel)),
         watch,
     )
 }

@@ -306,3 +306,110 @@ fn selfplay_games_are_the_same_in_any_slice_and_replay_to_their_returns() {
     let e = selfplay(&specs(&["random", "random", "random"]), 0..2, None).unwrap_err();
     assert!(e.to_string().contains("one per player"), "{e}");
 }
+
+/// A Battle Line game played `plies` random plies from `seed`.
+fn midgame(seed: u64, plies: usize) -> crate::battleline::BattleLine {
+    use crate::game::Game;
+    let mut g = crate::battleline::BattleLine::new(seed, &Default::default()).unwrap();
+    let mut rng = crate::rng::GameRng::seed(seed);
+    let mut legal = Vec::new();
+    for _ in 0..plies {
+        g.legal_actions(&mut legal);
+        let a = *rng.choose(&legal).unwrap();
+        g.apply(a).unwrap();
+    }
+    g
+}
+
+#[test]
+fn a_tournament_from_a_position_plays_it_to_the_end_and_records_replay() {
+    use crate::battleline::BattleLine;
+    use crate::game::Game;
+    use crate::session::Session;
+    let text = midgame(5, 12).position(None).unwrap();
+    let cfg = TournamentConfig {
+        records: true,
+        position: Some(text.clone()),
+        ..config(4, 3, Some(1))
+    };
+    let r = arena::tournament::<BattleLine>(
+        &Default::default(),
+        &specs(&["random", "greedy"]),
+        &cfg,
+        &Progress::default(),
+    )
+    .unwrap();
+    assert_eq!(r.outcomes.len(), 4);
+    for o in &r.outcomes {
+        let record = o.record.as_ref().unwrap();
+        assert_eq!(record.position.as_deref(), Some(text.as_str()));
+        assert_eq!(record.actions.len() as u64, o.plies);
+        let replayed = Session::<BattleLine>::replay(record).unwrap();
+        assert!(replayed.game.is_terminal());
+        assert_eq!(replayed.game.returns(), o.returns);
+    }
+}
+
+#[test]
+fn a_tournament_from_a_view_deals_the_hidden_cards_per_game() {
+    use crate::battleline::BattleLine;
+    use crate::game::Game;
+    let g = midgame(8, 9);
+    let cfg = TournamentConfig {
+        records: true,
+        position: Some(g.position(Some(0)).unwrap()),
+        ..config(4, 3, Some(1))
+    };
+    let r = arena::tournament::<BattleLine>(
+        &Default::default(),
+        &specs(&["random", "random"]),
+        &cfg,
+        &Progress::default(),
+    )
+    .unwrap();
+    let starts: Vec<BattleLine> = r
+        .outcomes
+        .iter()
+        .map(|o| {
+            let text = o.record.as_ref().unwrap().position.as_ref().unwrap();
+            BattleLine::from_position(text, &Default::default(), 0).unwrap()
+        })
+        .collect();
+    for s in &starts {
+        assert_eq!(s.view(0), g.view(0));
+    }
+    // Deals 0 and 1 (games 0-1 and 2-3) start from other determinizations.
+    assert_ne!(starts[0].to_json(), starts[2].to_json());
+}
+
+#[test]
+fn a_tournament_refuses_a_bad_or_finished_position() {
+    use crate::battleline::BattleLine;
+    use crate::game::Game;
+    let run = |text: String| {
+        let cfg = TournamentConfig {
+            position: Some(text),
+            ..config(2, 3, Some(1))
+        };
+        arena::tournament::<BattleLine>(
+            &Default::default(),
+            &specs(&["random", "random"]),
+            &cfg,
+            &Progress::default(),
+        )
+        .err()
+        .unwrap()
+        .to_string()
+    };
+    let e = run("nonsense".into());
+    assert!(e.contains("position"), "{e}");
+    let mut g = midgame(2, 0);
+    let mut rng = crate::rng::GameRng::seed(1);
+    let mut legal = Vec::new();
+    while !g.is_terminal() {
+        g.legal_actions(&mut legal);
+        g.apply(*rng.choose(&legal).unwrap()).unwrap();
+    }
+    let e = run(g.position(None).unwrap());
+    assert!(e.contains("finished game"), "{e}");
+}

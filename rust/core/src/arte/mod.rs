@@ -7,8 +7,8 @@
 //! (card sets from TOML), [`state`] (the state, its derived queries and invariants),
 //! [`notation`] (the action space and its text form), `rules` (legality, one set of
 //! conditions, and effects), [`combat`] (scoring), `json` (saved states and views through
-//! serde), `observe` (observation tensor, render, determinization), `evaluate` (the
-//! heuristic), `tests/` (one file per rule section).
+//! serde), `position` (the position string), `observe` (observation tensor, render,
+//! determinization), `evaluate` (the heuristic), `tests/` (one file per rule section).
 
 pub mod cards;
 pub mod combat;
@@ -19,6 +19,7 @@ mod json;
 pub mod notation;
 mod observe;
 mod options;
+mod position;
 mod rules;
 pub mod state;
 
@@ -93,6 +94,12 @@ impl Game for Arte {
     }
     fn from_json(value: &Value) -> Result<Self> {
         Arte::parse_json(value)
+    }
+    fn position(&self, player: Option<Player>) -> Result<String> {
+        position::write(self, player)
+    }
+    fn from_position(text: &str, options: &Options, seed: u64) -> Result<Self> {
+        position::read(text, options, seed)
     }
     fn view(&self, player: Player) -> Value {
         self.json_as(Some(player))

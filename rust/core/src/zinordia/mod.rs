@@ -7,6 +7,7 @@
 //! [`notation`] (the action space sized from roster and map, and its text), `rules`
 //! (legality, one set of conditions, and effects), [`combat`] (rolls, damage, defeat, push
 //! and pull), [`effects`] (lasting effects), `json` (saved states and views through serde),
+//! `position` (the position string),
 //! `observe` (views' hidden parts, determinization, observation tensor, text picture),
 //! `evaluate` (the heuristic value) and `heuristic` (the rule-based player).
 
@@ -21,6 +22,7 @@ mod json;
 pub mod notation;
 mod observe;
 pub mod options;
+mod position;
 pub mod resolve;
 pub mod rules;
 pub mod state;
@@ -107,6 +109,12 @@ impl Game for Zinordia {
     }
     fn from_json(value: &Value) -> Result<Self> {
         Zinordia::parse_json(value)
+    }
+    fn position(&self, player: Option<Player>) -> Result<String> {
+        position::write(self, player)
+    }
+    fn from_position(text: &str, options: &Options, seed: u64) -> Result<Self> {
+        position::read(text, options, seed)
     }
     fn view(&self, player: Player) -> Value {
         self.json_as(Some(player))

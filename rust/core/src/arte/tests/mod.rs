@@ -1,8 +1,8 @@
 //! Tests, one file per rule section of docs/rules/arte-da-guerra.md (test names cite the
 //! rule ids): `draft` (AG-2), `terrain` (AG-3), `combat` (AG-4 to AG-6), `rounds` (AG-5.2,
 //! AG-7), `sudden_death` (AG-8), `hidden` (AG-9), plus `properties` along random games,
-//! `saved_state` (JSON), `card_data` (TOML card sets, AG-1.2/1.3) and `action_notation`. Shared
-//! builders and helpers are here.
+//! `saved_state` (JSON), `position` (the position string), `card_data` (TOML card sets,
+//! AG-1.2/1.3) and `action_notation`. Shared builders and helpers are here.
 
 use super::cards::Card;
 use super::notation::{self, Action};
@@ -170,6 +170,7 @@ mod card_data;
 mod combat;
 mod draft;
 mod hidden;
+mod position;
 mod properties;
 mod rounds;
 mod saved_state;

@@ -8,6 +8,8 @@ mod effects;
 mod notation;
 mod options;
 mod protocol;
+// After `protocol`, out of order: zn-options adds `mod options;` before it this session.
+mod position;
 mod random;
 mod setup;
 mod turn;
