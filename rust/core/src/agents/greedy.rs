@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::GameRng;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GreedyConfig {
     /// Determinizations each move is scored on (averaged). The agent never looks at the
     /// true hidden state: it scores moves in states redrawn by `resample_hidden`, all moves
@@ -14,15 +14,6 @@ pub struct GreedyConfig {
     /// number ([`Game::search_params`]; several where moves meet dice).
     pub samples: Option<u32>,
     pub seed: u64,
-}
-
-impl Default for GreedyConfig {
-    fn default() -> Self {
-        GreedyConfig {
-            samples: None,
-            seed: 0,
-        }
-    }
 }
 
 impl GreedyConfig {
