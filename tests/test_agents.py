@@ -67,7 +67,7 @@ def test_agents_are_frozen_configurations() -> None:
     assert (timed.iterations, timed.time_limit) == (None, 0.1)
     with pytest.raises(AttributeError):
         a.seed = 3  # type: ignore[misc]
-    for agent in (Random(seed=4), Greedy(samples=3, seed=2), a, timed):
+    for agent in (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), a, timed, ISMCTS()):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)
@@ -75,6 +75,23 @@ def test_agents_are_frozen_configurations() -> None:
     assert parse("ismcts:500,c=0.5,depth=8,seed=7") == a
     assert parse("greedy:samples=3,seed=2") == Greedy(samples=3, seed=2)
     assert parse("random") == Random()
+
+
+def test_settings_left_to_the_game_are_the_games_own() -> None:
+    """Greedy(samples=None) and ISMCTS(exploration=None) ask the game (docs/agents.md,
+    per-game settings): STRIFULL's Greedy scores each move on 16 redraws, Arte da Guerra's
+    ISMCTS explores with c = 0.2."""
+    assert (Greedy().samples, ISMCTS().exploration) == (None, None)
+    assert (Greedy().name, ISMCTS().name) == ("greedy", "ismcts:1000")
+    g = midgame("strifull", seed=4, plies=40)
+    for seed in range(4):
+        assert Greedy(seed=seed).act(g) == Greedy(samples=16, seed=seed).act(g)
+    a = midgame("arte", seed=4, plies=12)
+
+    def visits(agent: ISMCTS) -> list[tuple[str, int]]:
+        return [(str(s.action), s.visits) for s in agent.analyze(a).actions]
+
+    assert visits(ISMCTS(iterations=300)) == visits(ISMCTS(iterations=300, exploration=0.2))
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pickle
 
 import kingdoms
 import pytest
-from kingdoms.agents import Greedy, Heuristic, Random, parse
+from kingdoms.agents import ISMCTS, Greedy, Heuristic, Random, parse
 
 GAMES = kingdoms.games()
 
@@ -70,3 +70,34 @@ def test_battle_line_ladder_order() -> None:
     assert ratings == sorted(ratings), r.table()
     # Each rung beats the one below head to head, not only on the pool's average.
     assert r.pairwise(1, 0).score > 0.5 and r.pairwise(2, 1).score > 0.5, r.table()
+
+
+# ---- STRIFULL's and Arte da Guerra's ladders (docs/agents.md, issue 14) ---------------------
+
+LADDER_GAMES = ["strifull", "arte"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", LADDER_GAMES)
+def test_ladder_order_below_search(name: str) -> None:
+    """Random < Heuristic < Greedy, each rung beating the one below head to head, and Greedy
+    (with the game's own number of redraws) at least 60% against the heuristic player."""
+    agents = [Random(), Heuristic(), Greedy()]
+    r = kingdoms.tournament(name, agents, games=200, seed=14)
+    print(r.table())
+    ratings = [x.elo for x in r.elo]
+    assert ratings == sorted(ratings), r.table()
+    assert r.pairwise(1, 0).score > 0.5, r.table()
+    assert r.pairwise(2, 1).score >= 0.6, r.table()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", LADDER_GAMES)
+def test_ismcts_beats_the_heuristic_player(name: str) -> None:
+    """ISMCTS@1000, with the game's own exploration, clearly above Heuristic: at least 70%
+    and the lower end of its Elo interval above the pool average. The issue's target is 75%;
+    on this seed STRIFULL scores 81.8% and Arte da Guerra 73.0% (79.5% on the deals of
+    docs/agents.md), so 70% guards against a regression without claiming the target."""
+    r = kingdoms.tournament(name, [ISMCTS(iterations=1000), Heuristic()], games=200, seed=15)
+    print(r.table())
+    assert r.score(0) >= 0.70 and r.elo[0].lo > 0, r.table()

@@ -562,9 +562,9 @@ class Heuristic:
 
 @final
 class Greedy:
-    def __new__(cls, samples: int = 1, seed: int = 0) -> Greedy: ...
+    def __new__(cls, samples: int | None = None, seed: int = 0) -> Greedy: ...
     @property
-    def samples(self) -> int: ...
+    def samples(self) -> int | None: ...
     @property
     def seed(self) -> int: ...
     @property
@@ -580,7 +580,7 @@ class ISMCTS:
         cls,
         iterations: int | None = None,
         seed: int = 0,
-        exploration: float = 0.1,
+        exploration: float | None = None,
         time_limit: float | None = None,
         rollout_depth: int | None = 0,
         expand_samples: int = 8,
@@ -592,7 +592,7 @@ class ISMCTS:
     @property
     def time_limit(self) -> float | None: ...
     @property
-    def exploration(self) -> float: ...
+    def exploration(self) -> float | None: ...
     @property
     def rollout_depth(self) -> int | None: ...
     @property

@@ -16,6 +16,32 @@ use std::hash::Hash;
 /// Player index, 0-based.
 pub type Player = usize;
 
+/// The search settings a game asks for where an agent leaves them to the game
+/// ([`Game::search_params`]): what `Greedy()` and `ISMCTS()` use by default.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    /// ISMCTS's UCB exploration constant `c` (rewards in [0, 1]): it should fit the spread
+    /// of the game's `evaluate` between good and bad moves.
+    pub exploration: f64,
+    /// Greedy's redraws of what the mover cannot see (future dice included) per move: a
+    /// game whose moves meet chance needs several to score a move by its expected result.
+    pub greedy_samples: u32,
+}
+
+impl SearchParams {
+    /// What a game gets unless it says otherwise (measured on Battle Line, docs/agents.md).
+    pub const DEFAULT: SearchParams = SearchParams {
+        exploration: 0.1,
+        greedy_samples: 1,
+    };
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
 pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// A move. Small and `Copy`; its text form is [`Game::action_notation`].
     type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
@@ -145,5 +171,12 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
         let _ = rng;
         None
+    }
+
+    /// The search settings this game's agents use unless told otherwise (issue 14: how
+    /// widely ISMCTS explores depends on the scale of `evaluate`, how many redraws Greedy
+    /// needs on how much chance a move meets). Default: [`SearchParams::DEFAULT`].
+    fn search_params() -> SearchParams {
+        SearchParams::DEFAULT
     }
 }

@@ -224,7 +224,8 @@ impl PyHeuristic {
 }
 
 /// The greedy agent: one ply of look-ahead scored by the game's `evaluate`, on
-/// `samples` redraws of what the mover cannot see; ties broken by its seeded RNG.
+/// `samples` redraws of what the mover cannot see (None: the game's own number, several
+/// where moves meet dice); ties broken by its seeded RNG.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "Greedy")]
 pub struct PyGreedy {
     config: GreedyConfig,
@@ -234,11 +235,16 @@ pub struct PyGreedy {
 #[pymethods]
 impl PyGreedy {
     #[new]
-    #[pyo3(signature = (samples=Whole::ONE, seed=Whole::ZERO))]
-    #[pyo3(text_signature = "(samples=1, seed=0)")]
-    fn new(samples: Whole, seed: Whole) -> PyResult<Self> {
+    #[pyo3(signature = (samples=None, seed=Whole::ZERO))]
+    #[pyo3(text_signature = "(samples=None, seed=0)")]
+    fn new(samples: Option<Whole>, seed: Whole) -> PyResult<Self> {
         let config = GreedyConfig {
-            samples: samples.positive(u64::from(GreedyConfig::MAX_SAMPLES), "samples")? as u32,
+            samples: samples
+                .map(|n| {
+                    n.positive(u64::from(GreedyConfig::MAX_SAMPLES), "samples")
+                        .map(|n| n as u32)
+                })
+                .transpose()?,
             seed: seed.u64("seed")?,
         };
         config.validate().py()?;
@@ -248,7 +254,7 @@ impl PyGreedy {
         })
     }
     #[getter]
-    fn samples(&self) -> u32 {
+    fn samples(&self) -> Option<u32> {
         self.config.samples
     }
     #[getter]
@@ -264,16 +270,18 @@ impl PyGreedy {
         act_py(&self.spec(), &self.calls, game)
     }
     fn __repr__(&self) -> String {
+        let samples = self.config.samples.map(|n| n.to_string());
         format!(
             "Greedy(samples={}, seed={})",
-            self.config.samples, self.config.seed
+            samples.as_deref().unwrap_or("None"),
+            self.config.seed
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         spec_of(other).is_some_and(|s| s == self.spec())
     }
     fn __hash__(&self) -> u64 {
-        mix64(self.config.seed ^ u64::from(self.config.samples) << 40)
+        mix64(self.config.seed ^ u64::from(self.config.samples.unwrap_or(0)) << 40)
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         (
@@ -292,7 +300,8 @@ impl PyGreedy {
 
 /// Information-set Monte Carlo tree search (single observer). Budget: `iterations` per
 /// move (1000 when neither budget is given), `time_limit` seconds per move, or both
-/// (whichever ends first). `exploration` is the UCB constant on rewards in [0, 1].
+/// (whichever ends first). `exploration` is the UCB constant on rewards in [0, 1] (None:
+/// the game's own).
 /// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
 /// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
 /// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
@@ -309,14 +318,14 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=0.1, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false),
-        text_signature = "(iterations=None, seed=0, exploration=0.1, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         iterations: Option<Whole>,
         seed: Whole,
-        exploration: f64,
+        exploration: Option<f64>,
         time_limit: Option<f64>,
         rollout_depth: Option<Whole>,
         expand_samples: Whole,
@@ -363,7 +372,7 @@ impl PyIsmcts {
         self.config.time_limit
     }
     #[getter]
-    fn exploration(&self) -> f64 {
+    fn exploration(&self) -> Option<f64> {
         self.config.exploration
     }
     #[getter]
@@ -452,11 +461,11 @@ impl PyIsmcts {
         let c = &self.config;
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
-            "ISMCTS(iterations={}, seed={}, exploration={:?}, time_limit={}, rollout_depth={}, \
+            "ISMCTS(iterations={}, seed={}, exploration={}, time_limit={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
-            c.exploration,
+            opt(c.exploration.map(|x| format!("{x:?}"))),
             opt(c.time_limit.map(|x| format!("{x:?}"))),
             opt(c.rollout_depth.map(|x| x.to_string())),
             c.expand_samples,

@@ -5,23 +5,15 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::GameRng;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GreedyConfig {
     /// Determinizations each move is scored on (averaged). The agent never looks at the
     /// true hidden state: it scores moves in states redrawn by `resample_hidden`, all moves
     /// on the same draws (common random numbers). One is enough when the move itself reveals
-    /// nothing and `evaluate` uses only the mover's information.
-    pub samples: u32,
+    /// nothing and `evaluate` uses only the mover's information. `None`: the game's own
+    /// number ([`Game::search_params`]; several where moves meet dice).
+    pub samples: Option<u32>,
     pub seed: u64,
-}
-
-impl Default for GreedyConfig {
-    fn default() -> Self {
-        GreedyConfig {
-            samples: 1,
-            seed: 0,
-        }
-    }
 }
 
 impl GreedyConfig {
@@ -30,14 +22,14 @@ impl GreedyConfig {
     pub const MAX_SAMPLES: u32 = 1 << 16;
 
     pub fn validate(&self) -> Result<()> {
-        if !(1..=Self::MAX_SAMPLES).contains(&self.samples) {
-            return Err(Error::argument(
+        match self.samples {
+            Some(n) if !(1..=Self::MAX_SAMPLES).contains(&n) => Err(Error::argument(
                 "greedy: samples",
                 &format!("1..={}", Self::MAX_SAMPLES),
-                &self.samples.to_string(),
-            ));
+                &n.to_string(),
+            )),
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -76,7 +68,11 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
         self.values.clear();
         self.values.resize(self.buf.len(), 0.0);
         let teams = Teams::of(game);
-        for _ in 0..self.config.samples.max(1) {
+        let samples = self
+            .config
+            .samples
+            .unwrap_or_else(|| G::search_params().greedy_samples);
+        for _ in 0..samples.max(1) {
             super::cancel::check()?;
             let det = game.resample_hidden(me, self.rng.next_u64());
             for (v, &a) in self.values.iter_mut().zip(&self.buf) {

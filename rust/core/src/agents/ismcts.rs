@@ -44,8 +44,9 @@ pub struct IsmctsConfig {
     /// Seconds per move; `None`: bounded by `iterations` only. With both, whichever ends
     /// first. A time budget makes play depend on the machine's speed.
     pub time_limit: Option<f64>,
-    /// The UCB exploration constant `c` (rewards are in [0, 1]).
-    pub exploration: f64,
+    /// The UCB exploration constant `c` (rewards are in [0, 1]); `None`: the game's own
+    /// ([`Game::search_params`]).
+    pub exploration: Option<f64>,
     /// `None`: roll out to the end of the game. `Some(d)`: `d` random plies, then the
     /// position's `Game::evaluate` (0: evaluate the new leaf at once).
     pub rollout_depth: Option<u32>,
@@ -70,7 +71,7 @@ impl Default for IsmctsConfig {
         IsmctsConfig {
             iterations: Some(1000),
             time_limit: None,
-            exploration: 0.1,
+            exploration: None,
             rollout_depth: Some(0),
             expand_samples: 8,
             widening: Some(1.0),
@@ -119,7 +120,10 @@ impl IsmctsConfig {
         };
         depth("rollout_depth", self.rollout_depth.unwrap_or(0))?;
         depth("expand_samples", self.expand_samples)?;
-        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
+        if self
+            .exploration
+            .is_some_and(|c| !(c.is_finite() && c >= 0.0))
+        {
             return bad("exploration must be a number >= 0");
         }
         if self.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
@@ -139,8 +143,8 @@ impl IsmctsConfig {
         if let Some(t) = self.time_limit {
             parts.push(format!("time={t}"));
         }
-        if self.exploration != d.exploration {
-            parts.push(format!("c={}", self.exploration));
+        if let Some(c) = self.exploration {
+            parts.push(format!("c={c}"));
         }
         let off = |x: Option<String>| x.unwrap_or_else(|| "none".into());
         if self.rollout_depth != d.rollout_depth {
@@ -361,7 +365,10 @@ impl<G: Game> Ismcts<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
-        let c = self.config.exploration;
+        let c = self
+            .config
+            .exploration
+            .unwrap_or_else(|| G::search_params().exploration);
         while let Some(mover) = det.current_player() {
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {

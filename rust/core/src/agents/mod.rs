@@ -210,8 +210,10 @@ impl AgentSpec {
         match self {
             AgentSpec::Random { .. } => "random".into(),
             AgentSpec::Heuristic { .. } => "heuristic".into(),
-            AgentSpec::Greedy(c) if c.samples == GreedyConfig::default().samples => "greedy".into(),
-            AgentSpec::Greedy(c) => format!("greedy:samples={}", c.samples),
+            AgentSpec::Greedy(GreedyConfig {
+                samples: Some(n), ..
+            }) => format!("greedy:samples={n}"),
+            AgentSpec::Greedy(_) => "greedy".into(),
             AgentSpec::Ismcts(c) => c.name(),
         }
     }
@@ -272,7 +274,9 @@ impl AgentSpec {
                 for (k, v) in pairs {
                     match k {
                         "seed" => c.seed = int(k, v)?,
-                        "" | "samples" => c.samples = int(k, v)?.try_into().unwrap_or(u32::MAX),
+                        "" | "samples" => {
+                            c.samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
                         _ => {
                             return Err(spec_error(
                                 text,
@@ -297,7 +301,7 @@ impl AgentSpec {
                             c.time_limit = Some(num(k, v)?);
                             time_given = true;
                         }
-                        "exploration" | "c" => c.exploration = num(k, v)?,
+                        "exploration" | "c" => c.exploration = Some(num(k, v)?),
                         "depth" | "rollout_depth" => {
                             c.rollout_depth = match v {
                                 "none" | "end" => None,
@@ -363,7 +367,7 @@ mod spec_tests {
             panic!("not ismcts")
         };
         assert_eq!(c.iterations, Some(250));
-        assert_eq!(c.exploration, 0.5);
+        assert_eq!(c.exploration, Some(0.5));
         assert_eq!(c.rollout_depth, Some(8));
         assert_eq!(c.expand_samples, 3);
         assert_eq!(c.widening, None);

@@ -328,7 +328,7 @@ fn cancelling_stops_a_tournament() {
 #[test]
 fn strength_ordering_on_the_test_game() {
     let rollouts = AgentSpec::Ismcts(IsmctsConfig {
-        exploration: 0.7,
+        exploration: Some(0.7),
         rollout_depth: None,
         expand_samples: 0,
         widening: None,

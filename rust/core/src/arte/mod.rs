@@ -124,4 +124,7 @@ impl Game for Arte {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
+    fn search_params() -> crate::game::SearchParams {
+        evaluate::SEARCH
+    }
 }
