@@ -16,18 +16,17 @@
 //!
 //! Game `i` draws the seeds of its successive games (and of its opponent) from
 //! `GameRng::stream(seed, i)`, so everything depends only on the seed and the actions,
-//! never on the thread count. Large batches are stepped on several threads: the calling
-//! thread and `threads - 1` pool workers take chunks of games from a shared counter, so a
-//! call wakes each worker once and the caller works instead of waiting.
+//! never on the thread count. Large batches are stepped on a rayon pool, in chunks of
+//! games.
 
 use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::rng::GameRng;
 use crate::session::{DynGame, Session};
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 use std::iter::repeat_with;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// Batches smaller than this are stepped on the calling thread.
@@ -175,8 +174,8 @@ impl<'a, G: Game> Part<'a, G> {
     }
 }
 
-/// Games per chunk a thread takes at a time: small enough to balance the threads' loads,
-/// large enough that taking one costs nothing beside it.
+/// Fewest games in a chunk (a task of the pool): small chunks balance the threads' loads,
+/// large ones cost less to hand out.
 const CHUNK_MIN: usize = 32;
 
 /// Most legal-action bits kept per game (64 words: 4,096 action ids). A batch of a game
@@ -202,7 +201,7 @@ pub struct Batch<G: Game> {
     /// Each game's legal ids as bits, written with its mask: checking a step's actions
     /// reads one contiguous array instead of every game's legal list.
     bits: Vec<u64>,
-    /// Threads stepping a large batch (the caller and `threads - 1` workers of `pool`).
+    /// Threads stepping a large batch (the workers of `pool`).
     threads: usize,
     pool: Option<rayon::ThreadPool>,
 }
@@ -315,22 +314,13 @@ impl<G: Game> Batch<G> {
         if let Some(AgentSpec::Ismcts(c)) = &opponent {
             c.validate()?;
         }
-        let threads = match threads {
-            Some(t) => t,
-            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
-        };
-        if !(1..=crate::simulate::MAX_THREADS).contains(&threads) {
-            return Err(Error::argument(
-                "threads",
-                &format!("1..={}", crate::simulate::MAX_THREADS),
-                &threads.to_string(),
-            ));
-        }
-        // The calling thread is one of the `threads`: the pool holds the others.
         let pool = match threads {
-            1 => None,
-            t => Some(crate::simulate::pool(Some(t - 1))?),
+            Some(1) => None,
+            t => Some(crate::simulate::pool(t)?),
         };
+        let threads = pool
+            .as_ref()
+            .map_or(1, rayon::ThreadPool::current_num_threads);
         let num_actions = probe.num_actions();
         let words = match num_actions.div_ceil(64) {
             w if w <= MAX_WORDS => w,
@@ -431,24 +421,20 @@ impl<G: Game> Batch<G> {
             Some(pool) if n >= PARALLEL_MIN => pool,
             _ => return all.run(dims, &f),
         };
-        // Chunks taken in order from a shared counter by the caller and every worker: each
-        // worker is woken once per call, the caller works too, and a thread slowed down
-        // (by another process) takes fewer chunks.
+        // Chunks of games as the pool's tasks: enough of them to balance the threads'
+        // loads (rayon's work stealing hands a slowed thread's share to the others).
         let size = (n / (self.threads * 8)).max(CHUNK_MIN);
         let mut chunks = Vec::with_capacity(n.div_ceil(size));
         let mut rest = all;
         while !rest.envs.is_empty() {
             let (head, tail) = rest.split_off(size, dims);
-            chunks.push(Mutex::new(Some(head)));
+            chunks.push(head);
             rest = tail;
         }
-        let next = AtomicUsize::new(0);
         // The error of the earliest game that failed (of the chunks run).
         let failed: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-        let drain = || {
-            while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                let part = chunk.lock().unwrap_or_else(PoisonError::into_inner).take();
-                let Some(part) = part else { continue };
+        pool.install(|| {
+            chunks.into_par_iter().for_each(|part| {
                 let start = part.start;
                 if let Err(e) = part.run(dims, &f) {
                     let mut failed = failed.lock().unwrap_or_else(PoisonError::into_inner);
@@ -456,14 +442,7 @@ impl<G: Game> Batch<G> {
                         *failed = Some((start, e));
                     }
                 }
-            }
-        };
-        let workers = self.threads - 1;
-        pool.in_place_scope(|s| {
-            for _ in 0..workers.min(chunks.len()) {
-                s.spawn(|_| drain());
-            }
-            drain();
+            });
         });
         match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
             Some((_, e)) => Err(e),
