@@ -6,6 +6,12 @@ One step = one move in one game. Random legal ids are chosen in numpy outside th
 part. Rates are per second of CPU time (``time.process_time``: every thread of the process,
 so a two-thread figure counts both cores) and per second of wall time; on a shared machine
 the CPU figure is the steadier one.
+
+Choosing the ids is untimed but not free for the step: ``random_ids`` makes two arrays of
+``num_games x num_actions`` floats (16 MB each for Battle Line), which push the games and
+the output arrays out of the caches, as a policy network's forward pass would. The
+"ids replayed" rows time the same steps with ids recorded beforehand and nothing run in
+between: the step alone, as ``rust/core/examples/batch_steps.rs`` times it in Rust.
 """
 
 from __future__ import annotations
@@ -58,6 +64,33 @@ def batch(game: str, n: int, threads: int, out: bool, seconds: float) -> dict[st
         return n
 
     return timed(step, choose, seconds)
+
+
+def replayed(game: str, n: int, threads: int, seconds: float) -> dict[str, float]:
+    """``step(out=)`` on ids recorded from a first run (random legal ids); the batch is
+    restarted with ``reset(seed=1)`` (untimed) whenever the recording runs out."""
+    env = Batch(game, n, seed=1, threads=threads)
+    buf = env.buffers()
+    mask = env.reset(seed=1).mask
+    rng = np.random.default_rng(0)
+    recorded = []
+    for _ in range(200):
+        ids = random_ids(mask, rng)
+        recorded.append(ids)
+        mask = env.step(ids, out=buf).mask
+    state = {"next": len(recorded)}  # the batch is past the recording: restart it first
+
+    def restart() -> None:
+        if state["next"] == len(recorded):
+            env.reset(seed=1)
+            state["next"] = 0
+
+    def step() -> int:
+        env.step(recorded[state["next"]], out=buf)
+        state["next"] += 1
+        return n
+
+    return timed(step, restart, seconds)
 
 
 def vector(game: str, n: int, threads: int, copy: bool, seconds: float) -> dict[str, float]:
@@ -121,6 +154,9 @@ def figures(game: str, seconds: float) -> dict[str, dict[str, float]]:
         )
         out[f"Batch.step(out=...), 1024 games, {threads} thread(s)"] = batch(
             game, 1024, threads, True, seconds
+        )
+        out[f"Batch.step(out=...), 1024 games, {threads} thread(s), ids replayed"] = replayed(
+            game, 1024, threads, seconds
         )
     out["BatchVectorEnv.step, 1024 games, 1 thread, copy=False"] = vector(
         game, 1024, 1, False, seconds

@@ -117,111 +117,84 @@ pub(crate) fn interruptible<T: Send>(
     }
 }
 
-/// The uniformly random agent. `act` draws from a stream seeded by `seed`: the same agent
-/// gives the same sequence of choices.
-#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Random")]
-pub struct PyRandom {
-    seed: u64,
-    calls: AtomicU64,
+/// A Python class for an agent whose only setting is its seed (`Random`, `Heuristic`): the
+/// constructor, `seed`, `name`, `act`, equality, hashing and pickling, written once.
+macro_rules! seeded_agent {
+    (
+        $(#[doc = $doc:literal])*
+        $ty:ident, $name:literal, $variant:ident, hash_salt = $salt:expr, act = $act_doc:literal
+    ) => {
+        $(#[doc = $doc])*
+        #[pyclass(frozen, module = "kingdoms._kingdoms", name = $name)]
+        pub struct $ty {
+            seed: u64,
+            calls: AtomicU64,
+        }
+
+        #[pymethods]
+        impl $ty {
+            #[new]
+            #[pyo3(signature = (seed=Whole::ZERO))]
+            #[pyo3(text_signature = "(seed=0)")]
+            fn new(seed: Whole) -> PyResult<Self> {
+                Ok(Self::with_seed(seed.u64("seed")?))
+            }
+            #[getter]
+            fn seed(&self) -> u64 {
+                self.seed
+            }
+            /// The name tables show.
+            #[getter]
+            fn name(&self) -> String {
+                self.spec().name()
+            }
+            #[doc = $act_doc]
+            fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+                act_py(&self.spec(), &self.calls, game)
+            }
+            fn __repr__(&self) -> String {
+                format!(concat!($name, "(seed={})"), self.seed)
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                spec_of(other).is_some_and(|s| s == self.spec())
+            }
+            fn __hash__(&self) -> u64 {
+                mix64(self.seed ^ $salt)
+            }
+            fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+                (py.get_type::<$ty>(), (self.seed,)).into_pyobject(py)
+            }
+        }
+
+        impl $ty {
+            fn with_seed(seed: u64) -> Self {
+                $ty {
+                    seed,
+                    calls: AtomicU64::new(0),
+                }
+            }
+            fn spec(&self) -> AgentSpec {
+                AgentSpec::$variant { seed: self.seed }
+            }
+        }
+    };
 }
 
-#[pymethods]
-impl PyRandom {
-    #[new]
-    #[pyo3(signature = (seed=Whole::ZERO))]
-    #[pyo3(text_signature = "(seed=0)")]
-    fn new(seed: Whole) -> PyResult<Self> {
-        Ok(PyRandom {
-            seed: seed.u64("seed")?,
-            calls: AtomicU64::new(0),
-        })
-    }
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.seed
-    }
-    /// The name tables show.
-    #[getter]
-    fn name(&self) -> String {
-        self.spec().name()
-    }
-    /// A uniformly random legal action for the player to move.
-    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        act_py(&self.spec(), &self.calls, game)
-    }
-    fn __repr__(&self) -> String {
-        format!("Random(seed={})", self.seed)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        spec_of(other).is_some_and(|s| s == self.spec())
-    }
-    fn __hash__(&self) -> u64 {
-        mix64(self.seed)
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        (py.get_type::<PyRandom>(), (self.seed,)).into_pyobject(py)
-    }
-}
+seeded_agent!(
+    /// The uniformly random agent. `act` draws from a stream seeded by `seed`: the same agent
+    /// gives the same sequence of choices.
+    PyRandom, "Random", Random, hash_salt = 0,
+    act = "A uniformly random legal action for the player to move."
+);
 
-impl PyRandom {
-    fn spec(&self) -> AgentSpec {
-        AgentSpec::Random { seed: self.seed }
-    }
-}
-
-/// The heuristic agent: the game's own rules of thumb (for Battle Line: build the strongest
-/// formations the unseen cards still allow, draw what it can use, play tactics when they
-/// decide a flag, claim every flag it can), no search. Its seeded RNG only breaks ties. A
-/// game without a heuristic player refuses it with an error naming the game.
-#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Heuristic")]
-pub struct PyHeuristic {
-    seed: u64,
-    calls: AtomicU64,
-}
-
-#[pymethods]
-impl PyHeuristic {
-    #[new]
-    #[pyo3(signature = (seed=Whole::ZERO))]
-    #[pyo3(text_signature = "(seed=0)")]
-    fn new(seed: Whole) -> PyResult<Self> {
-        Ok(PyHeuristic {
-            seed: seed.u64("seed")?,
-            calls: AtomicU64::new(0),
-        })
-    }
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.seed
-    }
-    /// The name tables show.
-    #[getter]
-    fn name(&self) -> String {
-        self.spec().name()
-    }
-    /// The rule-of-thumb move for the player to move.
-    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        act_py(&self.spec(), &self.calls, game)
-    }
-    fn __repr__(&self) -> String {
-        format!("Heuristic(seed={})", self.seed)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        spec_of(other).is_some_and(|s| s == self.spec())
-    }
-    fn __hash__(&self) -> u64 {
-        mix64(self.seed ^ 0x4E55_7215_71C5)
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        (py.get_type::<PyHeuristic>(), (self.seed,)).into_pyobject(py)
-    }
-}
-
-impl PyHeuristic {
-    fn spec(&self) -> AgentSpec {
-        AgentSpec::Heuristic { seed: self.seed }
-    }
-}
+seeded_agent!(
+    /// The heuristic agent: the game's own rules of thumb (for Battle Line: build the strongest
+    /// formations the unseen cards still allow, draw what it can use, play tactics when they
+    /// decide a flag, claim every flag it can), no search. Its seeded RNG only breaks ties. A
+    /// game without a heuristic player refuses it with an error naming the game.
+    PyHeuristic, "Heuristic", Heuristic, hash_salt = 0x4E55_7215_71C5,
+    act = "The rule-of-thumb move for the player to move."
+);
 
 /// The greedy agent: one ply of look-ahead scored by the game's `evaluate`, on
 /// `samples` redraws of what the mover cannot see (None: the game's own number, several
@@ -558,22 +531,8 @@ impl PySearch {
 #[pyfunction]
 pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     match AgentSpec::parse(text).py()? {
-        AgentSpec::Random { seed } => Ok(Py::new(
-            py,
-            PyRandom {
-                seed,
-                calls: AtomicU64::new(0),
-            },
-        )?
-        .into_any()),
-        AgentSpec::Heuristic { seed } => Ok(Py::new(
-            py,
-            PyHeuristic {
-                seed,
-                calls: AtomicU64::new(0),
-            },
-        )?
-        .into_any()),
+        AgentSpec::Random { seed } => Ok(Py::new(py, PyRandom::with_seed(seed))?.into_any()),
+        AgentSpec::Heuristic { seed } => Ok(Py::new(py, PyHeuristic::with_seed(seed))?.into_any()),
         AgentSpec::Greedy(config) => Ok(Py::new(
             py,
             PyGreedy {

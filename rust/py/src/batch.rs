@@ -3,6 +3,7 @@
 //! batches); the arrays are handed to numpy without a copy.
 #![deny(clippy::indexing_slicing)]
 
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 use kingdoms_core::agents::batch::{new_dyn, DynBatch, Views};
@@ -53,7 +54,7 @@ struct Buffers {
 
 impl PyBatch {
     /// The actions as a slice (copied only when not contiguous), one per game.
-    fn actions(&self, actions: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<i64>> {
+    fn actions<'a>(&self, actions: &'a PyReadonlyArray1<'_, i64>) -> PyResult<Cow<'a, [i64]>> {
         if actions.len() != self.n {
             return Err(crate::errors::to_py(Error::invalid(format!(
                 "expected {} actions (one per game), got {}",
@@ -62,8 +63,8 @@ impl PyBatch {
             ))));
         }
         Ok(match actions.as_slice() {
-            Ok(s) => s.to_vec(),
-            Err(_) => actions.as_array().iter().copied().collect(),
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => Cow::Owned(actions.as_array().iter().copied().collect()),
         })
     }
 

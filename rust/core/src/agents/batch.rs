@@ -16,7 +16,8 @@
 //!
 //! Game `i` draws the seeds of its successive games (and of its opponent) from
 //! `GameRng::stream(seed, i)`, so everything depends only on the seed and the actions,
-//! never on the thread count. Large batches are stepped on a rayon pool.
+//! never on the thread count. Large batches are stepped on a rayon pool, in chunks of
+//! games.
 
 use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
@@ -25,6 +26,8 @@ use crate::rng::GameRng;
 use crate::session::{DynGame, Session};
 use rayon::prelude::*;
 use serde_json::{Map, Value};
+use std::iter::repeat_with;
+use std::sync::{Mutex, PoisonError};
 
 /// Batches smaller than this are stepped on the calling thread.
 pub const PARALLEL_MIN: usize = 128;
@@ -57,25 +60,127 @@ struct Env<G: Game> {
     opponent: Option<Box<dyn Agent<G>>>,
 }
 
-/// One game's share of a call: its env and its slices of the outputs.
-type Slot<'a, G> = (
-    (
-        (((usize, &'a mut Env<G>), &'a mut [f32]), &'a mut [bool]),
-        &'a mut i64,
-    ),
-    ((&'a mut [f32], &'a mut bool), &'a mut [f32]),
-);
-
 /// One game's outputs, handed to the per-game work of a call.
 struct Out<'a> {
     obs: &'a mut [f32],
     mask: &'a mut [bool],
     player: &'a mut i64,
+    /// Empty in calls that report no returns (observe, reset).
     rewards: &'a mut [f32],
-    done: &'a mut bool,
+    /// None in calls that report no returns.
+    done: Option<&'a mut bool>,
     /// Empty when the caller wants no final observations.
     final_obs: &'a mut [f32],
+    /// The game's legal ids as bits (empty when the batch keeps none: see `Batch::words`).
+    bits: &'a mut [u64],
 }
+
+/// The rows of a game-major buffer of `len` items per game, then empty rows without end
+/// (all of them empty when the buffer is: a call that does not report it).
+fn rows<T>(buf: &mut [T], len: usize) -> impl Iterator<Item = &mut [T]> {
+    buf.chunks_mut(len.max(1))
+        .chain(repeat_with(<&mut [T]>::default))
+}
+
+/// Split a game-major buffer after `games` games of `len` items (an empty buffer stays
+/// empty on both sides).
+fn split<T>(buf: &mut [T], games: usize, len: usize) -> (&mut [T], &mut [T]) {
+    let mid = (games * len).min(buf.len());
+    buf.split_at_mut(mid)
+}
+
+/// A run of consecutive games and their slices of every output: the unit of work a
+/// thread takes.
+struct Part<'a, G: Game> {
+    /// Index of the first game.
+    start: usize,
+    envs: &'a mut [Env<G>],
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    player: &'a mut [i64],
+    rewards: &'a mut [f32],
+    dones: &'a mut [bool],
+    final_obs: &'a mut [f32],
+    bits: &'a mut [u64],
+}
+
+/// Items per game of each buffer: (observation, actions, players, legal-bit words).
+type Dims = (usize, usize, usize, usize);
+
+impl<'a, G: Game> Part<'a, G> {
+    /// The first `games` games, and the rest.
+    fn split_off(self, games: usize, (ol, na, np, words): Dims) -> (Self, Self) {
+        let games = games.min(self.envs.len());
+        let (e0, e1) = self.envs.split_at_mut(games);
+        let (o0, o1) = split(self.obs, games, ol);
+        let (m0, m1) = split(self.mask, games, na);
+        let (p0, p1) = split(self.player, games, 1);
+        let (r0, r1) = split(self.rewards, games, np);
+        let (d0, d1) = split(self.dones, games, 1);
+        let (f0, f1) = split(self.final_obs, games, ol);
+        let (b0, b1) = split(self.bits, games, words);
+        let head = Part {
+            start: self.start,
+            envs: e0,
+            obs: o0,
+            mask: m0,
+            player: p0,
+            rewards: r0,
+            dones: d0,
+            final_obs: f0,
+            bits: b0,
+        };
+        let tail = Part {
+            start: self.start + games,
+            envs: e1,
+            obs: o1,
+            mask: m1,
+            player: p1,
+            rewards: r1,
+            dones: d1,
+            final_obs: f1,
+            bits: b1,
+        };
+        (head, tail)
+    }
+
+    /// Run `f` on each game in turn; stops at the first error.
+    fn run<F>(self, (ol, na, np, words): Dims, f: &F) -> Result<()>
+    where
+        F: Fn(usize, &mut Env<G>, Out<'_>) -> Result<()>,
+    {
+        let dones = self.dones.iter_mut().map(Some).chain(repeat_with(|| None));
+        let games = self
+            .envs
+            .iter_mut()
+            .zip(rows(self.obs, ol).zip(rows(self.mask, na)))
+            .zip(self.player.iter_mut().zip(rows(self.rewards, np)))
+            .zip(dones.zip(rows(self.final_obs, ol).zip(rows(self.bits, words))));
+        for (k, (((env, (obs, mask)), (player, rewards)), (done, (final_obs, bits)))) in
+            games.enumerate()
+        {
+            let out = Out {
+                obs,
+                mask,
+                player,
+                rewards,
+                done,
+                final_obs,
+                bits,
+            };
+            f(self.start + k, env, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// Fewest games in a chunk (a task of the pool): small chunks balance the threads' loads,
+/// large ones cost less to hand out.
+const CHUNK_MIN: usize = 32;
+
+/// Most legal-action bits kept per game (64 words: 4,096 action ids). A batch of a game
+/// with more action ids checks actions against each game's legal list instead.
+const MAX_WORDS: usize = 64;
 
 /// `n` games of one kind stepped together.
 pub struct Batch<G: Game> {
@@ -90,6 +195,14 @@ pub struct Batch<G: Game> {
     obs_len: usize,
     num_actions: usize,
     num_players: usize,
+    /// Words of legal-action bits per game in `bits` (0 when the game has more than
+    /// `MAX_WORDS * 64` action ids).
+    words: usize,
+    /// Each game's legal ids as bits, written with its mask: checking a step's actions
+    /// reads one contiguous array instead of every game's legal list.
+    bits: Vec<u64>,
+    /// Threads stepping a large batch (the workers of `pool`).
+    threads: usize,
     pool: Option<rayon::ThreadPool>,
 }
 
@@ -125,23 +238,43 @@ impl<G: Game> Env<G> {
         Ok(())
     }
 
-    fn write(&mut self, obs: &mut [f32], mask: &mut [bool], player: &mut i64, zeroed: bool) {
+    fn write(&mut self, out: &mut Out<'_>, zeroed: bool) {
         if !zeroed {
-            mask.fill(false);
+            out.mask.fill(false);
         }
+        out.bits.fill(0);
         self.session.game.legal_actions(&mut self.legal);
         match self.session.game.current_player() {
             Some(p) => {
-                *player = p as i64;
-                self.session.game.observation(p, obs);
+                *out.player = p as i64;
+                self.session.game.observation(p, out.obs);
                 for &a in &self.legal {
-                    if let Some(m) = mask.get_mut(self.session.game.action_id(a)) {
+                    let id = self.session.game.action_id(a);
+                    if let Some(m) = out.mask.get_mut(id) {
                         *m = true;
+                    }
+                    if let Some(w) = out.bits.get_mut(id / 64) {
+                        *w |= 1 << (id % 64);
                     }
                 }
             }
-            None => *player = -1,
+            None => *out.player = -1,
         }
+    }
+
+    /// Whether `id` is legal in this game (`bits`: its row of `Batch::bits`, or empty).
+    fn is_legal(&self, id: i64, bits: &[u64]) -> bool {
+        let Ok(id) = usize::try_from(id) else {
+            return false;
+        };
+        if !bits.is_empty() {
+            return bits.get(id / 64).is_some_and(|w| w >> (id % 64) & 1 == 1);
+        }
+        // `legal` is in ascending id order (the `Game` contract): a binary search.
+        let g = &self.session.game;
+        self.legal
+            .binary_search_by_key(&id, |&a| g.action_id(a))
+            .is_ok()
     }
 }
 
@@ -185,11 +318,22 @@ impl<G: Game> Batch<G> {
             Some(1) => None,
             t => Some(crate::simulate::pool(t)?),
         };
+        let threads = pool
+            .as_ref()
+            .map_or(1, rayon::ThreadPool::current_num_threads);
+        let num_actions = probe.num_actions();
+        let words = match num_actions.div_ceil(64) {
+            w if w <= MAX_WORDS => w,
+            _ => 0,
+        };
         let mut batch = Batch {
             envs: Vec::with_capacity(n),
+            words,
+            bits: vec![0; n * words],
+            threads,
             seed,
             episodes_before: 0,
-            num_actions: probe.num_actions(),
+            num_actions,
             options,
             opponent,
             learner_seat,
@@ -255,73 +399,54 @@ impl<G: Game> Batch<G> {
         Ok(())
     }
 
-    /// Run `f` on every env with its slices of the outputs; in parallel when large.
+    /// Run `f` on every env with its slices of the outputs; on `threads` threads when large.
     fn each<F>(&mut self, v: Views<'_>, rewards: &mut [f32], dones: &mut [bool], f: F) -> Result<()>
     where
         F: Fn(usize, &mut Env<G>, Out<'_>) -> Result<()> + Sync,
     {
-        let (ol, na, np) = (self.obs_len, self.num_actions, self.num_players);
+        let dims = (self.obs_len, self.num_actions, self.num_players, self.words);
         let n = self.envs.len();
-        // Placeholders when the caller wants no rewards/dones (observe, reset) or no final
-        // observations: one empty slice per game.
-        let mut r_store;
-        let mut d_store;
-        let (rewards, dones) = if rewards.is_empty() {
-            r_store = vec![0.0f32; n * np];
-            d_store = vec![false; n];
-            (&mut r_store[..], &mut d_store[..])
-        } else {
-            (rewards, dones)
+        let all = Part {
+            start: 0,
+            envs: &mut self.envs,
+            obs: v.obs,
+            mask: v.mask,
+            player: v.player,
+            rewards,
+            dones,
+            final_obs: v.final_obs,
+            bits: &mut self.bits,
         };
-        // One final-observation slice per game (empty ones when not wanted).
-        let finals: Vec<&mut [f32]> = if v.final_obs.is_empty() {
-            (0..n).map(|_| <&mut [f32]>::default()).collect()
-        } else {
-            v.final_obs.chunks_mut(ol.max(1)).collect()
+        let pool = match &self.pool {
+            Some(pool) if n >= PARALLEL_MIN => pool,
+            _ => return all.run(dims, &f),
         };
-        let work = |((((ie, obs), mask), player), ((rewards, done), final_obs)): Slot<'_, G>| {
-            let (i, env) = ie;
-            let out = Out {
-                obs,
-                mask,
-                player,
-                rewards,
-                done,
-                final_obs,
-            };
-            f(i, env, out)
-        };
-        match &self.pool {
-            Some(pool) if n >= PARALLEL_MIN => pool.install(|| {
-                self.envs
-                    .par_iter_mut()
-                    .enumerate()
-                    .zip(v.obs.par_chunks_mut(ol.max(1)))
-                    .zip(v.mask.par_chunks_mut(na.max(1)))
-                    .zip(v.player.par_iter_mut())
-                    .zip(
-                        rewards
-                            .par_chunks_mut(np.max(1))
-                            .zip(dones.par_iter_mut())
-                            .zip(finals.into_par_iter()),
-                    )
-                    .with_min_len(32)
-                    .try_for_each(work)
-            }),
-            _ => self
-                .envs
-                .iter_mut()
-                .enumerate()
-                .zip(v.obs.chunks_mut(ol.max(1)))
-                .zip(v.mask.chunks_mut(na.max(1)))
-                .zip(v.player.iter_mut())
-                .zip(
-                    rewards
-                        .chunks_mut(np.max(1))
-                        .zip(dones.iter_mut())
-                        .zip(finals),
-                )
-                .try_for_each(work),
+        // Chunks of games as the pool's tasks: enough of them to balance the threads'
+        // loads (rayon's work stealing hands a slowed thread's share to the others).
+        let size = (n / (self.threads * 8)).max(CHUNK_MIN);
+        let mut chunks = Vec::with_capacity(n.div_ceil(size));
+        let mut rest = all;
+        while !rest.envs.is_empty() {
+            let (head, tail) = rest.split_off(size, dims);
+            chunks.push(head);
+            rest = tail;
+        }
+        // The error of the earliest game that failed (of the chunks run).
+        let failed: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+        pool.install(|| {
+            chunks.into_par_iter().for_each(|part| {
+                let start = part.start;
+                if let Err(e) = part.run(dims, &f) {
+                    let mut failed = failed.lock().unwrap_or_else(PoisonError::into_inner);
+                    if failed.as_ref().is_none_or(|(s, _)| start < *s) {
+                        *failed = Some((start, e));
+                    }
+                }
+            });
+        });
+        match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
         }
     }
 
@@ -329,8 +454,8 @@ impl<G: Game> Batch<G> {
     pub fn observe(&mut self, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
         let zeroed = v.zeroed;
-        self.each(v, &mut [], &mut [], |_, env, out| {
-            env.write(out.obs, out.mask, out.player, zeroed);
+        self.each(v, &mut [], &mut [], |_, env, mut out| {
+            env.write(&mut out, zeroed);
             Ok(())
         })
     }
@@ -355,9 +480,9 @@ impl<G: Game> Batch<G> {
             self.opponent.clone(),
             self.learner_seat,
         );
-        self.each(v, &mut [], &mut [], |i, env, out| {
+        self.each(v, &mut [], &mut [], |i, env, mut out| {
             env.start(&options, opp.as_ref(), seat, i)?;
-            env.write(out.obs, out.mask, out.player, zeroed);
+            env.write(&mut out, zeroed);
             Ok(())
         })
     }
@@ -385,15 +510,14 @@ impl<G: Game> Batch<G> {
         if rewards.len() != n * self.num_players || dones.len() != n {
             return Err(Error::invalid("batch: output buffers have the wrong sizes"));
         }
+        let words = self.words;
         for (i, (env, &id)) in self.envs.iter().zip(actions).enumerate() {
-            let g = &env.session.game;
-            // `legal` is in ascending id order (the `Game` contract): a binary search.
-            let legal = usize::try_from(id).ok().is_some_and(|id| {
-                env.legal
-                    .binary_search_by_key(&id, |&a| g.action_id(a))
-                    .is_ok()
-            });
-            if !legal {
+            let bits = self
+                .bits
+                .get(i * words..(i + 1) * words)
+                .unwrap_or_default();
+            if !env.is_legal(id, bits) {
+                let g = &env.session.game;
                 let what = usize::try_from(id)
                     .ok()
                     .and_then(|id| g.action_from_id(id))
@@ -414,7 +538,7 @@ impl<G: Game> Batch<G> {
             self.opponent.clone(),
             self.learner_seat,
         );
-        self.each(v, rewards, dones, |i, env, out| {
+        self.each(v, rewards, dones, |i, env, mut out| {
             let a = env
                 .session
                 .game
@@ -428,8 +552,11 @@ impl<G: Game> Batch<G> {
             env.session.apply_unchecked(a);
             env.play_opponent()?;
             out.rewards.fill(0.0);
-            *out.done = env.session.game.is_terminal();
-            if *out.done {
+            let done = env.session.game.is_terminal();
+            if let Some(d) = out.done.as_deref_mut() {
+                *d = done;
+            }
+            if done {
                 for (r, v) in out.rewards.iter_mut().zip(env.session.game.returns()) {
                     *r = v as f32;
                 }
@@ -439,7 +566,7 @@ impl<G: Game> Batch<G> {
                 env.finished += 1;
                 env.start(&options, opp.as_ref(), seat, i)?;
             }
-            env.write(out.obs, out.mask, out.player, zeroed);
+            env.write(&mut out, zeroed);
             Ok(())
         })
     }
@@ -451,6 +578,14 @@ impl<G: Game> Batch<G> {
     /// The learner's seat in each game (meaningful with an opponent).
     pub fn learners(&self) -> Vec<usize> {
         self.envs.iter().map(|e| e.learner).collect()
+    }
+
+    /// Check actions against each game's legal list, as a batch of a game with more than
+    /// `MAX_WORDS * 64` action ids does (for the tests of that path).
+    #[cfg(test)]
+    pub(crate) fn without_legal_bits(&mut self) {
+        self.words = 0;
+        self.bits.clear();
     }
 }
 

@@ -420,6 +420,11 @@ fn batch_auto_resets_and_is_deterministic_for_any_thread_count() {
     let a = drive(&mut one, 40);
     let b = drive(&mut two, 40);
     assert!(a == b, "thread count changed the batch");
+    // More threads than chunks of games to share (300 games, chunks of 32).
+    assert!(
+        a == drive(&mut mk(Some(16)), 40),
+        "16 threads changed the batch"
+    );
     // Lanes lasts exactly 18 plies: every game ends on steps 18 and 36.
     for (k, (_, mask, player, rewards, dones)) in a.iter().enumerate() {
         let ended = (k + 1) % 18 == 0;
@@ -504,6 +509,70 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
         .map(|i| b.session(i).unwrap().game.to_json())
         .collect();
     assert_eq!(before, after);
+}
+
+/// Step `b` with `actions`, into fresh buffers: what it wrote, or the error's text.
+fn step_once(b: &mut Batch<Lanes>, actions: &[i64]) -> std::result::Result<Written, String> {
+    let (mut obs, mut mask, mut player) = views(b);
+    let mut rewards = vec![0.0; b.len() * b.num_players()];
+    let mut dones = vec![false; b.len()];
+    b.step(
+        actions,
+        Views {
+            obs: &mut obs,
+            mask: &mut mask,
+            player: &mut player,
+            final_obs: &mut [],
+            zeroed: true,
+        },
+        &mut rewards,
+        &mut dones,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((obs, mask, player, rewards, dones))
+}
+
+/// The step's action check reads legal-id bits kept beside the masks; a game with too many
+/// action ids for them is checked against each game's legal list. Both refuse the same ids
+/// with the same error and accept the same ones.
+#[test]
+fn batch_checks_actions_alike_with_legal_bits_or_legal_lists() {
+    let n = 5;
+    let mk = || Batch::<Lanes>::new(LanesOptions::default(), n, 4, None, None, Some(1)).unwrap();
+    let (mut bits, mut lists) = (mk(), mk());
+    lists.without_legal_bits();
+    let mut mask = observed(&mut bits).1;
+    assert_eq!(mask, observed(&mut lists).1);
+    let na = bits.num_actions();
+    for step in 0..40 {
+        let legal: Vec<Vec<i64>> = (0..n)
+            .map(|i| {
+                (0..na)
+                    .filter(|&a| mask[i * na + a])
+                    .map(|a| a as i64)
+                    .collect()
+            })
+            .collect();
+        let actions: Vec<i64> = legal.iter().map(|l| l[step % l.len()]).collect();
+        for i in 0..n {
+            let unlisted = (0..na as i64).find(|a| !legal[i].contains(a)).unwrap();
+            for bad in [unlisted, -1, na as i64, 64 * 64, i64::MAX, i64::MIN] {
+                let mut wrong = actions.clone();
+                wrong[i] = bad;
+                let (a, b) = (step_once(&mut bits, &wrong), step_once(&mut lists, &wrong));
+                let e = a.expect_err("an illegal id was played");
+                assert!(e.contains(&format!("batch game {i}")), "{e}");
+                assert_eq!(Err(e), b);
+            }
+        }
+        let (a, b) = (
+            step_once(&mut bits, &actions),
+            step_once(&mut lists, &actions),
+        );
+        assert_eq!(a, b);
+        mask = a.unwrap().1;
+    }
+    assert_eq!(bits.episodes_finished(), 2 * n as u64);
 }
 
 #[test]
