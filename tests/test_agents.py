@@ -63,8 +63,11 @@ def test_agents_are_frozen_configurations() -> None:
     )
     assert a.name == "ismcts:500,c=0.5,depth=8"
     assert ISMCTS().iterations == 1000, "1000 iterations when no budget is given"
-    timed = ISMCTS(time_limit=0.1)
-    assert (timed.iterations, timed.time_limit) == (None, 0.1)
+    timed = ISMCTS(time=0.1)
+    assert (timed.iterations, timed.time, timed.time_limit) == (None, 0.1, 0.1)
+    assert ISMCTS(time_limit=0.1) == timed, "time_limit is the older name of time"
+    assert parse("ismcts:time=0.1") == timed
+    assert repr(timed).startswith("ISMCTS(iterations=None, seed=0, exploration=0.1, time=0.1,")
     with pytest.raises(AttributeError):
         a.seed = 3  # type: ignore[misc]
     for agent in (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), a, timed, ISMCTS()):
@@ -100,6 +103,10 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
         lambda: ISMCTS(iterations=0),
         lambda: ISMCTS(exploration=-1.0),
         lambda: ISMCTS(time_limit=0.0),
+        lambda: ISMCTS(time=0.0),
+        lambda: ISMCTS(time=-1.0),
+        lambda: ISMCTS(time=float("nan")),
+        lambda: ISMCTS(time=0.1, time_limit=0.1),
         lambda: Greedy(samples=0),
     ],
 )

@@ -1,7 +1,7 @@
 """The Heuristic agent (issue 14): each game's rule-based player, and Battle Line's ladder.
 
-The ladder check (a round robin of the search-free agents, 200 games a pairing) is marked
-`slow`.
+The ladder checks (a round robin of the search-free agents, 200 games a pairing, and
+ISMCTS@1000 against the heuristic player, 100 games) are marked `slow`.
 """
 
 from __future__ import annotations
@@ -70,6 +70,18 @@ def test_battle_line_ladder_order() -> None:
     assert ratings == sorted(ratings), r.table()
     # Each rung beats the one below head to head, not only on the pool's average.
     assert r.pairwise(1, 0).score > 0.5 and r.pairwise(2, 1).score > 0.5, r.table()
+
+
+@pytest.mark.slow
+def test_battle_line_search_beats_the_heuristic_player() -> None:
+    """The rung above: ISMCTS@1000 outscores Heuristic, seats swapped on duplicate deals
+    (about a minute on 2 cores; 55-45 when measured). docs/agents.md gives the 200-game
+    figures; issue 14 asks for 75%, not reached yet."""
+    r = kingdoms.tournament(
+        "battleline", [ISMCTS(iterations=1000), Heuristic()], games=100, seed=14
+    )
+    print(r.table())
+    assert r.score(0) > 0.5, r.table()
 
 
 # ---- STRIFULL's and Arte da Guerra's ladders (docs/agents.md, issue 14) ---------------------

@@ -37,9 +37,9 @@ def test_search_reports_every_players_value() -> None:
     for a in s.actions:
         assert len(a.values) == 2
         assert a.values[me] == pytest.approx(a.value)
-        # The opponent's own value, backed up from its own evaluation (Battle Line's
-        # `evaluate` is not antisymmetric, so this is not simply -value).
-        assert -1.0 <= a.values[1 - me] <= 1.0
+        # Battle Line's `evaluate` is zero-sum, so the opponent's value is the searcher's
+        # negated.
+        assert a.values[1 - me] == pytest.approx(-a.value, abs=1e-9)
 
 
 def _modes() -> list[tuple[str, dict[str, Any], int, bool]]:

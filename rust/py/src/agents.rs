@@ -272,9 +272,9 @@ impl PyGreedy {
 }
 
 /// Information-set Monte Carlo tree search (single observer). Budget: `iterations` per
-/// move (1000 when neither budget is given), `time_limit` seconds per move, or both
-/// (whichever ends first). `exploration` is the UCB constant on rewards in [0, 1] (None:
-/// the game's own).
+/// move (1000 when neither budget is given), `time` seconds per move (`time_limit` is the
+/// same keyword under its older name), or both (whichever ends first). `exploration` is the
+/// UCB constant on rewards in [0, 1] (None: the game's own).
 /// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
 /// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
 /// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
@@ -291,8 +291,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -304,7 +304,19 @@ impl PyIsmcts {
         expand_samples: Whole,
         widening: Option<f64>,
         settle: bool,
+        time: Option<f64>,
     ) -> PyResult<Self> {
+        // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
+        // `time_limit` stays for code written against it.
+        let time_limit = match (time, time_limit) {
+            (Some(_), Some(_)) => {
+                return Err(kingdoms_core::Error::invalid(
+                    "ismcts: give time or time_limit (the same budget), not both",
+                ))
+                .py()
+            }
+            (t, l) => t.or(l),
+        };
         let iterations = iterations
             .map(|i| i.positive(IsmctsConfig::MAX_ITERATIONS, "iterations"))
             .transpose()?;
@@ -339,6 +351,11 @@ impl PyIsmcts {
     #[getter]
     fn iterations(&self) -> Option<u64> {
         self.config.iterations
+    }
+    /// Seconds per move, or None (the same as `time_limit`).
+    #[getter]
+    fn time(&self) -> Option<f64> {
+        self.config.time_limit
     }
     #[getter]
     fn time_limit(&self) -> Option<f64> {
@@ -434,7 +451,7 @@ impl PyIsmcts {
         let c = &self.config;
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
-            "ISMCTS(iterations={}, seed={}, exploration={}, time_limit={}, rollout_depth={}, \
+            "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,

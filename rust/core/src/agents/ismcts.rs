@@ -94,7 +94,7 @@ impl IsmctsConfig {
     pub fn validate(&self) -> Result<()> {
         let bad = |why: &str| Err(Error::invalid(format!("ismcts: {why}")));
         match (self.iterations, self.time_limit) {
-            (None, None) => return bad("give iterations, time_limit or both"),
+            (None, None) => return bad("give iterations, time or both"),
             (Some(i), _) if !(1..=Self::MAX_ITERATIONS).contains(&i) => {
                 return Err(Error::argument(
                     "ismcts: iterations",
@@ -103,7 +103,7 @@ impl IsmctsConfig {
                 ))
             }
             (_, Some(t)) if !(t.is_finite() && t > 0.0) => {
-                return bad("time_limit must be a positive number of seconds")
+                return bad("time (seconds per move) must be a positive number")
             }
             _ => {}
         }

@@ -1,13 +1,17 @@
 //! The heuristic value of a position (`evaluate`), for the greedy agent and the leaves of
-//! search, and the formation judgement the heuristic player shares. Uses public information
-//! and the evaluated player's own hand (and what Scout told them), nothing else.
+//! search, and the formation judgement the heuristic player shares.
 //!
-//! Each unclaimed flag is judged by what each side can still become: the strongest
-//! formation the cards that may still join it allow (for the player: their hand for sure,
-//! the unseen troops elsewhere at a cost per card still to be found; for the opponent: every
-//! troop the player does not hold). A hand clogged with tactics cards that cannot be played
-//! (the tactics limit, BL-6.1: at most one ahead of the opponent) costs, because each such
-//! card is a troop the hand does not hold.
+//! `evaluate` is zero-sum (one player's value is the other's negated) and scores a whole
+//! world: each unclaimed flag is judged by what each side can still become, the strongest
+//! formation its owner's hand (for sure) and the troop deck (at a cost per card still to be
+//! drawn) complete. Agents only call it on worlds redrawn by `resample_hidden`, so the
+//! opponent's hand it reads is a guess consistent with what the searcher saw. A hand
+//! clogged with tactics cards that cannot be played (the tactics limit, BL-6.1: at most one
+//! ahead of the opponent) costs, because each such card is a troop the hand does not hold.
+//!
+//! The heuristic player judges from its own sight instead ([`side_value`] with
+//! [`MISS_MINE`] / [`MISS_THEIRS`]): its hand for sure, the opponent's unknown hand as any
+//! troop it does not hold.
 
 use super::cards::Card;
 use super::formation::{best_completion, best_formation, Formation};
@@ -53,12 +57,24 @@ pub(crate) fn side_value(
 pub(crate) const MISS_MINE: f64 = 1.0;
 pub(crate) const MISS_THEIRS: f64 = 0.6;
 
+/// Cost per card of a side's best completion still to be drawn from the troop deck (in
+/// a whole world, where both hands are known). Measured (docs/agents.md): 0.2-0.4 play
+/// alike for Greedy; 1.0 made it much weaker.
+pub(crate) const MISS_DECK: f64 = 0.3;
+
 impl BattleLine {
-    /// Heuristic value for `player` in [-1, 1]: flags won, claims that can be proved now,
-    /// what each side of every other flag can still become, and the cost of tactics cards
-    /// in hand that cannot be played.
+    /// Heuristic value for `player` in [-1, 1], zero-sum: `evaluate_for(0) ==
+    /// -evaluate_for(1)`. Flags won, claims that can be proved now, what each side of
+    /// every other flag can still become, and the cost of tactics cards in hand that cannot
+    /// be played.
+    ///
+    /// It scores a whole world: both hands count for sure, each card a side still needs
+    /// from the troop deck costs [`MISS_DECK`]. Agents call it only on worlds redrawn by
+    /// `resample_hidden` (the searcher's own hand and the table kept, the rest drawn), so
+    /// what it reads of the opponent's hand is a guess consistent with what the searcher
+    /// saw; averaged over such draws it is the searcher's expectation.
     pub fn evaluate_for(&self, player: usize) -> Result<f64> {
-        let (me, op) = me_and_opponent(player)?;
+        let (me, _) = me_and_opponent(player)?;
         if self.phase == Phase::Over {
             return Ok(match self.winner {
                 Some(w) if w as usize == me => 1.0,
@@ -66,42 +82,41 @@ impl BattleLine {
                 None => 0.0,
             });
         }
-        let hand = self.hands[me].troops();
-        let op_known = self.known[me].opp_hand.troops();
-        // Troops that may still reach the opponent: unseen, not in my hand.
-        let elsewhere = self.unseen & !hand;
+        let v = self.standing();
+        Ok(if me == 0 { v } else { -v })
+    }
+
+    /// Player 0's value in a running game (player 1's is its negation).
+    fn standing(&self) -> f64 {
+        let hands = [self.hands[0].troops(), self.hands[1].troops()];
+        // Troops still to be drawn: neither on the table, in the discard, nor in a hand.
+        let deck = self.unseen & !hands[0] & !hands[1];
         let mut per_flag = [0.0f64; NUM_FLAGS];
         for (f, fl) in self.flags.iter().enumerate() {
             per_flag[f] = match fl.claimed {
-                Some(w) if w as usize == me => 1.0,
+                Some(0) => 1.0,
                 Some(_) => -1.0,
                 None => {
-                    if self.claim_proof(f, me).is_some_and(|p| p.holds()) {
+                    if self.claim_proof(f, 0).is_some_and(|p| p.holds()) {
                         0.9
-                    } else if self.claim_proof(f, op).is_some_and(|p| p.holds()) {
+                    } else if self.claim_proof(f, 1).is_some_and(|p| p.holds()) {
                         -0.9
                     } else {
                         let size = fl.capacity();
                         let fog = fl.fog.is_some();
-                        let mine = side_value(fl.side(me), size, fog, hand, elsewhere, MISS_MINE);
-                        let theirs = side_value(
-                            fl.side(op),
-                            size,
-                            fog,
-                            op_known,
-                            elsewhere & !op_known,
-                            MISS_THEIRS,
-                        );
+                        let side =
+                            |p: usize| side_value(fl.side(p), size, fog, hands[p], deck, MISS_DECK);
                         // Cards on the table count more than hopes: they race to complete.
-                        let progress = 0.15 * (fl.side(me).len() as f64 - fl.side(op).len() as f64)
+                        let progress = 0.15 * (fl.side(0).len() as f64 - fl.side(1).len() as f64)
                             / size as f64;
-                        ((mine - theirs) * 0.8 + progress).tanh() * 0.7
+                        ((side(0) - side(1)) * 0.8 + progress).tanh() * 0.7
                     }
                 }
             };
         }
         let total: f64 = per_flag.iter().sum();
-        // Three adjacent flags win: reward the best window of three.
+        // Three adjacent flags win: the best window of three for player 0 and the worst
+        // (the opponent's best), so swapping the players negates the sum.
         let window = per_flag
             .windows(3)
             .map(|w| w.iter().sum::<f64>())
@@ -110,13 +125,19 @@ impl BattleLine {
             .windows(3)
             .map(|w| w.iter().sum::<f64>())
             .fold(f64::INFINITY, f64::min);
-        // Tactics in hand: one playable card is an option; every other one is a slot that
-        // holds no troop, more so while the limit forbids playing any.
-        let tactics = self.hands[me].tactics().len() as f64;
-        let playable = f64::from(u8::from(self.tactics_played[me] <= self.tactics_played[op]));
+        let score =
+            total / 5.0 + 0.25 * (window + worst) / 3.0 + self.hand_term(0) - self.hand_term(1);
+        (score.tanh() * 0.95).clamp(-0.95, 0.95)
+    }
+
+    /// Tactics in `p`'s hand: one playable card is an option; every other one is a slot
+    /// that holds no troop, more so while the limit (BL-6.1) forbids playing any.
+    fn hand_term(&self, p: usize) -> f64 {
+        let tactics = self.hands[p].tactics().len() as f64;
+        let playable = f64::from(u8::from(
+            self.tactics_played[p] <= self.tactics_played[1 - p],
+        ));
         let clog = (tactics - playable).max(0.0);
-        let hand_term = 0.04 * tactics.min(playable) - 0.12 * clog;
-        let score = total / 5.0 + 0.25 * (window + worst) / 3.0 + hand_term;
-        Ok((score.tanh() * 0.95).clamp(-0.95, 0.95))
+        0.04 * tactics.min(playable) - 0.12 * clog
     }
 }

@@ -267,6 +267,7 @@ fn check_invariants(g: &BattleLine) {
 
 mod claims;
 mod end;
+mod evaluate;
 mod formations;
 mod guile;
 mod heuristic;

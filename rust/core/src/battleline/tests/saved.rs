@@ -96,9 +96,11 @@ fn views_hide_and_resample_keeps_them() {
                     g.render_text(Some(p)).unwrap(),
                     r.render_text(Some(p)).unwrap()
                 );
-                let e = g.evaluate_for(p).unwrap();
+                // `evaluate` scores a whole world, both hands (tests/evaluate.rs): agents
+                // ask it only of redrawn worlds like `r`.
+                let e = r.evaluate_for(p).unwrap();
                 assert!((-1.0..=1.0).contains(&e));
-                assert_eq!(e, r.evaluate_for(p).unwrap());
+                assert_eq!(e, -r.evaluate_for(o).unwrap());
             }
         });
     }
