@@ -135,7 +135,10 @@ JUNK_VALUES: list[Any] = [
 
 
 def junk_value(rng: random.Random) -> Any:
-    return rng.choice(JUNK_VALUES)
+    """A fresh copy of one of `JUNK_VALUES`: `mutate` edits the tree in place, so handing
+    out the shared list or dict itself let later edits change it, until one held itself and
+    `slots` walked the cycle without end (the states long run's unbounded memory, issue 11)."""
+    return json_copy(rng.choice(JUNK_VALUES))
 
 
 def mutate(tree: Any, rng: random.Random, edits: int) -> Any:
