@@ -124,6 +124,30 @@ def test_mutated_trees_never_share_or_change_the_junk() -> None:
     assert repr(JUNK_VALUES) == before
 
 
+def test_shared_parts_cannot_blow_a_state_up() -> None:
+    """Python objects may share parts: 64 levels of `v = [v, v]` are 65 lists but 2**64
+    values once copied, and a list naming one 4 MiB text 1000 times is 4 GB. Taking such data
+    as JSON stops at documented totals (docs/protocol.md, "Limits") with a `StateError`
+    instead of allocating without bound (issue 11)."""
+    v: Any = []
+    for _ in range(64):
+        v = [v, v]
+    text = "x" * (4 << 20)
+    g = kingdoms.new_game("battleline", seed=1)
+    record = g.record().to_dict()
+    loads = [
+        lambda t: kingdoms.from_dict(g.to_dict() | {"x": t}),
+        lambda t: kingdoms.replay(record | {"options": {"o": t}}),
+        lambda t: kingdoms.Record.from_dict(record | {"options": {"o": t}}),
+    ]
+    for shared, why in ((v, "more than 1048576 values"), ([text] * 1000, "bytes of text in all")):
+        for load in loads:
+            with pytest.raises(kingdoms.StateError, match=why):
+                load(shared)
+        with pytest.raises(kingdoms.RulesOptionError, match=why):
+            kingdoms.new_game("battleline", seed=1, traitor_troops_only=shared)
+
+
 @pytest.mark.slow
 def test_fuzz_states_long() -> None:
     CALLS[SURFACE] = 0
