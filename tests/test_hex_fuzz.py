@@ -10,6 +10,7 @@ inputs and prints how many: ``python -m pytest tests/test_hex_fuzz.py -m slow -s
 from __future__ import annotations
 
 import math
+import os
 import pickle
 import time
 from collections.abc import Callable
@@ -268,8 +269,15 @@ def test_hex_fuzz(data: st.DataObject) -> None:
 def test_hex_fuzz_long() -> None:
     CALLS[0] = 0
     start = time.perf_counter()
+    # Scaled like the other fuzz runs (tests/_fuzz.py); no example database, so nothing
+    # accumulates over a long run.
+    scale = float(os.environ.get("KINGDOMS_FUZZ_SCALE", "1"))
     long_run = settings(
-        max_examples=4_000, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES
+        max_examples=max(1, int(4_000 * scale)),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=PHASES,
+        database=None,
     )
     long_run(given(st.data())(run_one))()
     print(
