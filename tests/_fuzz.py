@@ -71,8 +71,20 @@ junk = st.one_of(
 )
 
 
+# A long run appends its running counts here (`surface calls unix-time`, every 5000 calls),
+# so a run stopped early still shows how far it got.
+PROGRESS = os.environ.get("KINGDOMS_FUZZ_PROGRESS")
+
+
+def progress(surface: str, calls: int) -> None:
+    if PROGRESS and calls % 5000 == 0:
+        with open(PROGRESS, "a", encoding="utf-8") as f:
+            f.write(f"{surface} {calls} {time.time():.0f}\n")
+
+
 def count(surface: str) -> None:
     CALLS[surface] = CALLS.get(surface, 0) + 1
+    progress(surface, CALLS[surface])
 
 
 def call(surface: str, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

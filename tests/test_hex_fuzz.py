@@ -19,6 +19,7 @@ from typing import Any
 import kingdoms
 import numpy as np
 import pytest
+from _fuzz import progress
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from kingdoms import hex as hx
@@ -101,6 +102,7 @@ def maps(draw: st.DrawFn) -> HexMap:
 def call(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run one call: a result, or a KingdomsError / TypeError (returned), nothing else."""
     CALLS[0] += 1
+    progress("hex", CALLS[0])
     start = time.perf_counter()
     try:
         out = f(*args, **kwargs)
