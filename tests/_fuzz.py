@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 CALLS: dict[str, int] = {}
 # Longest message any refusal may have: inputs are quoted only up to 40 characters.
 MAX_MESSAGE = 600
-# Any single call slower than this counts as a hang.
+# Any single call using more CPU time than this counts as a hang. CPU time, not wall time:
+# on a loaded machine a cheap call may wait seconds for a core (a hex long run failed so,
+# on a coordinate call, under load average 25).
 SLOW_CALL = 10.0
 
 # No shrinking: a failure is reported as drawn (shrinking these inputs takes minutes).
@@ -71,20 +73,32 @@ junk = st.one_of(
 )
 
 
+# A long run appends its running counts here (`surface calls unix-time`, every 5000 calls),
+# so a run stopped early still shows how far it got.
+PROGRESS = os.environ.get("KINGDOMS_FUZZ_PROGRESS")
+
+
+def progress(surface: str, calls: int) -> None:
+    if PROGRESS and calls % 5000 == 0:
+        with open(PROGRESS, "a", encoding="utf-8") as f:
+            f.write(f"{surface} {calls} {time.time():.0f}\n")
+
+
 def count(surface: str) -> None:
     CALLS[surface] = CALLS.get(surface, 0) + 1
+    progress(surface, CALLS[surface])
 
 
 def call(surface: str, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run one call: its result, or the KingdomsError / TypeError it raised (returned)."""
     count(surface)
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         out = f(*args, **kwargs)
     except (kingdoms.KingdomsError, TypeError) as e:
         out = e
         assert len(str(e)) < MAX_MESSAGE, str(e)[:300]
-    assert time.perf_counter() - start < SLOW_CALL, f"{f!r} took too long"
+    assert time.process_time() - start < SLOW_CALL, f"{f!r} took too long"
     return out
 
 
@@ -135,7 +149,10 @@ JUNK_VALUES: list[Any] = [
 
 
 def junk_value(rng: random.Random) -> Any:
-    return rng.choice(JUNK_VALUES)
+    """A fresh copy of one of `JUNK_VALUES`: `mutate` edits the tree in place, so handing
+    out the shared list or dict itself let later edits change it, until one held itself and
+    `slots` walked the cycle without end (the states long run's unbounded memory, issue 11)."""
+    return json_copy(rng.choice(JUNK_VALUES))
 
 
 def mutate(tree: Any, rng: random.Random, edits: int) -> Any:

@@ -104,6 +104,48 @@ def test_bool_is_not_a_seed() -> None:
         kingdoms.new_game("battleline", seed=True)
 
 
+GAME_LIST = "the games are battleline, strifull, arte, zinordia"
+UNKNOWN = "chess" * 100  # quoted only in part
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda: kingdoms.new_game(UNKNOWN, seed=1),
+        lambda: kingdoms.simulate(UNKNOWN, 2, 1),
+        lambda: Batch(UNKNOWN, 2, seed=1),
+        lambda: kingdoms.tournament(UNKNOWN, [agents.Random(), agents.Random()], games=2),
+        lambda: kingdoms.play_match(UNKNOWN, [agents.Random(), agents.Random()], seed=1),
+        lambda: tournament_schedule(UNKNOWN, 2, games=2),
+    ],
+    ids=["new_game", "simulate", "Batch", "tournament", "play_match", "schedule"],
+)
+def test_an_unknown_game_name_is_an_argument_error_listing_the_games(f: Any) -> None:
+    """Issue 11: wherever a game is named, an unknown name is an `ArgumentError` quoting the
+    name (clipped) and listing the games."""
+    with pytest.raises(kingdoms.ArgumentError, match=f'game "chesschess.*{GAME_LIST}') as e:
+        f()
+    assert len(str(e.value)) < 200
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda: kingdoms.from_dict({"game": UNKNOWN, "seed": 1}),
+        lambda: kingdoms.from_json('{"game": "' + UNKNOWN + '"}'),
+        lambda: kingdoms.replay({"game": UNKNOWN, "seed": 1, "actions": []}),
+        lambda: kingdoms.Record.from_dict({"game": UNKNOWN, "seed": 1, "actions": []}),
+        lambda: kingdoms.replay(kingdoms.Record(UNKNOWN, 1, [])),
+        lambda: kingdoms.read_records(f'[Game "{UNKNOWN}"]\n[Seed "1"]\n\n*\n'),
+    ],
+    ids=["from_dict", "from_json", "replay", "Record.from_dict", "replay(Record)", "read_records"],
+)
+def test_a_saved_game_of_an_unknown_game_is_a_state_error_listing_the_games(f: Any) -> None:
+    with pytest.raises(kingdoms.StateError, match=f'game: "chesschess.*{GAME_LIST}') as e:
+        f()
+    assert len(str(e.value)) < 250
+
+
 @pytest.mark.slow
 def test_fuzz_arguments_long() -> None:
     CALLS[SURFACE] = 0

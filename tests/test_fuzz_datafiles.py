@@ -114,6 +114,27 @@ def test_option_errors_name_the_option() -> None:
         kingdoms.battleline.BattleLine(traitor_troops_only=float("nan"))
 
 
+@pytest.mark.parametrize("name", kingdoms.games())
+def test_option_errors_name_the_option_for_every_game_and_from_records(name: str) -> None:
+    """Issue 11: a bad rules option is named wherever options come in - keyword arguments,
+    a record's options (`replay`, `Session::from_options_json`) and a saved state's."""
+    g = kingdoms.new_game(name, seed=2)
+    for option in g.options:
+        bad = 1.5  # no option takes a float
+        with pytest.raises(kingdoms.RulesOptionError, match=f"option {option}: expected "):
+            kingdoms.new_game(name, seed=2, **{option: bad})
+        record = g.record().to_dict()
+        record["options"][option] = bad
+        # A record naming a file is refused before its options are read (never opens it).
+        named = rf"(option {option}: expected |\$\.options\.{option}: )"
+        with pytest.raises((kingdoms.RulesOptionError, kingdoms.StateError), match=named):
+            kingdoms.replay(record)
+        state = g.to_dict()
+        state["options"][option] = bad
+        with pytest.raises(kingdoms.StateError, match=rf"(\$\.options\.| option ){option}\b"):
+            kingdoms.from_dict(state)
+
+
 @pytest.mark.slow
 def test_fuzz_datafiles_long(tmp_path: Path) -> None:
     CALLS[SURFACE] = 0

@@ -101,6 +101,47 @@ def test_refusals_name_what_is_wrong() -> None:
         g.apply(1.5)  # type: ignore[arg-type]
 
 
+def outcome(g: kingdoms.Game, probe: Any) -> Any:
+    """What applying `probe` to a copy of `g` gives: accepted, or the refusal's type, rule
+    and text."""
+    try:
+        g.clone().apply(probe)
+    except (kingdoms.KingdomsError, TypeError) as e:
+        return type(e).__name__, getattr(e, "rule", None), str(e)
+    return "accepted"
+
+
+@pytest.mark.parametrize("name", kingdoms.games())
+def test_refusals_read_the_same_on_every_determinization(name: str) -> None:
+    """Issue 11: a refusal's type, rule and text depend only on what the mover sees. On
+    random positions of every game, each refused action id and action text (cut, changed,
+    other games', junk) reads the same on `resample_hidden(mover, seed)` for several seeds,
+    and each accepted one is accepted there too. (The conformance suite checks every id in
+    the core; this checks the Python errors, notations included.)"""
+    checked = 0
+    for seed, plies in ((1, 0), (2, 1), (3, 4), (4, 12), (5, 30), (6, 80)):
+        g = position(name, seed, plies)
+        mover = g.current_player
+        if mover is None:
+            continue
+        rng = random.Random(seed)
+        legal = {a.id for a in g.legal_actions()}
+        refused = [i for i in range(g.num_actions) if i not in legal]
+        probes: list[Any] = [g.id_to_action(i) for i in rng.sample(refused, min(150, len(refused)))]
+        for a in rng.sample(g.legal_actions(), min(3, len(legal))):
+            probes += variants(str(a), rng)
+        for other in kingdoms.games():
+            probes += [str(a) for a in OTHERS[other][:3]]
+        probes += ["pass", "", "?", "x" * 100]
+        here = [outcome(g, p) for p in probes]
+        for s in (11, 22, 33):
+            d = g.resample_hidden(mover, s)
+            for p, want in zip(probes, here, strict=True):
+                assert outcome(d, p) == want, f"{p!r} on resample_hidden({mover}, {s})"
+                checked += want != "accepted"
+    assert checked > 300
+
+
 @pytest.mark.slow
 def test_fuzz_notation_long() -> None:
     CALLS[SURFACE] = 0

@@ -16,7 +16,17 @@ from typing import Any
 
 import kingdoms
 import pytest
-from _fuzz import CALLS, QUICK, call, json_copy, long_run, mutate, position, report
+from _fuzz import (
+    CALLS,
+    JUNK_VALUES,
+    QUICK,
+    call,
+    json_copy,
+    long_run,
+    mutate,
+    position,
+    report,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -100,12 +110,45 @@ def test_hostile_trees_are_refused_with_paths() -> None:
         kingdoms.Record.from_dict([])  # type: ignore[arg-type]
 
 
+def test_mutated_trees_never_share_or_change_the_junk() -> None:
+    """The states long run's unbounded memory (issue 11) was the harness: `mutate` put the
+    shared `JUNK_VALUES` lists and dicts into trees and then edited them in place, so after
+    some 600 trees one held itself and `slots` walked that cycle forever. Each tree now gets
+    fresh copies: after many edits the junk is unchanged and every tree is finite JSON."""
+    before = repr(JUNK_VALUES)
+    rng = random.Random(1)
+    base = {"a": [1, 2, {"b": "x"}], "c": {"d": 3}}
+    for _ in range(2000):
+        tree = mutate(json_copy(base), rng, 4)
+        json.dumps(tree)  # raises ValueError on a cycle
+    assert repr(JUNK_VALUES) == before
+
+
+def test_shared_parts_cannot_blow_a_state_up() -> None:
+    """Python objects may share parts: 64 levels of `v = [v, v]` are 65 lists but 2**64
+    values once copied, and a list naming one 4 MiB text 1000 times is 4 GB. Taking such data
+    as JSON stops at documented totals (docs/protocol.md, "Limits") with a `StateError`
+    instead of allocating without bound (issue 11)."""
+    v: Any = []
+    for _ in range(64):
+        v = [v, v]
+    text = "x" * (4 << 20)
+    g = kingdoms.new_game("battleline", seed=1)
+    record = g.record().to_dict()
+    loads = [
+        lambda t: kingdoms.from_dict(g.to_dict() | {"x": t}),
+        lambda t: kingdoms.replay(record | {"options": {"o": t}}),
+        lambda t: kingdoms.Record.from_dict(record | {"options": {"o": t}}),
+    ]
+    for shared, why in ((v, "more than 1048576 values"), ([text] * 1000, "bytes of text in all")):
+        for load in loads:
+            with pytest.raises(kingdoms.StateError, match=why):
+                load(shared)
+        with pytest.raises(kingdoms.RulesOptionError, match=why):
+            kingdoms.new_game("battleline", seed=1, traitor_troops_only=shared)
+
+
 @pytest.mark.slow
-@pytest.mark.skip(
-    reason="found defect, open under issue 11: in CI (2026-11-30) this long run grew until the "
-    "24 GiB machine killed it; some mutated saved state makes a loader allocate without bound. "
-    "Run it by hand under a memory limit (ulimit -v) to find the input, then fix and re-enable."
-)
 def test_fuzz_states_long() -> None:
     CALLS[SURFACE] = 0
     start = time.perf_counter()

@@ -227,10 +227,9 @@ impl<T> Memo<T> {
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kingdoms-datafile-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A fresh folder for a test's files, removed (with them) when it is dropped.
+    fn temp() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
     }
 
     fn message(r: Result<impl std::fmt::Debug>) -> String {
@@ -261,7 +260,8 @@ mod tests {
 
     #[test]
     fn reads_a_file_and_rereads_it_once_edited() {
-        let p = temp("set.toml");
+        let tmp = temp();
+        let p = tmp.path().join("set.toml");
         std::fs::write(&p, "a = 1\n").unwrap();
         assert_eq!(&*read_text(&p).unwrap(), "a = 1\n");
         assert_eq!(&*read_text(&p).unwrap(), "a = 1\n");
@@ -271,7 +271,8 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_a_regular_file() {
-        let dir = temp("a-dir");
+        let tmp = temp();
+        let dir = tmp.path().join("a-dir");
         std::fs::create_dir_all(&dir).unwrap();
         assert!(message(read_text(&dir)).contains("is a directory"));
         #[cfg(unix)]
@@ -282,7 +283,7 @@ mod tests {
                 "{m}"
             );
         }
-        let m = message(read_text(temp("missing.toml")));
+        let m = message(read_text(tmp.path().join("missing.toml")));
         assert!(
             m.contains("missing.toml") && m.contains("cannot read"),
             "{m}"
@@ -292,8 +293,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn refuses_a_fifo_without_blocking() {
-        let p = temp("pipe.toml");
-        let _ = std::fs::remove_file(&p);
+        let tmp = temp();
+        let p = tmp.path().join("pipe.toml");
         let made = std::process::Command::new("mkfifo").arg(&p).status();
         if !made.is_ok_and(|s| s.success()) {
             return; // no mkfifo here
@@ -303,10 +304,11 @@ mod tests {
 
     #[test]
     fn refuses_a_file_over_the_limit_and_bad_text_without_quoting_it() {
-        let big = temp("big.toml");
+        let tmp = temp();
+        let big = tmp.path().join("big.toml");
         std::fs::write(&big, vec![b'x'; MAX_BYTES as usize + 1]).unwrap();
         assert!(message(read_text(&big)).contains("larger than the limit"));
-        let bad = temp("bad.toml");
+        let bad = tmp.path().join("bad.toml");
         std::fs::write(&bad, b"secret = \xff\xfe").unwrap();
         let m = message(read_text(&bad));
         assert!(m.contains("not UTF-8") && m.contains("offset 9"), "{m}");
@@ -322,7 +324,8 @@ mod tests {
 
     #[test]
     fn lists_a_directory_in_name_order() {
-        let dir = temp("cards");
+        let tmp = temp();
+        let dir = tmp.path().join("cards");
         std::fs::create_dir_all(&dir).unwrap();
         for f in ["b.toml", "a.toml", "notes.txt"] {
             std::fs::write(dir.join(f), "").unwrap();

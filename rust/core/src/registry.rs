@@ -45,7 +45,7 @@ macro_rules! for_each_game {
 }
 
 /// Run `$body` with the type alias `$G` bound to the game called `$name`; evaluates to
-/// `Result<_>` (an unknown name is `Error::Invalid`). Generated from [`for_each_game!`].
+/// `Result<_>` (an unknown name is [`unknown_game`]'s error). Generated from [`for_each_game!`].
 #[macro_export]
 macro_rules! with_game {
     ($name:expr, $G:ident => $body:expr) => {
@@ -64,11 +64,7 @@ macro_rules! __with_game_dispatch {
             type $G = $crate::$module::$ty;
             Ok($body)
         } else)* {
-            Err($crate::Error::invalid(format!(
-                "unknown game {:?}; the games are {:?}",
-                $crate::error::clip(name),
-                $crate::registry::GAMES
-            )))
+            Err($crate::registry::unknown_game(name))
         }
     }};
 }
@@ -85,11 +81,35 @@ macro_rules! __game_names {
 /// [`for_each_game!`]).
 pub const GAMES: &[&str] = crate::for_each_game!(crate::__game_names!());
 
+/// A game name that is not registered, as an argument: `Error::Argument` for `game`,
+/// quoting the name (clipped) and listing the games (Python: `ArgumentError`).
+pub fn unknown_game(name: &str) -> Error {
+    Error::Argument {
+        name: "game".into(),
+        message: unknown_game_message(name),
+    }
+}
+
+/// `"chess" is an unknown game; the games are battleline, strifull, arte, zinordia`.
+pub fn unknown_game_message(name: &str) -> String {
+    format!(
+        "{:?} is an unknown game; the games are {}",
+        crate::error::clip(name),
+        GAMES.join(", ")
+    )
+}
+
+/// The game name at `path` of a saved state or record: unknown is a `State` error there.
+fn known_name<'a>(name: &'a str, path: &str) -> Result<&'a str> {
+    if GAMES.contains(&name) {
+        Ok(name)
+    } else {
+        Err(Error::state(path, unknown_game_message(name)))
+    }
+}
+
 pub fn new_game(name: &str, seed: u64, options: &Map<String, Value>) -> Result<Box<dyn DynGame>> {
-    with_game!(name, G => {
-        let options = crate::error::decode_options::<<G as crate::Game>::Options>(name, options)?;
-        Box::new(Session::<G>::new(seed, &options)?) as Box<dyn DynGame>
-    })
+    with_game!(name, G => Box::new(Session::<G>::from_options_json(seed, options)?) as Box<dyn DynGame>)
 }
 
 /// The game called `name` set up from a position string ([`crate::Game::from_position`]).
@@ -107,6 +127,7 @@ pub fn from_json(value: &Value) -> Result<Box<dyn DynGame>> {
         .get("game")
         .and_then(Value::as_str)
         .ok_or_else(|| Error::state("$.game", "missing: the game's name"))?;
+    let name = known_name(name, "$.game")?;
     with_game!(name, G => Box::new(Session::<G>::from_json(value)?) as Box<dyn DynGame>)
 }
 
@@ -123,7 +144,8 @@ pub fn replay(record: &Record) -> Result<Box<dyn DynGame>> {
             "a record carries its card set as cards_toml and never names a file to read",
         ));
     }
-    with_game!(record.game.as_str(), G => Box::new(Session::<G>::replay(record)?) as Box<dyn DynGame>)
+    let name = known_name(&record.game, "$.game")?;
+    with_game!(name, G => Box::new(Session::<G>::replay(record)?) as Box<dyn DynGame>)
 }
 
 /// [`crate::simulate::simulate`] for the game called `name`, options given as JSON.
@@ -162,7 +184,36 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_naming_the_games() {
         let err = crate::with_game!("chess", G => <G as Game>::NAME).unwrap_err();
-        assert!(err.to_string().contains("unknown game \"chess\""), "{err}");
-        assert!(err.to_string().contains("battleline"), "{err}");
+        assert!(matches!(&err, crate::Error::Argument { name, .. } if name == "game"));
+        assert_eq!(
+            err.to_string(),
+            "game \"chess\" is an unknown game; the games are battleline, strifull, arte, zinordia"
+        );
+        let long = "x".repeat(10_000);
+        let err = crate::with_game!(&long, G => <G as Game>::NAME).unwrap_err();
+        assert!(err.to_string().len() < 150, "{err}");
+    }
+
+    #[test]
+    fn a_saved_state_or_record_of_an_unknown_game_is_a_state_error_at_its_name() {
+        let state = serde_json::json!({"game": "chess", "seed": 1});
+        let err = super::from_json(&state).err().unwrap();
+        assert!(
+            matches!(&err, crate::Error::State { path, message }
+                if path == "$.game" && message.contains("\"chess\" is an unknown game; the games are battleline")),
+            "{err}"
+        );
+        let record = crate::Record {
+            game: "chess".into(),
+            seed: 1,
+            options: serde_json::Map::new(),
+            position: None,
+            actions: vec![],
+        };
+        let err = super::replay(&record).err().unwrap();
+        assert!(
+            matches!(&err, crate::Error::State { path, .. } if path == "$.game"),
+            "{err}"
+        );
     }
 }

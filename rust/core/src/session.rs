@@ -72,9 +72,9 @@ impl<G: Game> Session<G> {
         })
     }
 
+    /// Options from JSON; a bad one is `Error::Options` naming it (`decode_options`).
     fn parse_options(options: &Map<String, Value>) -> Result<G::Options> {
-        serde_json::from_value(Value::Object(options.clone()))
-            .map_err(|e| Error::options(format!("{}: {e}", G::NAME)))
+        crate::error::decode_options(G::NAME, options)
     }
 
     pub fn from_options_json(seed: u64, options: &Map<String, Value>) -> Result<Self> {

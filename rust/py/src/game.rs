@@ -52,9 +52,7 @@ impl PyAction {
         let game = registry::GAMES
             .iter()
             .find(|g| **g == &*game)
-            .ok_or_else(|| {
-                kingdoms_core::Error::argument("game", &format!("{:?}", registry::GAMES), &game)
-            })
+            .ok_or_else(|| registry::unknown_game(&game))
             .py()?;
         Ok(PyAction {
             game,
@@ -159,15 +157,20 @@ impl PyRecord {
     }
     /// A record from its JSON data: a `StateError` naming the path (`$.actions[3]`).
     pub fn decode(v: serde_json::Value) -> PyResult<Self> {
-        serde_path_to_error::deserialize(v)
-            .map(|inner| PyRecord { inner })
-            .map_err(|e| {
-                StateError::new_err(format!(
-                    "bad record at $.{}: {}",
-                    kingdoms_core::error::clip(&e.path().to_string()),
-                    json::clip_message(&e.into_inner().to_string())
-                ))
-            })
+        let inner: CoreRecord = serde_path_to_error::deserialize(v).map_err(|e| {
+            StateError::new_err(format!(
+                "bad record at $.{}: {}",
+                kingdoms_core::error::clip(&e.path().to_string()),
+                json::clip_message(&e.into_inner().to_string())
+            ))
+        })?;
+        if !registry::GAMES.contains(&inner.game.as_str()) {
+            return Err(StateError::new_err(format!(
+                "bad record at $.game: {}",
+                registry::unknown_game_message(&inner.game)
+            )));
+        }
+        Ok(PyRecord { inner })
     }
 }
 

@@ -38,12 +38,33 @@ pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>>
 /// 128 too), so a deep structure is a `StateError`, never a `RecursionError`.
 pub const MAX_DEPTH: usize = 128;
 
+/// Most values (dicts, lists and scalars) taken from one Python object. Python objects may
+/// share parts (`v = [v0, v0]` twenty times over is a few objects but a million values once
+/// copied), so the size of the copy is bounded, not only its depth. The largest saved
+/// states are a few thousand values.
+pub const MAX_VALUES: usize = 1 << 20;
+/// Most bytes of text (strings and keys) taken from one Python object: 64 MiB, room for a
+/// game's inline content (each set at most 4 MiB) many times over.
+pub const MAX_TEXT: usize = 64 << 20;
+
+/// What is left of the limits above while one object is copied.
+struct Budget {
+    values: usize,
+    text: usize,
+}
+
 /// A Python value as JSON data: dicts with str keys, lists and tuples, str, int (within
 /// 64 bits), finite float, bool, None. Anything else is a `TypeError`, a NaN or an int too
-/// large a `StateError`, each naming the path (`$.flags[3]`); text is never echoed.
+/// large a `StateError`, each naming the path (`$.flags[3]`); text is never echoed. More
+/// than [`MAX_DEPTH`] levels, [`MAX_VALUES`] values or [`MAX_TEXT`] bytes of text is a
+/// `StateError`, found before the copy grows past them.
 pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     let mut path = String::from("$");
-    convert(obj, &mut path, 0)
+    let mut budget = Budget {
+        values: MAX_VALUES,
+        text: MAX_TEXT,
+    };
+    convert(obj, &mut path, 0, &mut budget)
 }
 
 /// [`from_py`] of a dict (a state, a record); anything else is a `TypeError` naming `what`.
@@ -66,10 +87,21 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
     )
 }
 
-fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<Value> {
+fn convert(
+    obj: &Bound<'_, PyAny>,
+    path: &mut String,
+    depth: usize,
+    budget: &mut Budget,
+) -> PyResult<Value> {
     let bad = |path: &str, why: String| {
         StateError::new_err(format!("bad state at {}: {why}", clip(path)))
     };
+    budget.values = budget.values.checked_sub(1).ok_or_else(|| {
+        bad(
+            path,
+            format!("more than {MAX_VALUES} values (dicts, lists and scalars) in all"),
+        )
+    })?;
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -93,7 +125,10 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return match s.to_str() {
-            Ok(t) => Ok(Value::String(t.to_owned())),
+            Ok(t) => {
+                take_text(budget, path, t.len())?;
+                Ok(Value::String(t.to_owned()))
+            }
             Err(_) => Err(bad(path, "text with a lone surrogate".into())),
         };
     }
@@ -105,10 +140,13 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
         let mut m = Map::new();
         for (k, v) in d.iter() {
             let key = match k.cast::<PyString>() {
-                Ok(s) => s
-                    .to_str()
-                    .map_err(|_| bad(path, "a key with a lone surrogate".into()))?
-                    .to_owned(),
+                Ok(s) => {
+                    let key = s
+                        .to_str()
+                        .map_err(|_| bad(path, "a key with a lone surrogate".into()))?;
+                    take_text(budget, path, key.len())?;
+                    key.to_owned()
+                }
                 Err(_) => {
                     return Err(PyTypeError::new_err(format!(
                         "keys must be str, got {} at {}",
@@ -119,7 +157,7 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
             };
             path.push('.');
             path.push_str(&clip(&key));
-            let value = convert(&v, path, depth + 1)?;
+            let value = convert(&v, path, depth + 1, budget)?;
             path.truncate(len);
             m.insert(key, value);
         }
@@ -129,7 +167,7 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
         let mut out = Vec::new();
         for (i, item) in obj.try_iter()?.enumerate() {
             path.push_str(&format!("[{i}]"));
-            let value = convert(&item?, path, depth + 1)?;
+            let value = convert(&item?, path, depth + 1, budget)?;
             path.truncate(len);
             out.push(value);
         }
@@ -140,6 +178,17 @@ fn convert(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
         type_name(obj),
         clip(path)
     )))
+}
+
+/// Count `len` bytes of text against the budget.
+fn take_text(budget: &mut Budget, path: &str, len: usize) -> PyResult<()> {
+    budget.text = budget.text.checked_sub(len).ok_or_else(|| {
+        StateError::new_err(format!(
+            "bad state at {}: more than {MAX_TEXT} bytes of text in all",
+            clip(path)
+        ))
+    })?;
+    Ok(())
 }
 
 pub fn parse(text: &str) -> PyResult<Value> {

@@ -30,10 +30,19 @@ fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(d)
 }
 
-/// The rules options decode as one value, with the constructor's messages.
+/// The rules options decode as one value, with the constructor's messages naming the option
+/// (`$.options: option cards_file: expected a string, ...`; issue 11).
 fn options_value<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Options, D::Error> {
     let v = Value::deserialize(d)?;
-    serde_json::from_value(v).map_err(serde::de::Error::custom)
+    let Value::Object(map) = v else {
+        return serde_json::from_value(v).map_err(serde::de::Error::custom);
+    };
+    crate::error::decode_options::<Options>(<super::Strifull as crate::Game>::NAME, &map).map_err(
+        |e| match e {
+            Error::Options { message } => serde::de::Error::custom(message),
+            e => serde::de::Error::custom(e),
+        },
+    )
 }
 
 // ---- the plain data ---------------------------------------------------------------------
