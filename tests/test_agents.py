@@ -67,7 +67,7 @@ def test_agents_are_frozen_configurations() -> None:
     assert (timed.iterations, timed.time, timed.time_limit) == (None, 0.1, 0.1)
     assert ISMCTS(time_limit=0.1) == timed, "time_limit is the older name of time"
     assert parse("ismcts:time=0.1") == timed
-    assert repr(timed).startswith("ISMCTS(iterations=None, seed=0, exploration=0.1, time=0.1,")
+    assert repr(timed).startswith("ISMCTS(iterations=None, seed=0, exploration=None, time=0.1,")
     with pytest.raises(AttributeError):
         a.seed = 3  # type: ignore[misc]
     for agent in (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), a, timed, ISMCTS()):
