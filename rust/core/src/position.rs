@@ -5,6 +5,7 @@
 #![deny(clippy::indexing_slicing)]
 
 use crate::error::{Error, Result};
+use serde_json::Value;
 
 /// Longest position text accepted: far above any real position, small enough that a hostile
 /// string is refused before any work.
@@ -140,5 +141,50 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("2 fields (first second), found 3"), "{e}");
+    }
+}
+
+// Small pieces every game's position string uses, written once here.
+
+/// A number of a saved-state tree as position text (`-` when absent).
+pub(crate) fn num(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::Number(n)) => n.to_string(),
+        _ => "-".into(),
+    }
+}
+
+/// A flag of a saved-state tree as `1` or `0`.
+pub(crate) fn bit(v: Option<&Value>) -> &'static str {
+    if v.and_then(Value::as_bool) == Some(true) {
+        "1"
+    } else {
+        "0"
+    }
+}
+
+/// A list of a saved-state tree (empty when absent).
+pub(crate) fn arr(v: Option<&Value>) -> Vec<Value> {
+    v.and_then(Value::as_array).cloned().unwrap_or_default()
+}
+
+/// `n` hidden items written as one run: `?` for one, `?n` for more.
+pub(crate) fn hidden_run(n: usize) -> String {
+    if n == 1 {
+        "?".into()
+    } else {
+        format!("?{n}")
+    }
+}
+
+/// The saved-state value of a position's dice field and whether it was hidden: `?` (a
+/// view) is dealt afresh from `seed`; anything else is the saved generator, validated later
+/// with the rest of the state.
+pub(crate) fn rng_field(text: &str, seed: u64) -> (Value, bool) {
+    if text == "?" {
+        let fresh = serde_json::to_value(crate::rng::GameRng::seed(seed)).unwrap_or_default();
+        (fresh, true)
+    } else {
+        (Value::from(text), false)
     }
 }

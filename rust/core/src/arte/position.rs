@@ -14,8 +14,7 @@
 use super::{Arte, Options};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::position::{clip, join, list, Fields};
-use crate::rng::GameRng;
+use crate::position::{arr, clip, hidden_run as run, join, list, rng_field, Fields};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
@@ -40,10 +39,6 @@ fn text(v: Option<&Value>) -> String {
         Some(Value::Number(n)) => n.to_string(),
         _ => "-".into(),
     }
-}
-
-fn arr(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
 }
 
 /// A card, or `?` for one the viewer may not see.
@@ -71,14 +66,6 @@ fn cards_with_runs(items: &[Value]) -> String {
         out.push(run(hidden));
     }
     join(out)
-}
-
-fn run(n: usize) -> String {
-    if n == 1 {
-        "?".into()
-    } else {
-        format!("?{n}")
-    }
 }
 
 /// The position of `g`: everything (`None`) or what `viewer` sees.
@@ -278,15 +265,8 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
     m.insert("first_attacker".into(), maybe(F_STATE, first)?);
     m.insert("winner".into(), maybe(F_STATE, winner)?);
 
-    let hidden_rng = f.field(F_RNG) == "?";
-    m.insert(
-        "rng".into(),
-        if hidden_rng {
-            serde_json::to_value(GameRng::seed(seed)).unwrap_or_default()
-        } else {
-            Value::from(f.field(F_RNG))
-        },
-    );
+    let (rng, hidden_rng) = rng_field(f.field(F_RNG), seed);
+    m.insert("rng".into(), rng);
 
     // Every card place, in the order hidden ones are dealt: terrain first, then units.
     let with_runs = |i: usize, t: &str| -> Result<Vec<Place>> {

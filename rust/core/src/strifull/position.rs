@@ -13,8 +13,7 @@ use super::Options;
 use super::Strifull;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::position::{clip, join, list, Fields};
-use crate::rng::GameRng;
+use crate::position::{arr, bit, clip, hidden_run as run, join, list, num, rng_field, Fields};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -48,25 +47,6 @@ fn id(v: &Value) -> Result<String> {
         )));
     }
     Ok(s.to_string())
-}
-
-fn num(v: Option<&Value>) -> String {
-    match v {
-        Some(Value::Number(n)) => n.to_string(),
-        _ => "-".into(),
-    }
-}
-
-fn bit(v: Option<&Value>) -> &'static str {
-    if v.and_then(Value::as_bool) == Some(true) {
-        "1"
-    } else {
-        "0"
-    }
-}
-
-fn arr(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
 }
 
 /// The position of `g`: everything (`None`) or what `viewer` sees.
@@ -296,14 +276,6 @@ fn write_side(s: &Value, hidden_choices: bool, with_deck: bool) -> Result<String
     .join("/"))
 }
 
-fn run(n: usize) -> String {
-    if n == 1 {
-        "?".into()
-    } else {
-        format!("?{n}")
-    }
-}
-
 /// The game a position describes (see the module docs).
 pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull> {
     let f = Fields::split("strifull", text, FIELDS, 1)?;
@@ -464,15 +436,8 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
     };
     m.insert("last_combat".into(), combat);
 
-    let hidden_rng = f.field(F_RNG) == "?";
-    m.insert(
-        "rng".into(),
-        if hidden_rng {
-            serde_json::to_value(GameRng::seed(seed)).unwrap_or_default()
-        } else {
-            Value::from(f.field(F_RNG))
-        },
-    );
+    let (rng, hidden_rng) = rng_field(f.field(F_RNG), seed);
+    m.insert("rng".into(), rng);
 
     let mut hidden = hidden_rng;
     let mut sides = Vec::new();

@@ -15,8 +15,7 @@
 use super::{Options, Zinordia};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::position::{clip, join, list, Fields};
-use crate::rng::GameRng;
+use crate::position::{arr, bit, clip, join, list, num, rng_field, Fields};
 use serde_json::{json, Map, Value};
 
 const FIELDS: &[&str] = &[
@@ -76,27 +75,8 @@ fn name(v: Option<&Value>) -> Result<String> {
     Ok(s.to_string())
 }
 
-fn num(v: Option<&Value>) -> String {
-    match v {
-        Some(Value::Number(n)) => n.to_string(),
-        _ => "-".into(),
-    }
-}
-
-fn bit(v: Option<&Value>) -> &'static str {
-    if v.and_then(Value::as_bool) == Some(true) {
-        "1"
-    } else {
-        "0"
-    }
-}
-
 fn zone(v: Option<&Value>) -> String {
     v.and_then(Value::as_str).unwrap_or("-").to_string()
-}
-
-fn arr(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
 }
 
 /// Items joined by `sep`, `-` when there are none.
@@ -372,15 +352,8 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
     m.insert("turn".into(), int(F_STATE, turn)?);
     m.insert("winner".into(), maybe(F_STATE, winner)?);
 
-    let hidden_rng = f.field(F_RNG) == "?";
-    m.insert(
-        "rng".into(),
-        if hidden_rng {
-            serde_json::to_value(GameRng::seed(seed)).unwrap_or_default()
-        } else {
-            Value::from(f.field(F_RNG))
-        },
-    );
+    let (rng, hidden_rng) = rng_field(f.field(F_RNG), seed);
+    m.insert("rng".into(), rng);
 
     // Picks: a hidden one (`?`) is given a Star its team has not picked (redrawn below).
     let mut picks: Vec<Vec<Option<String>>> = items(f.field(F_PICKS), '/')
