@@ -117,33 +117,6 @@ pub fn join<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lists_round_trip_with_a_dash_for_empty() {
-        assert_eq!(join(Vec::<&str>::new()), "-");
-        assert_eq!(list("-"), Vec::<&str>::new());
-        assert_eq!(list(&join(["R1", "Fog"])), ["R1", "Fog"]);
-    }
-
-    #[test]
-    fn errors_name_the_field_and_clip_the_input() {
-        let long = "x".repeat(500);
-        let text = format!("a {long}");
-        let f = Fields::split("test", &text, &["first", "second"], 0).unwrap();
-        let e = f.error(1, "bad").to_string();
-        assert!(e.contains("position field 2 (second)"), "{e}");
-        assert!(e.len() < 200, "{e}");
-        let e = Fields::split("test", "a b c", &["first", "second"], 0)
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(e.contains("2 fields (first second), found 3"), "{e}");
-    }
-}
-
 // Small pieces every game's position string uses, written once here.
 
 /// A number of a saved-state tree as position text (`-` when absent).
@@ -186,5 +159,32 @@ pub(crate) fn rng_field(text: &str, seed: u64) -> (Value, bool) {
         (fresh, true)
     } else {
         (Value::from(text), false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_round_trip_with_a_dash_for_empty() {
+        assert_eq!(join(Vec::<&str>::new()), "-");
+        assert_eq!(list("-"), Vec::<&str>::new());
+        assert_eq!(list(&join(["R1", "Fog"])), ["R1", "Fog"]);
+    }
+
+    #[test]
+    fn errors_name_the_field_and_clip_the_input() {
+        let long = "x".repeat(500);
+        let text = format!("a {long}");
+        let f = Fields::split("test", &text, &["first", "second"], 0).unwrap();
+        let e = f.error(1, "bad").to_string();
+        assert!(e.contains("position field 2 (second)"), "{e}");
+        assert!(e.len() < 200, "{e}");
+        let e = Fields::split("test", "a b c", &["first", "second"], 0)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("2 fields (first second), found 3"), "{e}");
     }
 }
