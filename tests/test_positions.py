@@ -274,3 +274,13 @@ def test_mutated_positions_raise_a_clear_error_or_load_a_playable_game(name: str
                     if h.is_terminal:
                         break
                     h.apply(rng.choice(h.legal_actions()))
+
+
+def test_a_distributed_tournament_refuses_a_position_clearly() -> None:
+    """Ray tournaments don't start from a position yet: a clear ArgumentError before any
+    cluster is reached, not an "unknown rules option" (issue 17)."""
+    import kingdoms.distributed as kd
+
+    g = kingdoms.new_game("battleline", seed=3)
+    with pytest.raises(kingdoms.ArgumentError, match="position: a distributed tournament"):
+        kd.tournament("battleline", [Random(), Random()], games=2, position=g.position())

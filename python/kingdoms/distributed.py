@@ -146,12 +146,20 @@ def tournament(
     tasks: int | None = None,
     cpus_per_task: int = 1,
     progress: Progress | None = None,
+    position: str | None = None,
     **options: Any,
 ) -> TournamentResult:
     """:func:`kingdoms.tournament` on a Ray cluster: the same result for the same arguments.
     The schedule is cut into ``tasks`` slices (default: four per ``cpus_per_task`` CPUs of
     the cluster), each played by the Rust arena on ``cpus_per_task`` cores of a worker.
-    ``progress(done, total)`` counts finished games."""
+    ``progress(done, total)`` counts finished games. A start ``position`` is not played on
+    Ray yet: it is refused (use :func:`kingdoms.tournament`), never taken for a rules
+    option."""
+    if position is not None:
+        raise kingdoms.ArgumentError(
+            "position: a distributed tournament starts from each game's deal; play a "
+            "tournament from a position with kingdoms.tournament(..., position=...)"
+        )
     ray = connect(address)
     agents = list(agents)
     total = len(tournament_schedule(game, len(agents), games, pairing=pairing, **options))
