@@ -111,14 +111,7 @@ pub fn ratings(pairwise: &[Vec<Wdl>], bootstrap: u32, seed: u64) -> Vec<Rating> 
     let n = pairwise.len();
     let est = fit(&points(pairwise));
     if bootstrap == 0 {
-        return est
-            .iter()
-            .map(|&e| Rating {
-                elo: e,
-                lo: e,
-                hi: e,
-            })
-            .collect();
+        return with_intervals(&est, None);
     }
     let mut rng = GameRng::stream(seed, 0xE10);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(bootstrap as usize); n];
@@ -158,17 +151,7 @@ pub fn ratings(pairwise: &[Vec<Wdl>], bootstrap: u32, seed: u64) -> Vec<Rating> 
             samples[k].push(e);
         }
     }
-    est.iter()
-        .zip(samples.iter_mut())
-        .map(|(&elo, s)| {
-            s.sort_by(f64::total_cmp);
-            Rating {
-                elo,
-                lo: percentile(s, 0.025),
-                hi: percentile(s, 0.975),
-            }
-        })
-        .collect()
+    with_intervals(&est, Some(&mut samples))
 }
 
 /// Ratings of `n` agents from games of more than two seats or with teams: `games[g]` lists
@@ -204,14 +187,7 @@ pub fn ratings_by_game(
     });
     let est = fit(&points(&all));
     if bootstrap == 0 || games.is_empty() {
-        return est
-            .iter()
-            .map(|&e| Rating {
-                elo: e,
-                lo: e,
-                hi: e,
-            })
-            .collect();
+        return with_intervals(&est, None);
     }
     let mut rng = GameRng::stream(seed, 0xE11);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(bootstrap as usize); n];
@@ -221,6 +197,22 @@ pub fn ratings_by_game(
             samples[k].push(e);
         }
     }
+    with_intervals(&est, Some(&mut samples))
+}
+
+/// Ratings from point estimates and, per agent, their bootstrap samples: the 95% interval
+/// is the samples' 2.5th to 97.5th percentile (no samples: the interval is the estimate).
+fn with_intervals(est: &[f64], samples: Option<&mut [Vec<f64>]>) -> Vec<Rating> {
+    let Some(samples) = samples else {
+        return est
+            .iter()
+            .map(|&e| Rating {
+                elo: e,
+                lo: e,
+                hi: e,
+            })
+            .collect();
+    };
     est.iter()
         .zip(samples.iter_mut())
         .map(|(&elo, s)| {
