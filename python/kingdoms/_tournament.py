@@ -34,39 +34,31 @@ def tournament(
     position has its hidden parts dealt afresh for each game). Everything else is exactly
     `kingdoms._kingdoms.tournament`.
     """
-    if progress is True:
-        from kingdoms._cli_tournament import progress_bar
 
-        name = game if isinstance(game, str) else game.name
-        with progress_bar(False, "games") as bar:
-            task = bar.add_task(f"{name}: tournament", total=None)
+    def run(callback: Callable[[int, int], object] | None) -> TournamentResult:
+        return _kingdoms.tournament(
+            game,
+            agents,
+            games,
+            seed,
+            threads,
+            pairing=pairing,
+            records=records,
+            bootstrap=bootstrap,
+            progress=callback,
+            position=position,
+            **options,
+        )
 
-            def advance(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
+    if progress is not True:
+        return run(progress or None)
+    from kingdoms._cli_tournament import progress_bar
 
-            return _kingdoms.tournament(
-                game,
-                agents,
-                games,
-                seed,
-                threads,
-                pairing=pairing,
-                records=records,
-                bootstrap=bootstrap,
-                progress=advance,
-                position=position,
-                **options,
-            )
-    return _kingdoms.tournament(
-        game,
-        agents,
-        games,
-        seed,
-        threads,
-        pairing=pairing,
-        records=records,
-        bootstrap=bootstrap,
-        progress=progress or None,
-        position=position,
-        **options,
-    )
+    name = game if isinstance(game, str) else game.name
+    with progress_bar(False, "games") as bar:
+        task = bar.add_task(f"{name}: tournament", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return run(advance)
