@@ -117,8 +117,9 @@ UNKNOWN = "chess" * 100  # quoted only in part
         lambda: kingdoms.tournament(UNKNOWN, [agents.Random(), agents.Random()], games=2),
         lambda: kingdoms.play_match(UNKNOWN, [agents.Random(), agents.Random()], seed=1),
         lambda: tournament_schedule(UNKNOWN, 2, games=2),
+        lambda: kingdoms.Record(UNKNOWN, 1, []),
     ],
-    ids=["new_game", "simulate", "Batch", "tournament", "play_match", "schedule"],
+    ids=["new_game", "simulate", "Batch", "tournament", "play_match", "schedule", "Record"],
 )
 def test_an_unknown_game_name_is_an_argument_error_listing_the_games(f: Any) -> None:
     """Issue 11: wherever a game is named, an unknown name is an `ArgumentError` quoting the
@@ -135,10 +136,9 @@ def test_an_unknown_game_name_is_an_argument_error_listing_the_games(f: Any) -> 
         lambda: kingdoms.from_json('{"game": "' + UNKNOWN + '"}'),
         lambda: kingdoms.replay({"game": UNKNOWN, "seed": 1, "actions": []}),
         lambda: kingdoms.Record.from_dict({"game": UNKNOWN, "seed": 1, "actions": []}),
-        lambda: kingdoms.replay(kingdoms.Record(UNKNOWN, 1, [])),
         lambda: kingdoms.read_records(f'[Game "{UNKNOWN}"]\n[Seed "1"]\n\n*\n'),
     ],
-    ids=["from_dict", "from_json", "replay", "Record.from_dict", "replay(Record)", "read_records"],
+    ids=["from_dict", "from_json", "replay", "Record.from_dict", "read_records"],
 )
 def test_a_saved_game_of_an_unknown_game_is_a_state_error_listing_the_games(f: Any) -> None:
     with pytest.raises(kingdoms.StateError, match=f'game: "chesschess.*{GAME_LIST}') as e:

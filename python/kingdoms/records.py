@@ -272,8 +272,12 @@ def _build(
         players[int(k[6:])] = h.pop(k)
     if sorted(players) != list(range(len(players))):
         raise StateError(f"{where}: players must be Player0, Player1, ... without gaps")
-    record = Record(h.pop("Game"), seed, moves, options, h.pop("Position", None))
     try:
+        # From data, as a loaded record: an unknown game is a StateError at `$.game`.
+        fields = {"game": h.pop("Game"), "seed": seed, "actions": moves, "options": options}
+        if "Position" in h:
+            fields["position"] = h.pop("Position")
+        record = Record.from_dict(fields)
         game = replay(record)
     except KingdomsError as e:
         raise StateError(f"{where}: {e}") from None

@@ -80,9 +80,14 @@ impl PyRecord {
         options: Option<&Bound<'_, PyDict>>,
         position: Option<String>,
     ) -> PyResult<Self> {
+        let game = game.into_string();
+        // A record of a game that does not exist is refused when made, as a loaded one is.
+        if !registry::GAMES.contains(&game.as_str()) {
+            return Err(registry::unknown_game(&game).into_py_err());
+        }
         Ok(PyRecord {
             inner: CoreRecord {
-                game: game.into_string(),
+                game,
                 seed: seed.u64("seed")?,
                 actions: actions.into_iter().map(Text::into_string).collect(),
                 options: json::kwargs_map(options)?,
