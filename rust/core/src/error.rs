@@ -179,6 +179,38 @@ fn plain_serde_message(message: &str) -> String {
     }
 }
 
+/// A saved state's JSON decoded as its plain-data type `T`; a failure is `Error::State`
+/// naming the path of the value at fault (`$.flags[3].sides[1]`; a missing key by its own
+/// path) and serde's reason, both bounded in length. Every game's `json.rs` decodes with it.
+pub fn decode_state<T: serde::de::DeserializeOwned>(value: &serde_json::Value) -> Result<T> {
+    use serde_path_to_error::Segment;
+    use std::fmt::Write;
+    // Tracking the path costs an allocation per key: decode plainly, and only a value that
+    // fails is decoded again to say where.
+    if let Ok(data) = T::deserialize(value) {
+        return Ok(data);
+    }
+    let Err(e) = serde_path_to_error::deserialize::<_, T>(value) else {
+        return Err(Error::state("$", "cannot be decoded"));
+    };
+    let message = e.inner().to_string();
+    let mut path = String::from("$");
+    for segment in e.path().iter() {
+        let _ = match segment {
+            Segment::Seq { index } => write!(path, "[{index}]"),
+            Segment::Map { key } => write!(path, ".{}", clip(key)),
+            Segment::Enum { variant } => write!(path, ".{}", clip(variant)),
+            Segment::Unknown => write!(path, ".?"),
+        };
+    }
+    // serde reports a missing key at its parent: name the key (an unknown key is named).
+    let missing = message.strip_prefix("missing field `");
+    if let Some(key) = missing.and_then(|m| m.split('`').next()) {
+        let _ = write!(path, ".{}", clip(key));
+    }
+    Err(Error::state(path, clip_to(&message, MAX_DECODE_MESSAGE)))
+}
+
 impl From<serde_json::Error> for Error {
     fn from(e: serde_json::Error) -> Self {
         Error::state(

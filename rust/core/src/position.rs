@@ -10,16 +10,8 @@ use serde_json::Value;
 /// Longest position text accepted: far above any real position, small enough that a hostile
 /// string is refused before any work.
 pub const MAX_LEN: usize = 8192;
-/// How many characters of a bad field an error quotes.
-const ECHO: usize = 40;
-
-/// `text` cut to a few dozen characters for an error message.
-pub fn clip(text: &str) -> String {
-    match text.char_indices().nth(ECHO) {
-        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or_default()),
-        None => text.to_string(),
-    }
-}
+/// A bad field is quoted clipped, as every error quotes user input.
+pub use crate::error::clip;
 
 /// The error of a game that has no position format yet (the [`Game`](crate::Game) default).
 pub fn unsupported(game: &str) -> Error {

@@ -9,7 +9,7 @@
 #![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 use super::cards::{CardSet, TerrainCard, UnitCard, UnitType};
-use crate::error::{Error, Result};
+use crate::error::{clip, clip_to, Error, Result};
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -190,7 +190,7 @@ pub(super) fn parse(text: &str, source: &str) -> Result<CardSet> {
         let message = e.inner().message().trim();
         Error::data(
             place(text, source, e.path(), message),
-            clip_message(message),
+            clip_to(message, 200),
         )
     })?;
 
@@ -316,20 +316,4 @@ fn place(text: &str, source: &str, path: &serde_path_to_error::Path, message: &s
         out.truncate(source.len());
     }
     out
-}
-
-/// A message of at most 200 characters (serde's may quote a value of any length).
-fn clip_message(message: &str) -> String {
-    match message.char_indices().nth(200) {
-        Some((end, _)) => format!("{}...", message.get(..end).unwrap_or("")),
-        None => message.to_string(),
-    }
-}
-
-/// At most 40 characters of text from the file, for messages.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or("")),
-        None => text.to_string(),
-    }
 }

@@ -10,13 +10,11 @@ use super::cards::{Card, CardSet};
 use super::notation::{cell_name, parse_cell};
 use super::state::{Arte, Combat, Draft, Held, Kind, Phase, Side, ROUNDS};
 use super::Options;
-use crate::error::{Error, Result};
+use crate::error::{clip, decode_state, Error, Result};
 use crate::game::Player;
 use crate::rng::GameRng;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::fmt::Write as _;
 
 // ---- the plain data -------------------------------------------------------------------------
 
@@ -285,14 +283,6 @@ impl From<Slot> for u8 {
     }
 }
 
-/// At most 40 characters of user text, for messages.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or("")),
-        None => text.to_string(),
-    }
-}
-
 // ---- writing ----------------------------------------------------------------------------------
 
 impl Arte {
@@ -408,7 +398,7 @@ impl Arte {
 impl Arte {
     /// Decode a saved state, then validate it into a state (the one validation step).
     pub(super) fn parse_json(value: &Value) -> Result<Arte> {
-        let data: StateData = decode(value)?;
+        let data: StateData = decode_state(value)?;
         Arte::from_data(data)
     }
 
@@ -621,37 +611,4 @@ impl Resolver<'_> {
         })?;
         Ok((c, at))
     }
-}
-
-/// Decode `value` as `T`; an error names the path (`$.players[1].rows[2]`) and why.
-fn decode<T: DeserializeOwned>(value: &Value) -> Result<T> {
-    // Tracking the path costs an allocation per key: decode plainly, and only a value that
-    // fails is decoded again to say where.
-    if let Ok(data) = T::deserialize(value) {
-        return Ok(data);
-    }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let message = e.inner().to_string();
-        let mut path = String::from("$");
-        for segment in e.path().iter() {
-            let _ = match segment {
-                serde_path_to_error::Segment::Seq { index } => write!(path, "[{index}]"),
-                serde_path_to_error::Segment::Map { key } => write!(path, ".{}", clip(key)),
-                serde_path_to_error::Segment::Enum { variant } => {
-                    write!(path, ".{}", clip(variant))
-                }
-                serde_path_to_error::Segment::Unknown => write!(path, ".?"),
-            };
-        }
-        // serde reports a missing key at its parent: name the key (an unknown key is named).
-        let missing = message.strip_prefix("missing field `");
-        if let Some(key) = missing.and_then(|m| m.split('`').next()) {
-            let _ = write!(path, ".{}", clip(key));
-        }
-        let message = match message.char_indices().nth(200) {
-            Some((end, _)) => format!("{}...", message.get(..end).unwrap_or("")),
-            None => message,
-        };
-        Error::state(path, message)
-    })
 }

@@ -15,10 +15,9 @@
 
 use super::cards::{Card, CardSet, NUM_CARDS, TACTICS_BITS};
 use super::state::*;
-use crate::error::{Error, Result};
+use crate::error::{decode_state, Error, Result};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
-use std::fmt::Write;
 
 /// A player index in a saved state: 0 or 1.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -129,31 +128,6 @@ fn required<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(d)
 }
 
-/// Keys and texts from the input are cut to this many characters in messages.
-const ECHO: usize = 40;
-
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(ECHO) {
-        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or_default()),
-        None => text.to_string(),
-    }
-}
-
-/// `$.flags[3].sides[1]` from serde_path_to_error's path.
-fn json_path(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut s = String::from("$");
-    for seg in path {
-        let _ = match seg {
-            Segment::Seq { index } => write!(s, "[{index}]"),
-            Segment::Map { key } => write!(s, ".{}", clip(key)),
-            Segment::Enum { variant } => write!(s, ".{}", clip(variant)),
-            Segment::Unknown => write!(s, ".?"),
-        };
-    }
-    s
-}
-
 impl BattleLine {
     /// This state as plain data, as `viewer` sees it (`None`: everything). A viewer sees the
     /// opponent's hand as `null`s after the cards they know there (Scout), and the decks as
@@ -232,8 +206,7 @@ impl BattleLine {
         if !value.is_object() {
             return Err(Error::state("$", "expected a JSON object"));
         }
-        let data: StateData = serde_path_to_error::deserialize(value)
-            .map_err(|e| Error::state(json_path(e.path()), clip_message(&e.inner().to_string())))?;
+        let data: StateData = decode_state(value)?;
         data.into_state()
     }
 
@@ -325,14 +298,6 @@ impl BattleLine {
             }
             _ => Ok(()),
         }
-    }
-}
-
-/// A serde message, cut if it echoes a long input.
-fn clip_message(text: &str) -> String {
-    match text.char_indices().nth(4 * ECHO) {
-        Some((i, _)) => format!("{}…", text.get(..i).unwrap_or_default()),
-        None => text.to_string(),
     }
 }
 

@@ -16,7 +16,7 @@ use super::state::{
     Step, Strifull, TurnMod, LEADER_SOURCE, MAX_CHANGES, STACK,
 };
 use super::Options;
-use crate::error::{Error, Result};
+use crate::error::{decode_state, Error, Result};
 use crate::rng::GameRng;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -175,26 +175,10 @@ struct CombatData {
 
 // ---- decoding -----------------------------------------------------------------------------
 
-/// `$`-rooted path of a decoding error; a missing field is named in the path.
-fn decode_error(e: serde_path_to_error::Error<serde_json::Error>) -> Error {
-    let path = match e.path().to_string().as_str() {
-        "." => "$".to_string(),
-        p => format!("$.{p}"),
-    };
-    let msg = e.into_inner().to_string();
-    match msg
-        .strip_prefix("missing field `")
-        .and_then(|r| r.strip_suffix('`'))
-    {
-        Some(field) => Error::state(format!("{path}.{field}"), "missing"),
-        None => Error::state(path, msg),
-    }
-}
-
 impl Strifull {
     /// Decode, then validate (`docs/strifull.md`).
     pub(crate) fn parse_state(value: &Value) -> Result<Strifull> {
-        let data: StateData = serde_path_to_error::deserialize(value).map_err(decode_error)?;
+        let data: StateData = decode_state(value)?;
         data.into_game()
     }
 

@@ -10,10 +10,8 @@
 
 #![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -24,7 +22,7 @@ use super::effects::{Applied, Status};
 use super::notation::Action;
 use super::options::{Options, Selection};
 use super::state::{Declared, Offer, Phase, Play, Resume, StarState, Zinordia};
-use crate::error::{Error, Result};
+use crate::error::{clip, decode_state, Error, Result};
 use crate::game::Player;
 use crate::hex::Hex;
 use crate::rng::GameRng;
@@ -224,14 +222,6 @@ impl TryFrom<String> for Zone {
 impl From<Zone> for String {
     fn from(z: Zone) -> String {
         format!("{},{}", z.0.x, z.0.y)
-    }
-}
-
-/// At most 40 characters of user text, for messages.
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or("")),
-        None => text.to_string(),
     }
 }
 
@@ -503,7 +493,7 @@ fn effect_data(a: &Applied) -> EffectData {
 impl Zinordia {
     /// Decode a saved state, then validate it into a state (the one validation step).
     pub(super) fn parse_json(value: &Value) -> Result<Zinordia> {
-        let data: StateData = decode(value)?;
+        let data: StateData = decode_state(value)?;
         Zinordia::from_data(data)
     }
 
@@ -1024,37 +1014,5 @@ fn applied(e: &EffectData, players: usize, slots: usize, path: &str) -> Result<A
         applier: usize::from(e.applier),
         by: usize::from(e.by),
         turns: e.turns,
-    })
-}
-
-/// Decode `value` as `T`; an error names the path (`$.stars[1].zone`) and why.
-fn decode<T: DeserializeOwned>(value: &Value) -> Result<T> {
-    // Tracking the path costs an allocation per key: decode plainly, and only a value that
-    // fails is decoded again to say where.
-    if let Ok(data) = T::deserialize(value) {
-        return Ok(data);
-    }
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let message = e.inner().to_string();
-        let mut path = String::from("$");
-        for segment in e.path().iter() {
-            let _ = match segment {
-                serde_path_to_error::Segment::Seq { index } => write!(path, "[{index}]"),
-                serde_path_to_error::Segment::Map { key } => write!(path, ".{}", clip(key)),
-                serde_path_to_error::Segment::Enum { variant } => {
-                    write!(path, ".{}", clip(variant))
-                }
-                serde_path_to_error::Segment::Unknown => write!(path, ".?"),
-            };
-        }
-        let missing = message.strip_prefix("missing field `");
-        if let Some(key) = missing.and_then(|m| m.split('`').next()) {
-            let _ = write!(path, ".{}", clip(key));
-        }
-        let message = match message.char_indices().nth(200) {
-            Some((end, _)) => format!("{}...", message.get(..end).unwrap_or("")),
-            None => message,
-        };
-        Error::state(path, message)
     })
 }
