@@ -15,6 +15,11 @@
 //!
 //! Per game: ids, notations and actions round-trip; a game replays exactly from its record.
 //!
+//! The heuristic player (`Game::heuristic_action`, where a game has one): at every ply its
+//! move is legal and the same on every `resample_hidden` of the mover's view (it uses only
+//! what the mover may see); a game it plays against itself ends and replays the same from
+//! the same seeds.
+//!
 //! Known failures of today's code are listed in [`KNOWN_FAILURES`]: the main test skips them
 //! and the ignored test `known_failures_are_fixed` runs only them (`cargo test --test
 //! conformance -- --ignored`); remove an entry once it passes.
@@ -25,6 +30,7 @@ mod common;
 
 use common::{describe, legal, option_sets, options, random_playout};
 use kingdoms_core::registry::GAMES;
+use kingdoms_core::rng::GameRng;
 use kingdoms_core::{with_game, Error, Game, Session};
 use serde_json::{Map, Value};
 
@@ -93,8 +99,10 @@ fn conformance<G: Game>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
                 let refusals = legality(&mut r, g);
                 json_round_trip(&mut r, g);
                 determinizations(&mut r, g, &refusals);
+                heuristic_sight(&mut r, g);
             }
             replay(&mut r, seed, &opts_json, &states, &actions);
+            heuristic_games::<G>(&mut r, &opts, seed);
             failures.extend(r.failures);
         }
     }
@@ -268,6 +276,64 @@ fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]
             }
         }
     }
+}
+
+/// The heuristic player's move is legal and does not depend on what the mover cannot see.
+fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
+    let Some(mover) = g.current_player() else {
+        return;
+    };
+    let Some(a) = g.heuristic_action(&mut GameRng::seed(7)) else {
+        return; // no heuristic player in this game
+    };
+    r.check("heuristic_legal", legal(g).contains(&a), || {
+        format!(
+            "the heuristic player chose {:?}, not legal",
+            g.action_notation(a)
+        )
+    });
+    for seed in RESAMPLES {
+        let d = g.resample_hidden(mover, seed);
+        let b = d.heuristic_action(&mut GameRng::seed(7));
+        r.check("heuristic_hides_nothing", b == Some(a), || {
+            format!(
+                "the heuristic player chose {:?}, but {:?} in resample_hidden({mover}, {seed})",
+                g.action_notation(a),
+                b.map(|b| d.action_notation(b))
+            )
+        });
+    }
+}
+
+/// Heuristic against heuristic: every game ends, and the same seeds give the same game.
+fn heuristic_games<G: Game>(r: &mut Report, opts: &G::Options, seed: u64) {
+    /// Far above any real game's length (Battle Line's longest are about 150 plies).
+    const MAX_PLIES: usize = 20_000;
+    let play = || -> Option<Vec<G::Action>> {
+        let mut g = G::new(seed, opts).ok()?;
+        let mut rng = GameRng::seed(seed);
+        let mut moves = Vec::new();
+        while !g.is_terminal() && moves.len() < MAX_PLIES {
+            let a = g.heuristic_action(&mut rng)?;
+            g.apply(a).ok()?;
+            moves.push(a);
+        }
+        g.is_terminal().then_some(moves)
+    };
+    let has_heuristic = G::new(seed, opts)
+        .ok()
+        .and_then(|g| g.heuristic_action(&mut GameRng::seed(seed)))
+        .is_some();
+    if !has_heuristic {
+        return;
+    }
+    let once = play();
+    r.check("heuristic_games", once.is_some(), || {
+        "a heuristic game made an illegal move or did not end".into()
+    });
+    r.check("heuristic_games", play() == once, || {
+        "the same seeds gave another heuristic game".into()
+    });
 }
 
 /// The game replays exactly: from the seed and actions, and from its record's notations.
