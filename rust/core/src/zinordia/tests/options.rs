@@ -400,6 +400,7 @@ fn saved_states_list_second_readings_only_when_chosen() {
             "lines",
             "marks_stack",
             "reaction_order",
+            "reactions_interrupt",
             "split_movement",
             "unique_stars",
             "untimed_buffs"
