@@ -206,6 +206,14 @@ impl Zinordia {
             }
             if interrupt && !self.events.is_empty() {
                 self.settle_events();
+                // Lists with nothing left go first, so a resolution with nothing left to
+                // do is over rather than suspended.
+                while r.steps.last().is_some_and(|st| {
+                    ab.list(st.root, st.path())
+                        .is_none_or(|l| l.len() <= usize::from(st.next))
+                }) {
+                    r.steps.pop();
+                }
                 if !self.offers.is_empty() {
                     return r.steps.is_empty();
                 }
