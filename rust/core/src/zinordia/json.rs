@@ -745,6 +745,12 @@ impl Zinordia {
                     "a defeated Star is off the board",
                 ));
             }
+            if d.defeated && !d.effects.is_empty() {
+                return Err(Error::state(
+                    path("effects"),
+                    "a defeated Star's effects end with it",
+                ));
+            }
             let mut effects = Vec::with_capacity(d.effects.len());
             for (i, e) in d.effects.iter().enumerate() {
                 let at = format!("$.stars[{s}].effects[{i}]");
@@ -792,6 +798,19 @@ impl Zinordia {
             }
         }
         g.stars = stars;
+        // ZN-5.7: the effects of a player who is out ended when it went out.
+        for (s, st) in g.stars.iter().enumerate() {
+            for (i, a) in st.effects.iter().enumerate() {
+                if g.stars_of(a.applier)
+                    .all(|o| g.stars.get(o).is_some_and(|x| x.defeated))
+                {
+                    return Err(Error::state(
+                        format!("$.stars[{s}].effects[{i}].applier"),
+                        "the effects of a player who is out ended when it went out",
+                    ));
+                }
+            }
+        }
 
         let mut markers = Vec::with_capacity(data.markers.len());
         for (i, m) in data.markers.iter().enumerate() {
