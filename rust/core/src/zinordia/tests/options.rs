@@ -433,6 +433,7 @@ fn random_games_under_every_second_reading_end_and_round_trip() {
         reaction_order: ReactionOrder::Initiative,
         untimed_buffs: UntimedBuffs::Round,
         marks_stack: true,
+        reactions_interrupt: true,
         ..mode(m, n)
     };
     let mut repicks = 0;
