@@ -254,7 +254,7 @@ impl Zinordia {
             )),
             (Phase::Main, a) => match self.offers.front() {
                 Some(&o) => match a {
-                    Action::React { ability, alt } => self.check_react(o, ability, alt),
+                    Action::React { ability, alt } => Ok(self.check_react(o, ability, alt)?),
                     Action::Decline => Ok(()),
                     _ => Err(Error::illegal(
                         "ZN-9.4",
@@ -295,7 +295,7 @@ impl Zinordia {
                     target,
                     alt,
                 },
-            ) => self.check_activate(play, ability, target, alt),
+            ) => Ok(self.check_activate(play, ability, target, alt)?),
             (None, _) => Err(Error::illegal(
                 "ZN-6.1",
                 "between plays: play <slot> or end turn",
