@@ -580,11 +580,7 @@ impl Zinordia {
             (Phase::Main, Action::React { ability, alt }) => {
                 if let Some(o) = self.offers.pop_front() {
                     self.use_ability(o.star, ability, alt);
-                    let content = Arc::clone(&self.shared.content);
-                    let roster = self.stars[o.star].roster;
-                    if let Some(ab) = content.stars[roster].abilities.get(usize::from(ability)) {
-                        self.fire(o.star, ab, o.source);
-                    }
+                    self.fire(o.star, ability, o.source);
                     self.settle_events();
                 }
                 self.after_action();
@@ -664,6 +660,11 @@ impl Zinordia {
             match std::mem::take(&mut self.resume) {
                 Resume::Activation(d) => {
                     self.resolve_declared(d);
+                    self.settle_events();
+                }
+                // ZN-9.5, `reactions_interrupt`: the rest of a suspended ability.
+                Resume::Resolution(r) => {
+                    self.continue_resolution(*r);
                     self.settle_events();
                 }
                 Resume::EndTurn => {

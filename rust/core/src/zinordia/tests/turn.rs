@@ -246,7 +246,7 @@ fn zn_5_8_max_rounds_ends_by_the_tie_rule() {
 
 /// Invariants after every action: each placed Star on exactly one zone, the board's
 /// occupants matching; Vida, Âmago and Armadura within bounds.
-fn check_invariants(g: &Zinordia) {
+pub(super) fn check_invariants(g: &Zinordia) {
     let mut seen = 0;
     for (h, who) in g.board.occupants() {
         let s = who as usize;
