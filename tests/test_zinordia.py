@@ -22,6 +22,7 @@ SECOND_READINGS: dict[str, object] = {
     "reaction_order": "initiative",
     "untimed_buffs": "round",
     "marks_stack": True,
+    "reactions_interrupt": True,
 }
 
 MODE_OPTIONS = [
@@ -196,3 +197,36 @@ def test_doc_examples_run() -> None:
         test = parser.get_doctest(block, {}, f"docs/zinordia.md[{i}]", str(doc), 0)
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_reactions_interrupt_suspends_an_ability_in_saved_states_undo_and_replay() -> None:
+    """ZN-9.5 with ``reactions_interrupt=True``: random games reach states where the rest of
+    an ability waits for a reaction (``resume.kind == "resolution"``); such a state saves
+    and loads (dict and position), ``undo`` comes back to it exactly, and the record
+    replays to the same end."""
+    suspended = 0
+    for seed in range(6):
+        g = Zinordia(seed=seed, reactions_interrupt=True)
+        rng = random.Random(seed)
+        marks: list[tuple[int, dict[str, object]]] = []
+        while not g.is_terminal:
+            d = g.to_dict()
+            if d["resume"]["kind"] == "resolution":
+                suspended += 1
+                assert kingdoms.from_dict(d).to_dict() == d
+                text = g.position()
+                again = kingdoms.new_game("zinordia", position=text, reactions_interrupt=True)
+                assert again.position() == text and " resolution:" in text
+                # A normal decision: the reacting player's reactions, or decline.
+                assert all(
+                    str(a).startswith("react ") or str(a) == "decline" for a in g.legal_actions()
+                )
+                marks.append((g.ply or 0, d))
+            g.apply(rng.choice(g.legal_actions()))
+        end = g.to_dict()
+        assert kingdoms.replay(g.record()).to_dict() == end
+        for ply, d in marks[:3]:
+            back = g.clone()
+            back.undo(to_ply=ply)
+            assert back.to_dict() == d
+    assert suspended > 0

@@ -261,3 +261,4 @@ class ZinordiaOptions(TypedDict, total=False):
     reaction_order: Literal["event", "initiative"]
     untimed_buffs: Literal["turn", "round"]
     marks_stack: bool
+    reactions_interrupt: bool

@@ -45,7 +45,10 @@ and the second readings of the rules (each an **Option** of ``docs/rules/zinordi
 ``untimed_buffs``
     ``"turn"`` (default) or ``"round"``: until the applier's next turn (ZN-10.5);
 ``marks_stack``
-    ``False`` (default) or ``True``: the same mark again adds a copy (ZN-11.3).
+    ``False`` (default) or ``True``: the same mark again adds a copy (ZN-11.3);
+``reactions_interrupt``
+    ``False`` (default) or ``True``: reactions to events inside an ability are asked at
+    once, the rest of the ability waiting (ZN-9.5).
 """
 
 from __future__ import annotations

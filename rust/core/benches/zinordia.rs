@@ -8,7 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kingdoms_core::simulate::{random_playout, simulate};
-use kingdoms_core::zinordia::{Options, Phase, Zinordia};
+use kingdoms_core::zinordia::{Action, Options, Phase, Zinordia};
 use kingdoms_core::{Game, GameRng};
 use std::hint::black_box;
 
@@ -95,6 +95,31 @@ fn bench(c: &mut Criterion) {
                 let mut h = g.clone();
                 h.apply_unchecked(a);
                 black_box(h.current_player());
+            }
+        })
+    });
+    // The path of each legal move (ZN-6.3): the zone-bitset search the engine runs, and
+    // HexMap::path it reproduces.
+    let from = g.play.and_then(|p| g.stars[p.star].zone).unwrap();
+    let targets: Vec<_> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Move(z) => Some(g.shared.zones[usize::from(z)]),
+            _ => None,
+        })
+        .collect();
+    group.throughput(Throughput::Elements(targets.len() as u64));
+    group.bench_function("path of every legal move: zone_path (mid-play)", |b| {
+        b.iter(|| {
+            for &to in &targets {
+                black_box(g.board.zone_path(&g.shared.graph, from, to).unwrap());
+            }
+        })
+    });
+    group.bench_function("path of every legal move: HexMap::path (mid-play)", |b| {
+        b.iter(|| {
+            for &to in &targets {
+                black_box(g.board.path(from, to).unwrap());
             }
         })
     });

@@ -83,10 +83,13 @@ pub struct HexMap {
     tag_names: Vec<String>,
     /// The zones' cells, ordered by `r` then `q` (reading order of a pointy picture).
     zones: Vec<u32>,
-    /// The lowest and highest entry costs of passable zones (1 if none), which each search
-    /// asks for; `None` after a cost edit until [`HexMap::recost`] (edits one at a time stay
-    /// O(1), and a stale span is measured on demand as before).
-    cost_span: Option<(u32, u32)>,
+    /// The lowest and highest entry costs of passable zones, and which zones cost 1, which
+    /// each search asks for; `None` after a cost edit until [`HexMap::recost`] (edits one at
+    /// a time stay O(1), and a stale span is measured on demand as before).
+    cost_span: Option<Costs>,
+    /// On a map of at most 64 zones, the occupied zones as bits in zone order (kept by
+    /// [`HexMap::set_occupant`], so the bitset searches do not rescan the occupants).
+    occupied: u64,
     offsets: [isize; 6],
     /// The legend of the text format (symbols for terrain + tags combinations).
     pub(crate) symbols: Vec<super::text::Symbol>,
@@ -123,6 +126,18 @@ fn sorted_terrains(m: &HexMap) -> Vec<&Terrain> {
 fn sorted_tags(mut v: Vec<&str>) -> Vec<&str> {
     v.sort_unstable();
     v
+}
+
+/// The entry costs each search asks about (see `HexMap::cost_span`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Costs {
+    /// The lowest and highest entry costs of passable zones (1 if none).
+    pub min: u32,
+    pub max: u32,
+    /// On a map of at most 64 zones, as bits in zone order: the passable zones costing 1,
+    /// and those costing more (occupants aside).
+    pub unit: u64,
+    pub dear: u64,
 }
 
 impl HexMap {
@@ -203,6 +218,7 @@ impl HexMap {
             tag_names: Vec::new(),
             zones: Vec::new(),
             cost_span: None,
+            occupied: 0,
             offsets: DIRECTIONS.map(|d| d.y as isize * w + d.x as isize),
             symbols: Vec::new(),
         };
@@ -322,11 +338,6 @@ impl HexMap {
     }
 
     #[inline]
-    pub(crate) fn is_occupied_cell(&self, c: Cell) -> bool {
-        self.occupant[c] != NOBODY
-    }
-
-    #[inline]
     pub(crate) fn cell_blocks_sight(&self, c: Cell, occupants_block: bool) -> bool {
         let k = self.kind[c];
         (k != VOID && self.terrains[k as usize].blocks_sight)
@@ -352,23 +363,48 @@ impl HexMap {
     /// The lowest entry cost of any passable zone (1 if none): the A* heuristic's scale.
     #[inline]
     pub(crate) fn min_cost(&self) -> u32 {
-        self.cost_span.unwrap_or_else(|| self.measure_costs()).0
+        self.costs().min
     }
 
     /// The highest entry cost of any passable zone (1 if none).
     #[inline]
     pub(crate) fn max_cost(&self) -> u32 {
-        self.cost_span.unwrap_or_else(|| self.measure_costs()).1
+        self.costs().max
     }
 
-    fn measure_costs(&self) -> (u32, u32) {
+    #[inline]
+    pub(crate) fn costs(&self) -> Costs {
+        self.cost_span.unwrap_or_else(|| self.measure_costs())
+    }
+
+    fn measure_costs(&self) -> Costs {
         let costs = || {
             self.zones
                 .iter()
                 .map(|&c| self.cost[c as usize])
                 .filter(|&c| c != BLOCKED)
         };
-        (costs().min().unwrap_or(1), costs().max().unwrap_or(1))
+        let (mut unit, mut dear) = (0u64, 0u64);
+        for (i, &c) in self.zones.iter().enumerate().take(64) {
+            match self.cost[c as usize] {
+                BLOCKED => {}
+                1 => unit |= 1 << i,
+                _ => dear |= 1 << i,
+            }
+        }
+        Costs {
+            min: costs().min().unwrap_or(1),
+            max: costs().max().unwrap_or(1),
+            unit,
+            dear,
+        }
+    }
+
+    /// The occupied zones as bits in zone order, kept up to date on maps of at most 64
+    /// zones (0 on larger ones).
+    #[inline]
+    pub(crate) fn occupied_zone_bits(&self) -> u64 {
+        self.occupied
     }
 
     /// Measure and keep the cost span (after building a map or a batch of cost edits).
@@ -504,11 +540,20 @@ impl HexMap {
             return Err(Error::invalid(format!("occupant id {NOBODY} is reserved")));
         }
         self.occupant[c] = who.unwrap_or(NOBODY);
+        if let Ok(i) = self.zones.binary_search(&(c as u32)) {
+            if let Some(bit) = 1u64.checked_shl(i as u32) {
+                match who {
+                    Some(_) => self.occupied |= bit,
+                    None => self.occupied &= !bit,
+                }
+            }
+        }
         Ok(())
     }
 
     pub fn clear_occupants(&mut self) {
         self.occupant.fill(NOBODY);
+        self.occupied = 0;
     }
 
     /// Change a zone's terrain; its cost becomes the terrain's.

@@ -610,3 +610,88 @@ fn zone_ranges_beyond_the_table_are_measured() {
     assert_eq!(g.within(z0, far as u32) >> zf & 1, 1);
     assert_eq!(g.within(z0, u32::MAX).count_ones(), 4);
 }
+
+/// `zone_path` is `HexMap::path`: the same path and cost (the same tie order) for every pair
+/// of zones, on unit-cost maps (the bitset search, with occupied zones costing more or
+/// not) and on maps with costlier zones (handed to `path`), also after occupants move.
+#[test]
+fn zone_path_is_hex_path_for_every_pair() {
+    use super::zonebits::ZoneGraph;
+    for i in 0..200 {
+        let mut rng = GameRng::stream(12, i);
+        let mut m = if i % 4 == 3 {
+            random_map(&mut rng)
+        } else {
+            small_unit_map(&mut rng)
+        };
+        let Some(g) = ZoneGraph::new(&m) else {
+            continue;
+        };
+        let hexes: Vec<Hex> = m.zones().collect();
+        if i % 4 == 1 {
+            // Occupied zones costing more: the open zones still cost 1.
+            for &h in &hexes {
+                if m.occupant(h).is_some() && m.cost(h).is_some() {
+                    m.set_cost(h, 1 + rng.below(4) as u32).unwrap();
+                }
+            }
+        }
+        for round in 0..2 {
+            if round == 1 {
+                // Occupants come and go: the kept occupancy bits follow.
+                for &h in &hexes {
+                    match rng.below(6) {
+                        0 => m.set_occupant(h, Some(7)).unwrap(),
+                        1 => m.set_occupant(h, None).unwrap(),
+                        _ => {}
+                    }
+                }
+            }
+            for &a in &hexes {
+                for &b in &hexes {
+                    assert_eq!(
+                        m.zone_path(&g, a, b).unwrap(),
+                        m.path(a, b).unwrap(),
+                        "map {i} round {round}: {a:?} to {b:?}"
+                    );
+                    // Where the open zones cost 1 the bitset search answered, not `path`.
+                    if m.unit_open_bits().is_some() && a != b {
+                        assert!(m.unit_zone_path(&g, a, b).is_some());
+                    }
+                }
+            }
+        }
+        // Not zones: the same answers (`None`, or the start's error) as `path`.
+        let off = Hex::new(100, 100);
+        assert_eq!(m.zone_path(&g, hexes[0], off).unwrap(), None);
+        assert!(m.zone_path(&g, off, hexes[0]).is_err());
+    }
+}
+
+/// The occupancy bits the map keeps follow `set_occupant` and `clear_occupants`.
+#[test]
+fn occupied_bits_follow_the_occupants() {
+    for i in 0..100 {
+        let mut rng = GameRng::stream(13, i);
+        let mut m = small_unit_map(&mut rng);
+        let hexes: Vec<Hex> = m.zones().collect();
+        for step in 0..40 {
+            let h = hexes[rng.below(hexes.len())];
+            let who = (rng.below(2) == 0).then_some(step);
+            m.set_occupant(h, who).unwrap();
+            if step == 30 {
+                m.clear_occupants();
+            }
+            let want = hexes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &h)| m.occupant(h).is_some())
+                .fold(0u64, |b, (j, _)| b | 1 << j);
+            assert_eq!(m.occupied_bits(), Some(want));
+            let open = m.unit_open_bits().unwrap();
+            for (j, &h) in hexes.iter().enumerate() {
+                assert_eq!(open >> j & 1 == 1, m.is_open(h));
+            }
+        }
+    }
+}

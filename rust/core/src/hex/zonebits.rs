@@ -5,12 +5,21 @@
 //! when every zone a mover may enter costs 1.
 
 use super::coords::{axis_direction, distance, Hex};
-use super::map::{HexMap, BLOCKED};
+use super::map::HexMap;
+use crate::error::Result;
 
 /// Most zones a [`ZoneGraph`] holds: one bit each in a `u64`.
 pub const MAX_BIT_ZONES: usize = 64;
 /// Largest distance [`ZoneGraph::within`] keeps in its table; it measures beyond.
 pub const MAX_TABLE_DISTANCE: u32 = 64;
+/// No zone in that direction (an entry of [`ZoneGraph`]'s `adjacent`).
+const NO_ZONE: u8 = u8::MAX;
+/// Most buckets of the zone path search's queue (one more than the span of keys it holds);
+/// maps with wider entry costs take [`HexMap::path`].
+const PATH_BUCKETS: usize = 8;
+/// Room in each bucket: a key's bucket rarely holds more than the zones themselves, and a
+/// fuller one hands the search to [`HexMap::path`]. Small, so the queue is cheap to clear.
+const BUCKET_ROOM: usize = MAX_BIT_ZONES;
 
 /// The adjacency of a map's zones as bitsets (void and terrain do not change it, so a map's
 /// graph stays valid while its occupants, costs and terrain change).
@@ -18,6 +27,9 @@ pub const MAX_TABLE_DISTANCE: u32 = 64;
 pub struct ZoneGraph {
     /// Per zone, the bits of its neighbouring zones.
     neighbours: Vec<u64>,
+    /// Per zone, the neighbouring zone in each direction, in [`HexMap`]'s `offsets` order
+    /// (the order [`HexMap::path`] tries them), or `NO_ZONE`.
+    adjacent: Vec<[u8; 6]>,
     /// The zones, in zone order.
     hexes: Vec<Hex>,
     /// Per zone `z` and distance `d` (`z * stride + d`), the zones within hex distance `d`
@@ -37,17 +49,22 @@ impl ZoneGraph {
             return None;
         }
         let offsets = map.offsets();
-        let neighbours = cells
+        let adjacent: Vec<[u8; 6]> = cells
             .iter()
             .map(|&c| {
-                offsets.iter().fold(0u64, |bits, &off| {
+                offsets.map(|off| {
                     // The void padding keeps every neighbour of a zone inside the storage.
                     let nb = (c as isize + off) as u32;
-                    match cells.binary_search(&nb) {
-                        Ok(i) => bits | 1 << i,
-                        Err(_) => bits,
-                    }
+                    cells.binary_search(&nb).map_or(NO_ZONE, |i| i as u8)
                 })
+            })
+            .collect();
+        let neighbours = adjacent
+            .iter()
+            .map(|dirs| {
+                dirs.iter()
+                    .filter(|&&z| z != NO_ZONE)
+                    .fold(0u64, |bits, &z| bits | 1 << z)
             })
             .collect();
         let hexes: Vec<Hex> = map.zones().collect();
@@ -76,6 +93,7 @@ impl ZoneGraph {
         }
         Some(ZoneGraph {
             neighbours,
+            adjacent,
             hexes,
             within,
             stride,
@@ -153,34 +171,144 @@ impl HexMap {
     /// order, when the map has at most [`MAX_BIT_ZONES`] zones and each of those zones costs
     /// 1 to enter (so steps are costs); `None` otherwise.
     pub fn unit_open_bits(&self) -> Option<u64> {
-        let cells = self.zone_cells();
-        if cells.len() > MAX_BIT_ZONES {
+        if self.zone_cells().len() > MAX_BIT_ZONES {
             return None;
         }
-        let mut bits = 0u64;
-        for (i, &c) in cells.iter().enumerate() {
-            match self.step_cost(c as usize) {
-                BLOCKED => {}
-                1 => bits |= 1 << i,
-                _ => return None,
-            }
-        }
-        Some(bits)
+        // Kept bitsets, not a scan: asked for every listing of moves.
+        let costs = self.costs();
+        let free = !self.occupied_zone_bits();
+        (costs.dear & free == 0).then_some(costs.unit & free)
     }
 
     /// The occupied zones as bits in zone order; `None` for a map of more than
     /// [`MAX_BIT_ZONES`] zones.
     pub fn occupied_bits(&self) -> Option<u64> {
-        let cells = self.zone_cells();
-        if cells.len() > MAX_BIT_ZONES {
+        (self.zone_cells().len() <= MAX_BIT_ZONES).then(|| self.occupied_zone_bits())
+    }
+
+    /// The path [`HexMap::path`] finds from `a` to `b`, found on `graph`, this map's zone
+    /// graph: the same A* with the same bucket queue, so the same ties broken the same way
+    /// and the same path (ZN-6.3 fixes a move's path by it), but on zone ids with fixed
+    /// arrays instead of the dense storage with allocated ones. Where the bitsets do not
+    /// apply (a map of more than 64 zones, a zone costing more than 1 to enter, a foreign
+    /// graph) it is `HexMap::path` itself.
+    pub fn zone_path(&self, graph: &ZoneGraph, a: Hex, b: Hex) -> Result<Option<(Vec<Hex>, u64)>> {
+        match self.unit_zone_path(graph, a, b) {
+            Some(found) => Ok(found),
+            None => self.path(a, b),
+        }
+    }
+
+    /// `zone_path` on the bitsets; `None` where they do not apply.
+    pub(super) fn unit_zone_path(
+        &self,
+        graph: &ZoneGraph,
+        a: Hex,
+        b: Hex,
+    ) -> Option<Option<(Vec<Hex>, u64)>> {
+        if a == b || graph.len() != self.len() {
             return None;
         }
-        Some(
-            cells
-                .iter()
-                .enumerate()
-                .filter(|&(_, &c)| self.is_occupied_cell(c as usize))
-                .fold(0u64, |bits, (i, _)| bits | 1 << i),
-        )
+        let open = self.unit_open_bits()?;
+        let (s, t) = (self.zone_index(a)?, self.zone_index(b)?);
+        if graph.hexes.get(s) != Some(&a) || graph.hexes.get(t) != Some(&b) {
+            return None;
+        }
+        if open >> t & 1 == 0 {
+            return Some(None);
+        }
+        // HexMap::path's queue and keys: f = g + distance * unit, over `span + 1` buckets.
+        let costs = self.costs();
+        let unit = u64::from(costs.min);
+        let nbuckets = u64::from(costs.max) + unit + 1;
+        if nbuckets > PATH_BUCKETS as u64 {
+            return None;
+        }
+        let h = |z: usize| u64::from(distance(graph.hexes[z], b)) * unit;
+        // Costs so far: a path on at most 64 unit-cost zones costs less than 64.
+        let mut g = [u8::MAX; MAX_BIT_ZONES];
+        let mut parent = [NO_ZONE; MAX_BIT_ZONES];
+        let mut queue = ZoneQueue::new(nbuckets);
+        g[s] = 0;
+        queue.push(h(s), s)?;
+        while let Some((f, c)) = queue.pop() {
+            let gc = u64::from(g[c]);
+            if f > gc + h(c) {
+                continue; // stale entry
+            }
+            if c == t {
+                let mut path = Vec::with_capacity(gc as usize + 1);
+                path.push(b);
+                let mut at = c;
+                while at != s {
+                    at = usize::from(parent[at]);
+                    path.push(*graph.hexes.get(at)?);
+                }
+                path.reverse();
+                return Some(Some((path, gc)));
+            }
+            for &nb in graph.adjacent.get(c)? {
+                let nb = usize::from(nb);
+                // Void, obstacles and occupied zones are not open; open zones cost 1.
+                if nb >= MAX_BIT_ZONES || open >> nb & 1 == 0 {
+                    continue;
+                }
+                let ng = gc + 1;
+                if ng < u64::from(g[nb]) {
+                    g[nb] = ng as u8;
+                    parent[nb] = c as u8;
+                    queue.push(ng + h(nb), nb)?;
+                }
+            }
+        }
+        Some(None)
+    }
+}
+
+/// `HexMap::path`'s bucket queue (Dial's circular buckets, last in first out within a
+/// bucket, the current key starting at 0) in fixed arrays of zone ids.
+struct ZoneQueue {
+    buckets: [[u8; BUCKET_ROOM]; PATH_BUCKETS],
+    lens: [u8; PATH_BUCKETS],
+    n: u64,
+    cur: u64,
+    len: usize,
+}
+
+impl ZoneQueue {
+    fn new(n: u64) -> Self {
+        ZoneQueue {
+            buckets: [[0; BUCKET_ROOM]; PATH_BUCKETS],
+            lens: [0; PATH_BUCKETS],
+            n,
+            cur: 0,
+            len: 0,
+        }
+    }
+
+    /// `None` when the bucket is full (the caller hands the search over).
+    fn push(&mut self, key: u64, zone: usize) -> Option<()> {
+        let k = (key % self.n) as usize;
+        let len = self.lens.get_mut(k)?;
+        *self.buckets[k].get_mut(usize::from(*len))? = zone as u8;
+        *len += 1;
+        self.len += 1;
+        Some(())
+    }
+
+    fn pop(&mut self) -> Option<(u64, usize)> {
+        if self.len == 0 {
+            return None;
+        }
+        loop {
+            let k = (self.cur % self.n) as usize;
+            if self.lens[k] > 0 {
+                self.lens[k] -= 1;
+                self.len -= 1;
+                let top = usize::from(self.lens[k]);
+                return Some((self.cur, usize::from(self.buckets[k][top])));
+            }
+            self.cur += 1;
+        }
     }
 }

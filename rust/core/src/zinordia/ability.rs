@@ -544,16 +544,20 @@ impl Effect {
         }
     }
 
-    /// Every effect in this one, itself first, depth first (nested lists included).
-    pub fn walk<'a>(&'a self, out: &mut Vec<&'a Effect>) {
-        out.push(self);
-        let inner: &[Effect] = match self {
+    /// The effect list nested in this one (`on_collision`, `path`, `then`), empty if none.
+    pub fn nested(&self) -> &[Effect] {
+        match self {
             Effect::Push { on_collision, .. } | Effect::Pull { on_collision, .. } => on_collision,
             Effect::Dash { path, .. } => path,
             Effect::If { then, .. } => then,
             _ => &[],
-        };
-        for e in inner {
+        }
+    }
+
+    /// Every effect in this one, itself first, depth first (nested lists included).
+    pub fn walk<'a>(&'a self, out: &mut Vec<&'a Effect>) {
+        out.push(self);
+        for e in self.nested() {
             e.walk(out);
         }
     }
@@ -614,7 +618,45 @@ fn problem(field: impl Into<String>, why: impl Into<String>) -> Problem {
     (field.into(), why.into())
 }
 
+/// One of an ability's top-level effect lists (the roster format's field names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    Effects,
+    OnMiss,
+    SelfEffects,
+}
+
+impl Root {
+    pub const ALL: [Root; 3] = [Root::Effects, Root::OnMiss, Root::SelfEffects];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Root::Effects => "effects",
+            Root::OnMiss => "on_miss",
+            Root::SelfEffects => "self_effects",
+        }
+    }
+}
+
 impl Ability {
+    /// The effect list at `root`, then down `path`: each index names an effect of the list
+    /// so far whose nested list is taken (`None` if the path leads nowhere).
+    pub fn list(&self, root: Root, path: &[u8]) -> Option<&[Effect]> {
+        let mut list: &[Effect] = match root {
+            Root::Effects => &self.effects,
+            Root::OnMiss => &self.on_miss,
+            Root::SelfEffects => &self.self_effects,
+        };
+        for &i in path {
+            let nested = list.get(usize::from(i))?.nested();
+            if nested.is_empty() {
+                return None;
+            }
+            list = nested;
+        }
+        Some(list)
+    }
+
     /// Who is affected, with the default filled in.
     pub fn affects(&self) -> Option<Affects> {
         self.affects.or(match self.kind {

@@ -30,6 +30,54 @@ impl Bill {
     }
 }
 
+/// Why an activation or a reaction is refused, built without allocating: move generation
+/// tries many candidates that are mostly illegal and throws their refusals away, so only
+/// `check` turns one into an [`Error`] naming the rule (with the text it always had).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    rule: &'static str,
+    why: Why,
+}
+
+/// The reason of a [`Refusal`]: a fixed text, or one with the numbers it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    Text(&'static str),
+    Amago { needs: u16, has: u16 },
+    VidaCost(u16),
+    Renown { needs: u16, has: u16 },
+    Used(u8),
+    Range { d: u32, range: u32 },
+}
+
+/// A condition's verdict: `Err` says which rule refuses and why.
+type Verdict<T> = std::result::Result<T, Refusal>;
+
+fn refuse(rule: &'static str, why: &'static str) -> Refusal {
+    Refusal {
+        rule,
+        why: Why::Text(why),
+    }
+}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
+        let why = match r.why {
+            Why::Text(t) => t.to_string(),
+            Why::Amago { needs, has } => format!("needs {needs} Âmago, the Star has {has}"),
+            Why::VidaCost(v) => format!("a Vida cost of {v} would defeat the Star"),
+            Why::Renown { needs, has } => {
+                format!("needs {needs} Renown, the Star carries {has}")
+            }
+            Why::Used(used) => format!("used {used} time(s) this round, its limit"),
+            Why::Range { d, range } => {
+                format!("the target is {d} zones away, the range is {range}")
+            }
+        };
+        Error::illegal(r.rule, why)
+    }
+}
+
 impl Zinordia {
     /// The ability `i` of star slot `s`, if it has one.
     pub fn ability(&self, s: usize, i: u8) -> Option<&Ability> {
@@ -38,11 +86,15 @@ impl Zinordia {
 
     /// ZN-10.4: the bill for ability `ab` paying the alternative cost or not.
     pub fn bill(ab: &Ability, alt: bool) -> Result<Bill> {
+        Ok(Self::bill_of(ab, alt)?)
+    }
+
+    fn bill_of(ab: &Ability, alt: bool) -> Verdict<Bill> {
         let mut b = Bill::default();
         if alt {
             let c = ab
                 .alt_cost
-                .ok_or_else(|| Error::illegal("ZN-10.4", "this ability has no alternative cost"))?;
+                .ok_or_else(|| refuse("ZN-10.4", "this ability has no alternative cost"))?;
             b.add(c);
         } else {
             b.amago = ab.cost;
@@ -54,30 +106,27 @@ impl Zinordia {
     }
 
     /// Whether star `s` can pay `bill` (ZN-10.4): a Vida cost must leave it at least 1.
-    fn can_pay(&self, s: usize, bill: Bill) -> Result<()> {
+    fn can_pay(&self, s: usize, bill: Bill) -> Verdict<()> {
         let st = &self.stars[s];
-        if st.amago < bill.amago {
-            return Err(Error::illegal(
-                "ZN-10.4",
-                format!("needs {} Âmago, the Star has {}", bill.amago, st.amago),
-            ));
-        }
-        if bill.vida > 0 && st.vida <= bill.vida {
-            return Err(Error::illegal(
-                "ZN-10.4",
-                format!("a Vida cost of {} would defeat the Star", bill.vida),
-            ));
-        }
-        if st.renown < bill.renown {
-            return Err(Error::illegal(
-                "ZN-10.4",
-                format!(
-                    "needs {} Renown, the Star carries {}",
-                    bill.renown, st.renown
-                ),
-            ));
-        }
-        Ok(())
+        let why = if st.amago < bill.amago {
+            Why::Amago {
+                needs: bill.amago,
+                has: st.amago,
+            }
+        } else if bill.vida > 0 && st.vida <= bill.vida {
+            Why::VidaCost(bill.vida)
+        } else if st.renown < bill.renown {
+            Why::Renown {
+                needs: bill.renown,
+                has: st.renown,
+            }
+        } else {
+            return Ok(());
+        };
+        Err(Refusal {
+            rule: "ZN-10.4",
+            why,
+        })
     }
 
     pub(crate) fn pay(&mut self, s: usize, bill: Bill) {
@@ -90,49 +139,44 @@ impl Zinordia {
     /// The conditions on ability `i` of star `s` that do not depend on the target: it
     /// exists, is of `kinds`, is not silenced, has uses left this round (ZN-10.6, ZN-10.8)
     /// and its bill is payable.
-    fn usable(&self, s: usize, i: u8, alt: bool, reaction: bool) -> Result<&Ability> {
+    fn usable(&self, s: usize, i: u8, alt: bool, reaction: bool) -> Verdict<&Ability> {
         let ab = self
             .ability(s, i)
-            .ok_or_else(|| Error::illegal("ZN-1.1", "a Star has four abilities"))?;
+            .ok_or_else(|| refuse("ZN-1.1", "a Star has four abilities"))?;
         match (reaction, ab.kind) {
             (false, Kind::Attack | Kind::Instant) | (true, Kind::Reaction) => {}
             (_, Kind::Passive) => {
-                return Err(Error::illegal(
+                return Err(refuse(
                     "ZN-9.3",
                     "a passive acts by itself and is never activated",
                 ))
             }
             (false, Kind::Reaction) => {
-                return Err(Error::illegal(
+                return Err(refuse(
                     "ZN-9.4",
                     "a reaction is used only when its trigger offers it",
                 ))
             }
-            (true, _) => {
-                return Err(Error::illegal(
-                    "ZN-9.4",
-                    "only a reaction answers a trigger",
-                ))
-            }
+            (true, _) => return Err(refuse("ZN-9.4", "only a reaction answers a trigger")),
         }
         if self.is_silenced(s, ab.kind) {
-            return Err(Error::illegal("ZN-11.5", "the Star is silenced"));
+            return Err(refuse("ZN-11.5", "the Star is silenced"));
         }
         let used = self.stars[s].uses.get(usize::from(i)).copied().unwrap_or(0);
         if used >= ab.repeat {
             let rule = if ab.repeat > 1 { "ZN-10.6" } else { "ZN-10.8" };
-            return Err(Error::illegal(
+            return Err(Refusal {
                 rule,
-                format!("used {used} time(s) this round, its limit"),
-            ));
+                why: Why::Used(used),
+            });
         }
-        self.can_pay(s, Self::bill(ab, alt)?)?;
+        self.can_pay(s, Self::bill_of(ab, alt)?)?;
         Ok(ab)
     }
 
     /// ZN-6.4, ZN-10.7: whether activating ability `ab` now uses the play's activation, or
     /// `Err` if the play cannot activate it at all.
-    fn activation_free(play: Play, ab: &Ability) -> Result<bool> {
+    fn activation_free(play: Play, ab: &Ability) -> Verdict<bool> {
         let free = ab.ultra_rapid && play.activations == 0;
         if play.activated && !free {
             let why = if ab.ultra_rapid {
@@ -141,30 +185,28 @@ impl Zinordia {
                 "the play's activation is already used"
             };
             let rule = if ab.ultra_rapid { "ZN-10.7" } else { "ZN-6.4" };
-            return Err(Error::illegal(rule, why));
+            return Err(refuse(rule, why));
         }
         Ok(free)
     }
 
     /// ZN-10.3, ZN-2.5: whether zone `target` is a valid target of `ab` used by `s`.
-    pub(crate) fn target_ok(&self, s: usize, ab: &Ability, target: Hex) -> Result<()> {
+    pub(crate) fn target_ok(&self, s: usize, ab: &Ability, target: Hex) -> Verdict<()> {
         let Some(from) = self.stars[s].zone else {
-            return Err(Error::illegal("ZN-6.1", "the Star is not on the board"));
+            return Err(refuse("ZN-6.1", "the Star is not on the board"));
         };
         let d = distance(from, target);
         let range = u32::from(ab.range);
-        let out_of_range = || {
-            Error::illegal(
-                "ZN-2.5",
-                format!("the target is {d} zones away, the range is {range}"),
-            )
+        let out_of_range = || Refusal {
+            rule: "ZN-2.5",
+            why: Why::Range { d, range },
         };
         let star_here = self.board.occupant(target).map(|o| o as usize);
         let my_team = self.shared.team(self.shared.owner(s));
         match ab.target {
             Target::User => {
                 if target != from {
-                    return Err(Error::illegal(
+                    return Err(refuse(
                         "ZN-10.3",
                         "a self-targeted ability names its user's zone",
                     ));
@@ -172,14 +214,14 @@ impl Zinordia {
             }
             Target::Ally | Target::Enemy | Target::Star => {
                 let Some(o) = star_here.filter(|&o| o != s) else {
-                    return Err(Error::illegal("ZN-10.3", "the target must be another Star"));
+                    return Err(refuse("ZN-10.3", "the target must be another Star"));
                 };
                 let ally = self.shared.team(self.shared.owner(o)) == my_team;
                 if ab.target == Target::Ally && !ally {
-                    return Err(Error::illegal("ZN-10.3", "the target must be an ally"));
+                    return Err(refuse("ZN-10.3", "the target must be an ally"));
                 }
                 if ab.target == Target::Enemy && ally {
-                    return Err(Error::illegal("ZN-10.3", "the target must be an enemy"));
+                    return Err(refuse("ZN-10.3", "the target must be an enemy"));
                 }
                 if d > range {
                     return Err(out_of_range());
@@ -192,10 +234,7 @@ impl Zinordia {
             }
             Target::EmptyZone => {
                 if d == 0 || self.board.blocker(target).is_some() {
-                    return Err(Error::illegal(
-                        "ZN-10.3",
-                        "the target must be an empty open zone",
-                    ));
+                    return Err(refuse("ZN-10.3", "the target must be an empty open zone"));
                 }
                 if d > range {
                     return Err(out_of_range());
@@ -203,7 +242,7 @@ impl Zinordia {
             }
             Target::Direction => {
                 if d == 0 {
-                    return Err(Error::illegal(
+                    return Err(refuse(
                         "ZN-2.6",
                         "a direction is a zone other than the Star's",
                     ));
@@ -214,17 +253,14 @@ impl Zinordia {
                     } else {
                         "a direction is a zone on one of the Star's six axes"
                     };
-                    return Err(Error::illegal("ZN-2.6", why));
+                    return Err(refuse("ZN-2.6", why));
                 }
                 if d > range.max(1) {
                     return Err(out_of_range());
                 }
             }
             Target::Source => {
-                return Err(Error::illegal(
-                    "ZN-10.3",
-                    "\"source\" targets belong to reactions",
-                ))
+                return Err(refuse("ZN-10.3", "\"source\" targets belong to reactions"))
             }
         }
         Ok(())
@@ -244,7 +280,7 @@ impl Zinordia {
     }
 
     /// ZN-7.1, ZN-6.4: the checks of `Activate`, the same ones move generation uses.
-    pub(crate) fn check_activate(&self, play: Play, i: u8, target: u8, alt: bool) -> Result<()> {
+    pub(crate) fn check_activate(&self, play: Play, i: u8, target: u8, alt: bool) -> Verdict<()> {
         let s = play.star;
         let ab = self.usable(s, i, alt, false)?;
         Self::activation_free(play, ab)?;
@@ -253,7 +289,7 @@ impl Zinordia {
             .zones
             .get(usize::from(target))
             .copied()
-            .ok_or_else(|| Error::illegal("ZN-10.3", "no such zone"))?;
+            .ok_or_else(|| refuse("ZN-10.3", "no such zone"))?;
         self.target_ok(s, ab, h)
     }
 
@@ -340,20 +376,20 @@ impl Zinordia {
     }
 
     /// ZN-9.4: whether reaction `i` of the Star the window `o` asks about may answer it.
-    pub(crate) fn check_react(&self, o: Offer, i: u8, alt: bool) -> Result<()> {
+    pub(crate) fn check_react(&self, o: Offer, i: u8, alt: bool) -> Verdict<()> {
         let ab = self.usable(o.star, i, alt, true)?;
         if ab.trigger != Some(o.trigger) {
-            return Err(Error::illegal(
+            return Err(refuse(
                 "ZN-9.4",
                 "this reaction does not answer this trigger",
             ));
         }
         if !self.alive(o.star) {
-            return Err(Error::illegal("ZN-8.5", "the Star is out of the game"));
+            return Err(refuse("ZN-8.5", "the Star is out of the game"));
         }
         if ab.target == Target::Source {
             let Some(src) = o.source.filter(|&x| self.alive(x)) else {
-                return Err(Error::illegal(
+                return Err(refuse(
                     "ZN-10.3",
                     "the Star that caused the trigger is no longer on the board",
                 ));
@@ -362,7 +398,7 @@ impl Zinordia {
                 let (a, b) = (self.stars[o.star].zone, self.stars[src].zone);
                 if let (Some(a), Some(b)) = (a, b) {
                     if distance(a, b) > u32::from(ab.range) {
-                        return Err(Error::illegal(
+                        return Err(refuse(
                             "ZN-2.5",
                             "the source is out of the reaction's range",
                         ));

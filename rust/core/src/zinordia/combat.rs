@@ -87,8 +87,11 @@ impl Zinordia {
     }
 
     /// ZN-8.5, ZN-12.3: the Star leaves the board; its defeater gains 1 plus all the
-    /// defeated Star's Renown. (With no defeater on the board the Renown is lost.)
+    /// defeated Star's Renown. (With no defeater on the board the Renown is lost.) Its
+    /// effects end with it, and when its player is now out (ZN-5.7) so do the effects that
+    /// player's Stars applied: their durations count that player's turns, and none come.
     fn defeat(&mut self, target: usize, by: Option<usize>) {
+        self.stars[target].effects.clear();
         let carried = std::mem::take(&mut self.stars[target].renown);
         if let Some(h) = self.stars[target].zone.take() {
             // The zone exists (the Star stood on it).
@@ -101,6 +104,13 @@ impl Zinordia {
         }
         if self.play.is_some_and(|p| p.star == target) {
             self.play = None;
+        }
+        let owner = self.shared.owner(target);
+        if !self.player_in_game(owner) {
+            for st in &mut self.stars {
+                st.effects.retain(|a| a.applier != owner);
+            }
+            self.clamp_armadura();
         }
     }
 

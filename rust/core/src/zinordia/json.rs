@@ -15,12 +15,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::ability::{Immunity, SilenceScope, Stat, Trigger, STATS};
+use super::ability::{Effect, Immunity, Kind, Root, SilenceScope, Stat, Trigger, MAX_DEPTH, STATS};
 use super::combat::{AttackRoll, Defence};
 use super::content::ABILITIES;
 use super::effects::{Applied, Status};
 use super::notation::Action;
 use super::options::{Options, Selection};
+use super::resolution::{Resolution, Step};
 use super::state::{Declared, Offer, Phase, Play, Resume, StarState, Zinordia};
 use crate::error::{clip, decode_state, Error, Result};
 use crate::game::Player;
@@ -159,8 +160,10 @@ struct OfferData {
     source: Option<u16>,
 }
 
-/// `{"kind": "main"}`, `{"kind": "end_turn"}`, or a declared activation waiting for its
-/// `targeted` reactions: `{"kind": "activation", "star", "ability", "target"}`.
+/// `{"kind": "main"}`, `{"kind": "end_turn"}`, a declared activation waiting for its
+/// `targeted` reactions: `{"kind": "activation", "star", "ability", "target"}`, or the rest
+/// of an ability's resolution suspended at a reaction window (`reactions_interrupt`,
+/// ZN-9.5): `{"kind": "resolution", "star", "ability", "target", "steps"}`.
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum ResumeData {
@@ -171,7 +174,32 @@ enum ResumeData {
         ability: u8,
         target: Zone,
     },
+    Resolution {
+        /// The user's slot.
+        star: u16,
+        ability: u8,
+        #[serde(deserialize_with = "nullable")]
+        target: Option<Zone>,
+        /// The effect lists still to apply, the first to run first.
+        steps: Vec<StepData>,
+    },
 }
+
+/// One effect list still to apply: on Star `star`, the ability's list `list` (`effects`,
+/// `on_miss`, `self_effects`), then down `path` (indices of effects whose nested list is
+/// taken); `next` effect next, `hits` instances of it already dealt.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepData {
+    star: u16,
+    list: String,
+    path: Vec<u8>,
+    next: u8,
+    hits: u8,
+}
+
+/// Most steps a suspended resolution may hold (far above what any ability leaves).
+const MAX_STEPS: usize = 256;
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -368,13 +396,30 @@ impl Zinordia {
                     source: o.source.map(|x| x as u16),
                 })
                 .collect(),
-            resume: match self.resume {
+            resume: match &self.resume {
                 Resume::Main => ResumeData::Main,
                 Resume::EndTurn => ResumeData::EndTurn,
                 Resume::Activation(d) => ResumeData::Activation {
                     star: d.star as u16,
                     ability: d.ability,
                     target: Zone(d.target),
+                },
+                Resume::Resolution(r) => ResumeData::Resolution {
+                    star: r.user as u16,
+                    ability: r.ability,
+                    target: r.target.map(Zone),
+                    steps: r
+                        .steps
+                        .iter()
+                        .rev()
+                        .map(|st| StepData {
+                            star: st.star as u16,
+                            list: st.root.name().into(),
+                            path: st.path().to_vec(),
+                            next: st.next,
+                            hits: st.hits,
+                        })
+                        .collect(),
                 },
             },
             last_roll: self.last_roll.as_ref().map(|r| RollData {
@@ -690,6 +735,12 @@ impl Zinordia {
                     "a defeated Star is off the board",
                 ));
             }
+            if d.defeated && !d.effects.is_empty() {
+                return Err(Error::state(
+                    path("effects"),
+                    "a defeated Star's effects end with it",
+                ));
+            }
             let mut effects = Vec::with_capacity(d.effects.len());
             for (i, e) in d.effects.iter().enumerate() {
                 let at = format!("$.stars[{s}].effects[{i}]");
@@ -737,6 +788,19 @@ impl Zinordia {
             }
         }
         g.stars = stars;
+        // ZN-5.7: the effects of a player who is out ended when it went out.
+        for (s, st) in g.stars.iter().enumerate() {
+            for (i, a) in st.effects.iter().enumerate() {
+                if g.stars_of(a.applier)
+                    .all(|o| g.stars.get(o).is_some_and(|x| x.defeated))
+                {
+                    return Err(Error::state(
+                        format!("$.stars[{s}].effects[{i}].applier"),
+                        "the effects of a player who is out ended when it went out",
+                    ));
+                }
+            }
+        }
 
         let mut markers = Vec::with_capacity(data.markers.len());
         for (i, m) in data.markers.iter().enumerate() {
@@ -914,6 +978,12 @@ impl Zinordia {
                     target: target.0,
                 })
             }
+            ResumeData::Resolution {
+                star,
+                ability,
+                target,
+                steps,
+            } => Resume::Resolution(Box::new(resolution(&g, star, ability, target, &steps)?)),
         };
         if g.offers.is_empty() && g.resume != Resume::Main {
             return Err(Error::state(
@@ -963,6 +1033,106 @@ impl Zinordia {
         };
         Ok(g)
     }
+}
+
+/// A suspended resolution from its plain data (ZN-9.5): an attack or instant of a Star slot
+/// (the user may have been defeated since), a zone of the map, and steps whose lists exist
+/// in that ability, each with its next effect and the instances of it dealt in bounds.
+fn resolution(
+    g: &Zinordia,
+    star: u16,
+    ability: u8,
+    target: Option<Zone>,
+    steps: &[StepData],
+) -> Result<Resolution> {
+    let user = usize::from(star);
+    let Some(ab) = g.stars.get(user).and_then(|_| g.ability(user, ability)) else {
+        return Err(Error::state(
+            "$.resume",
+            "a suspended resolution names a Star slot and one of its abilities 0..4",
+        ));
+    };
+    if !g.shared.options.reactions_interrupt {
+        return Err(Error::state(
+            "$.resume",
+            "a resolution is suspended only with reactions_interrupt = true",
+        ));
+    }
+    if !matches!(ab.kind, Kind::Attack | Kind::Instant) {
+        return Err(Error::state(
+            "$.resume.ability",
+            "only an attack or an instant is suspended",
+        ));
+    }
+    if target.is_some_and(|z| !g.shared.map.contains(z.0)) {
+        return Err(Error::state("$.resume.target", "not a zone of the map"));
+    }
+    if steps.len() > MAX_STEPS {
+        return Err(Error::state(
+            "$.resume.steps",
+            format!("at most {MAX_STEPS} steps"),
+        ));
+    }
+    let mut out = Vec::with_capacity(steps.len());
+    for (i, d) in steps.iter().enumerate() {
+        let path = format!("$.resume.steps[{i}]");
+        if usize::from(d.star) >= g.stars.len() {
+            return Err(Error::state(format!("{path}.star"), "no such Star slot"));
+        }
+        let root = Root::ALL
+            .into_iter()
+            .find(|r| r.name() == d.list)
+            .ok_or_else(|| {
+                Error::state(
+                    format!("{path}.list"),
+                    format!(
+                        "expected effects, on_miss or self_effects, found {:?}",
+                        clip(&d.list)
+                    ),
+                )
+            })?;
+        let list = (d.path.len() < MAX_DEPTH)
+            .then(|| ab.list(root, &d.path))
+            .flatten()
+            .ok_or_else(|| {
+                Error::state(
+                    format!("{path}.path"),
+                    "not a nested effect list of this ability",
+                )
+            })?;
+        if usize::from(d.next) > list.len() {
+            return Err(Error::state(
+                format!("{path}.next"),
+                format!("the list has {} effects", list.len()),
+            ));
+        }
+        let most = match list.get(usize::from(d.next)) {
+            Some(Effect::Damage { hits, .. }) => hits.saturating_sub(1),
+            _ => 0,
+        };
+        if d.hits > most {
+            return Err(Error::state(
+                format!("{path}.hits"),
+                format!("at most {most} instances of this effect dealt and not finished"),
+            ));
+        }
+        let mut step = Step::new(usize::from(d.star), root);
+        for (slot, &k) in step.path.iter_mut().zip(&d.path) {
+            *slot = k;
+        }
+        step.depth = d.path.len() as u8;
+        step.next = d.next;
+        step.hits = d.hits;
+        out.push(step);
+    }
+    // Saved first-to-run first; held as a stack, the first on top.
+    out.reverse();
+    Ok(Resolution {
+        user,
+        ability,
+        target: target.map(|z| z.0),
+        steps: out,
+    })
 }
 
 /// A lasting effect from its plain data.

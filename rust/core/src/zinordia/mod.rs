@@ -6,7 +6,8 @@
 //! TOML, with the reference set under `data/zinordia/`), [`options`], [`state`],
 //! [`notation`] (the action space sized from roster and map, and its text), `rules`
 //! (legality, one set of conditions, and effects), [`combat`] (rolls, damage, defeat, push
-//! and pull), [`effects`] (lasting effects), `json` (saved states and views through serde),
+//! and pull), [`effects`] (lasting effects), [`resolution`] (an ability's resolution as
+//! resumable data), `json` (saved states and views through serde),
 //! `position` (the position string),
 //! `observe` (views' hidden parts, determinization, observation tensor, text picture),
 //! `evaluate` (the heuristic value) and `heuristic` (the rule-based player).
@@ -23,6 +24,7 @@ pub mod notation;
 mod observe;
 pub mod options;
 mod position;
+pub mod resolution;
 pub mod resolve;
 pub mod rules;
 pub mod state;

@@ -1,7 +1,7 @@
 //! The rules options (`docs/rules/zinordia.md`: each **Option** there). Only options the
 //! engine implements are fields; an unknown key is an error.
 //!
-//! A saved state leaves the second readings (`unique_stars` to `marks_stack`) out of its
+//! A saved state leaves the second readings (`unique_stars` to `reactions_interrupt`) out of its
 //! options when they hold their default ([`serialize_saved`]), so a default game's saved
 //! state is the same as before they existed; missing keys read as the defaults.
 
@@ -128,6 +128,9 @@ pub struct Options {
     pub untimed_buffs: UntimedBuffs,
     /// ZN-11.3: the same mark again refreshes it (default) or adds a copy.
     pub marks_stack: bool,
+    /// ZN-9.5: reactions to events inside an ability's resolution are asked after it
+    /// (default) or at once, suspending the rest of the ability.
+    pub reactions_interrupt: bool,
 }
 
 /// Default `max_rounds`: long enough that random duels almost always end by Renown first.
@@ -154,6 +157,7 @@ impl Default for Options {
             reaction_order: ReactionOrder::Event,
             untimed_buffs: UntimedBuffs::Turn,
             marks_stack: false,
+            reactions_interrupt: false,
         }
     }
 }
@@ -226,7 +230,7 @@ impl Options {
 }
 
 /// The second readings of the rules, left out of a saved state at their defaults.
-const SECOND_READINGS: [&str; 7] = [
+const SECOND_READINGS: [&str; 8] = [
     "unique_stars",
     "lines",
     "durations_tick",
@@ -234,6 +238,7 @@ const SECOND_READINGS: [&str; 7] = [
     "reaction_order",
     "untimed_buffs",
     "marks_stack",
+    "reactions_interrupt",
 ];
 
 /// Options as a saved state writes them (`serialize_with`): every option, but the second

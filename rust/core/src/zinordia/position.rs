@@ -168,6 +168,29 @@ pub(crate) fn write(g: &Zinordia, viewer: Option<usize>) -> Result<String> {
                 zone(r.and_then(|r| r.get("target")))
             )
         }
+        Some("resolution") => {
+            let r = get("resume");
+            let field = |k: &str| r.and_then(|r| r.get(k));
+            let mut steps = Vec::new();
+            for st in arr(field("steps")) {
+                let path = join(arr(st.get("path")).iter().map(|i| num(Some(i))));
+                steps.push(format!(
+                    "{}.{}.{}.{}.{}",
+                    num(st.get("star")),
+                    name(st.get("list"))?,
+                    path,
+                    num(st.get("next")),
+                    num(st.get("hits"))
+                ));
+            }
+            format!(
+                "resolution:{}:{}:{}:{}",
+                num(field("star")),
+                num(field("ability")),
+                zone(field("target")),
+                joined(steps, ";")
+            )
+        }
         Some(kind) => kind.to_string(),
         None => "?".to_string(),
     };
@@ -510,6 +533,35 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
     let resume = match f.field(F_RESUME) {
         "main" => json!({"kind": "main"}),
         "end_turn" => json!({"kind": "end_turn"}),
+        t if t.starts_with("resolution:") => {
+            let [_, star, ability, target, steps] = &parts(F_RESUME, t, 5, ':')?[..] else {
+                return Err(f.error(F_RESUME, "expected resolution:star:ability:zone:steps"));
+            };
+            let mut list = Vec::new();
+            for st in items(steps, ';') {
+                let [star, root, path, next, hits] = &parts(F_RESUME, &st, 5, '.')?[..] else {
+                    return Err(f.error(F_RESUME, "a step is star.list.path.next.hits"));
+                };
+                let path = items(path, ',')
+                    .iter()
+                    .map(|i| int(F_RESUME, i))
+                    .collect::<Result<Vec<_>>>()?;
+                list.push(json!({
+                    "star": int(F_RESUME, star)?,
+                    "list": root,
+                    "path": path,
+                    "next": int(F_RESUME, next)?,
+                    "hits": int(F_RESUME, hits)?,
+                }));
+            }
+            json!({
+                "kind": "resolution",
+                "star": int(F_RESUME, star)?,
+                "ability": int(F_RESUME, ability)?,
+                "target": zone_of(target),
+                "steps": list,
+            })
+        }
         t => match &parts(F_RESUME, t, 4, ':')?[..] {
             [kind, star, ability, target] if kind == "activation" => json!({
                 "kind": "activation",
@@ -520,7 +572,8 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
             _ => {
                 return Err(f.error(
                     F_RESUME,
-                    "expected main, end_turn or activation:star:ability:zone",
+                    "expected main, end_turn, activation:star:ability:zone or \
+                     resolution:star:ability:zone:steps",
                 ))
             }
         },

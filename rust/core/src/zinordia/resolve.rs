@@ -2,17 +2,18 @@
 //! effect on each affected Star, the events effects cause (ZN-10.2), event passives, and
 //! the reaction windows events open (ZN-9.4, ZN-9.5).
 //!
-//! An action resolves in full first; the events it caused are kept in order
-//! ([`Zinordia::events`]) and then settled: each event fires its Star's passives at once
-//! (events those cause are settled after them, in order) and opens a reaction window for
-//! its Star if the Star has a reaction it can use on it.
+//! An action resolves in full first (the step machine is `resolution.rs`); the events it
+//! caused are kept in order ([`Zinordia::events`]) and then settled: each event fires its
+//! Star's passives at once (events those cause are settled after them, in order) and opens a
+//! reaction window for its Star if the Star has a reaction it can use on it. With
+//! `reactions_interrupt` an activated ability's events settle step by step instead.
 
 use super::ability::{
     Ability, AreaShape, CollisionTo, Effect, Immunity, Kind, RenownOp, Stat, Target, Trigger,
 };
 use super::effects::Status;
 use super::options::{Lines, ReactionOrder};
-use super::state::{Declared, Offer, Zinordia};
+use super::state::{Offer, Zinordia};
 use crate::hex::coords::{axis_direction, distance, line, neighbors};
 use crate::hex::{Blocker, Collision, Hex};
 
@@ -45,14 +46,6 @@ pub fn drawn_line(from: Hex, toward: Hex, n: u32) -> Vec<Hex> {
         .skip(1)
         .take(n as usize)
         .collect()
-}
-
-/// What an effect is resolved with.
-#[derive(Clone, Copy)]
-struct Ctx {
-    user: usize,
-    /// The ability's target zone (leap, dash).
-    target: Option<Hex>,
 }
 
 impl Zinordia {
@@ -120,72 +113,33 @@ impl Zinordia {
         out.into_iter().map(|(_, o)| o).collect()
     }
 
-    /// Resolve a declared activation (ZN-7, ZN-9.1, ZN-9.2) once its `targeted` windows
-    /// closed: the user may have been defeated meanwhile (then nothing happens).
-    pub(crate) fn resolve_declared(&mut self, d: Declared) {
-        if !self.alive(d.star) {
-            return;
-        }
-        let content = std::sync::Arc::clone(&self.shared.content);
-        let roster = self.stars[d.star].roster;
-        let Some(ab) = content.stars[roster].abilities.get(usize::from(d.ability)) else {
-            return;
-        };
-        self.resolve(d.star, ab, Some(d.target));
-    }
-
-    /// Resolve `ab` used by `user` on `target`: an attack rolls once against each
-    /// affected Star's defence (ZN-7.4) and applies its effects to those hit, `on_miss` to
-    /// the others; other kinds apply their effects to every affected Star; then
-    /// `self_effects` on the user.
-    pub(crate) fn resolve(&mut self, user: usize, ab: &Ability, target: Option<Hex>) {
-        let ctx = Ctx { user, target };
-        let affected = self.affected(user, ab, target);
-        if ab.kind == Kind::Attack {
-            let bonus = i32::from(ab.attack_bonus) + self.stat(user, Stat::Attack);
-            let roll = self.roll_attack(&affected, bonus);
-            for d in roll.defences {
-                let list = if d.hit { &ab.effects } else { &ab.on_miss };
-                self.apply_list(ctx, d.star, list);
-            }
-        } else {
-            for t in affected {
-                self.apply_list(ctx, t, &ab.effects);
-            }
-        }
-        if self.alive(user) {
-            self.apply_list(ctx, user, &ab.self_effects);
-        }
-    }
-
-    fn apply_list(&mut self, ctx: Ctx, target: usize, list: &[Effect]) {
-        for e in list {
-            if !self.alive(target) || !self.alive(ctx.user) && !matches!(e, Effect::Damage { .. }) {
-                return;
-            }
-            self.apply_effect(ctx, target, e);
-        }
-    }
-
-    /// One effect on one Star (ZN-11).
-    fn apply_effect(&mut self, ctx: Ctx, t: usize, e: &Effect) {
-        let user = ctx.user;
-        let powers = (
+    /// The amount of a damage, heal or damage-over-time effect used by `user` now (ZN-10.9).
+    pub(crate) fn amount_of(&self, user: usize, e: &Effect) -> u32 {
+        let (fisico, magico) = (
             self.stat(user, Stat::PoderFisico),
             self.stat(user, Stat::PoderMagico),
         );
+        e.amount().map_or(0, |a| a.value(fisico, magico))
+    }
+
+    /// One effect of `user`'s ability (target zone `zone`) on Star `t` (ZN-11), a damage
+    /// effect being one instance ([`Zinordia::run`] counts them). Returns the Stars the
+    /// effect's nested list then applies to, in order (`then`, `on_collision`, a dash's
+    /// `path`).
+    pub(crate) fn apply_effect(
+        &mut self,
+        user: usize,
+        zone: Option<Hex>,
+        t: usize,
+        e: &Effect,
+    ) -> Vec<usize> {
         match e {
-            Effect::Damage { hits, .. } => {
-                let amount = e.amount().map_or(0, |a| a.value(powers.0, powers.1));
-                for _ in 0..*hits {
-                    if !self.alive(t) {
-                        break;
-                    }
-                    self.hit(Some(user), t, amount);
-                }
+            Effect::Damage { .. } => {
+                let amount = self.amount_of(user, e);
+                self.hit(Some(user), t, amount);
             }
             Effect::Heal { .. } => {
-                let amount = e.amount().map_or(0, |a| a.value(powers.0, powers.1));
+                let amount = self.amount_of(user, e);
                 let max = self.star_data(t).vida;
                 let st = &mut self.stars[t];
                 st.vida = (u32::from(st.vida) + amount).min(u32::from(max)) as u16;
@@ -228,7 +182,7 @@ impl Zinordia {
                 self.add_status(user, t, Status::Immune(*to), Some(*duration));
             }
             Effect::Dot { duration, .. } => {
-                let amount = e.amount().map_or(0, |a| a.value(powers.0, powers.1));
+                let amount = self.amount_of(user, e);
                 let status = Status::Dot {
                     amount: amount.min(u32::from(u16::MAX)) as u16,
                 };
@@ -245,7 +199,8 @@ impl Zinordia {
                 collision_to,
             } => {
                 let pull = matches!(e, Effect::Pull { .. });
-                self.shove(ctx, t, *distance, pull, on_collision, *collision_to);
+                let nested = !on_collision.is_empty();
+                return self.shove(user, t, *distance, pull, nested, *collision_to);
             }
             Effect::Renown { op, amount } => {
                 let (from, to) = match op {
@@ -270,13 +225,15 @@ impl Zinordia {
                 }
             }
             Effect::Leap => {
-                if let Some(to) = ctx.target {
+                if let Some(to) = zone {
                     if self.board.blocker(to).is_none() {
                         self.relocate(t, &[to]);
                     }
                 }
             }
-            Effect::Dash { distance, path } => self.dash(ctx, t, *distance, path),
+            Effect::Dash { distance, path } => {
+                return self.dash(zone, t, *distance, !path.is_empty());
+            }
             Effect::If {
                 marked,
                 target_vida_at_most,
@@ -291,10 +248,13 @@ impl Zinordia {
                     if let (Some(m), true) = (marked, *consume) {
                         self.consume_mark(t, m);
                     }
-                    self.apply_list(ctx, t, then);
+                    if !then.is_empty() {
+                        return vec![t];
+                    }
                 }
             }
         }
+        Vec::new()
     }
 
     fn gain_amago(&mut self, s: usize, n: u16) {
@@ -367,45 +327,50 @@ impl Zinordia {
         }
     }
 
-    /// Push or pull (ZN-11.7) with its collision (effects and the `collision` event).
+    /// Push or pull (ZN-11.7) with its collision (the `collision` event); returns the Stars
+    /// the `on_collision` effects (if `nested`) then apply to: the pushed one, and with
+    /// `collision_to = "both"` the one it ran into.
     fn shove(
         &mut self,
-        ctx: Ctx,
+        user: usize,
         t: usize,
         steps: u8,
         pull: bool,
-        on_collision: &[Effect],
+        nested: bool,
         to: CollisionTo,
-    ) {
-        if t == ctx.user || self.is_immune(t, Immunity::ForcedMove) {
-            return;
+    ) -> Vec<usize> {
+        if t == user || self.is_immune(t, Immunity::ForcedMove) {
+            return Vec::new();
         }
-        let Some(m) = self.force_move(ctx.user, t, u32::from(steps), pull) else {
-            return;
+        let Some(m) = self.force_move(user, t, u32::from(steps), pull) else {
+            return Vec::new();
         };
         self.enemy_enters(t, &m.path);
         let Some((_, what)) = m.collision else {
-            return;
+            return Vec::new();
         };
         // ZN-11.7: the Star it ran into, the user aside.
         let other = match what {
             Collision::Blocked(Blocker::Occupied(o)) => Some(o as usize),
             _ => None,
         }
-        .filter(|&o| o != ctx.user);
-        self.event(ctx.user, Trigger::Collision, Some(t));
-        self.apply_list(ctx, t, on_collision);
-        if let (CollisionTo::Both, Some(o)) = (to, other) {
-            self.apply_list(ctx, o, on_collision);
+        .filter(|&o| o != user);
+        self.event(user, Trigger::Collision, Some(t));
+        if !nested {
+            return Vec::new();
+        }
+        match (to, other) {
+            (CollisionTo::Both, Some(o)) => vec![t, o],
+            _ => vec![t],
         }
     }
 
-    /// ZN-11.8: the user runs along the target's direction until it would collide; the
-    /// `path` effects reach the Stars `affects` allows (enemies by default) next to the
-    /// zones crossed, each once, in zone order.
-    fn dash(&mut self, ctx: Ctx, s: usize, steps: u8, effects: &[Effect]) {
-        let (Some(from), Some(to)) = (self.stars[s].zone, ctx.target) else {
-            return;
+    /// ZN-11.8: the user runs along the target's direction until it would collide; returns
+    /// the Stars the `path` effects (if `nested`) then reach: those `affects` allows
+    /// (enemies by default) next to the zones crossed, each once, in zone order.
+    fn dash(&mut self, zone: Option<Hex>, s: usize, steps: u8, nested: bool) -> Vec<usize> {
+        let (Some(from), Some(to)) = (self.stars[s].zone, zone) else {
+            return Vec::new();
         };
         let path = if self.options().lines == Lines::Drawn {
             // ZN-2.6, lines = "drawn": along the line toward the target until a zone it
@@ -416,13 +381,13 @@ impl Zinordia {
                 .collect()
         } else {
             let Some(dir) = axis_direction(from, to) else {
-                return;
+                return Vec::new();
             };
             self.board.forced_move(from, dir, u32::from(steps)).path
         };
         self.relocate(s, &path);
-        if effects.is_empty() {
-            return;
+        if !nested {
+            return Vec::new();
         }
         let mut reached: Vec<(usize, usize)> = Vec::new();
         for &h in &path {
@@ -438,9 +403,7 @@ impl Zinordia {
         }
         reached.sort_unstable();
         reached.dedup();
-        for (_, o) in reached {
-            self.apply_list(ctx, o, effects);
-        }
+        reached.into_iter().map(|(_, o)| o).collect()
     }
 
     /// Settle the events so far (ZN-10.2, ZN-9.4): passives fire in event order (at most
@@ -457,7 +420,7 @@ impl Zinordia {
             }
             let roster = self.stars[ev.star].roster;
             let mut offered = false;
-            for ab in &content.stars[roster].abilities {
+            for (k, ab) in content.stars[roster].abilities.iter().enumerate() {
                 if ab.trigger != Some(ev.trigger) {
                     continue;
                 }
@@ -467,7 +430,7 @@ impl Zinordia {
                             continue;
                         }
                         fired += 1;
-                        self.fire(ev.star, ab, ev.source);
+                        self.fire(ev.star, k as u8, ev.source);
                     }
                     Kind::Reaction if !offered => {
                         let o = Offer {
@@ -514,30 +477,5 @@ impl Zinordia {
                 .copied()
                 .unwrap_or(usize::MAX)
         });
-    }
-
-    /// A passive or a reaction acting: on itself (and its area), or on the trigger's source.
-    pub(crate) fn fire(&mut self, star: usize, ab: &Ability, source: Option<usize>) {
-        let target = match ab.target {
-            Target::Source => {
-                let Some(h) = source
-                    .filter(|&s| self.alive(s))
-                    .and_then(|s| self.stars[s].zone)
-                else {
-                    // Only the self effects remain when the source is gone.
-                    if self.alive(star) {
-                        let ctx = Ctx {
-                            user: star,
-                            target: None,
-                        };
-                        self.apply_list(ctx, star, &ab.self_effects);
-                    }
-                    return;
-                };
-                Some(h)
-            }
-            _ => self.stars[star].zone,
-        };
-        self.resolve(star, ab, target);
     }
 }

@@ -254,7 +254,7 @@ impl Zinordia {
             )),
             (Phase::Main, a) => match self.offers.front() {
                 Some(&o) => match a {
-                    Action::React { ability, alt } => self.check_react(o, ability, alt),
+                    Action::React { ability, alt } => Ok(self.check_react(o, ability, alt)?),
                     Action::Decline => Ok(()),
                     _ => Err(Error::illegal(
                         "ZN-9.4",
@@ -295,7 +295,7 @@ impl Zinordia {
                     target,
                     alt,
                 },
-            ) => self.check_activate(play, ability, target, alt),
+            ) => Ok(self.check_activate(play, ability, target, alt)?),
             (None, _) => Err(Error::illegal(
                 "ZN-6.1",
                 "between plays: play <slot> or end turn",
@@ -544,7 +544,9 @@ impl Zinordia {
                 if let Some(mut play) = self.play {
                     let to = self.shared.zones[usize::from(zone)];
                     if let Some(from) = self.stars[play.star].zone {
-                        if let Ok(Some((path, cost))) = self.board.path(from, to) {
+                        // HexMap::path's path (ZN-6.3), found on the zone bitsets.
+                        let graph = &self.shared.graph;
+                        if let Ok(Some((path, cost))) = self.board.zone_path(graph, from, to) {
                             play.moved += cost as u16;
                             self.play = Some(play);
                             // The path's first zone is the start: the rest are entered.
@@ -578,11 +580,7 @@ impl Zinordia {
             (Phase::Main, Action::React { ability, alt }) => {
                 if let Some(o) = self.offers.pop_front() {
                     self.use_ability(o.star, ability, alt);
-                    let content = Arc::clone(&self.shared.content);
-                    let roster = self.stars[o.star].roster;
-                    if let Some(ab) = content.stars[roster].abilities.get(usize::from(ability)) {
-                        self.fire(o.star, ab, o.source);
-                    }
+                    self.fire(o.star, ability, o.source);
                     self.settle_events();
                 }
                 self.after_action();
@@ -613,7 +611,12 @@ impl Zinordia {
     fn activate(&mut self, i: u8, target: u8, alt: bool) {
         let Some(mut play) = self.play else { return };
         let s = play.star;
-        let Some(ab) = self.ability(s, i).cloned() else {
+        // The content is shared and immutable: hold it rather than clone the ability.
+        let content = Arc::clone(&self.shared.content);
+        let Some(ab) = content.stars[self.stars[s].roster]
+            .abilities
+            .get(usize::from(i))
+        else {
             return;
         };
         if !(ab.ultra_rapid && play.activations == 0) {
@@ -628,7 +631,7 @@ impl Zinordia {
             ability: i,
             target: h,
         };
-        for t in self.affected(s, &ab, Some(h)) {
+        for t in self.affected(s, ab, Some(h)) {
             if self.shared.team(self.shared.owner(t)) != self.shared.team(self.shared.owner(s)) {
                 self.event(t, Trigger::Targeted, Some(s));
             }
@@ -657,6 +660,11 @@ impl Zinordia {
             match std::mem::take(&mut self.resume) {
                 Resume::Activation(d) => {
                     self.resolve_declared(d);
+                    self.settle_events();
+                }
+                // ZN-9.5, `reactions_interrupt`: the rest of a suspended ability.
+                Resume::Resolution(r) => {
+                    self.continue_resolution(*r);
                     self.settle_events();
                 }
                 Resume::EndTurn => {
@@ -870,15 +878,20 @@ impl Zinordia {
     pub(crate) fn check_victory(&mut self) -> bool {
         let target = u32::from(self.shared.mode().target);
         let teams = self.shared.num_teams();
-        let reached: Vec<usize> = (0..teams)
-            .filter(|&t| self.team_renown(t) >= target)
-            .collect();
-        if !reached.is_empty() {
+        // Asked after every action: the lists are built only when the game ends.
+        if (0..teams).any(|t| self.team_renown(t) >= target) {
+            let reached = (0..teams)
+                .filter(|&t| self.team_renown(t) >= target)
+                .collect();
             self.finish(Some(reached));
             return true;
         }
-        let standing: Vec<usize> = (0..teams).filter(|&t| self.team_in_game(t)).collect();
-        if standing.len() <= 1 {
+        if (0..teams)
+            .filter(|&t| self.team_in_game(t))
+            .nth(1)
+            .is_none()
+        {
+            let standing = (0..teams).filter(|&t| self.team_in_game(t)).collect();
             self.finish(Some(standing));
             return true;
         }

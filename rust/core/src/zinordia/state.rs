@@ -121,7 +121,7 @@ pub struct Declared {
 }
 
 /// What the game goes on with once the reaction windows are all closed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Resume {
     /// The Main phase: the open play, or the next play.
     #[default]
@@ -130,6 +130,9 @@ pub enum Resume {
     Activation(Declared),
     /// Finish the turn's Second Maintenance: the victory check and the next turn.
     EndTurn,
+    /// The rest of an ability's resolution, suspended at a reaction window
+    /// (`reactions_interrupt`, ZN-9.5).
+    Resolution(Box<super::resolution::Resolution>),
 }
 
 #[derive(Clone, Debug)]

@@ -182,3 +182,55 @@ fn zn_11_5_silence_scopes() {
     assert!(!g.is_silenced(0, Kind::Reaction));
     assert!(!g.is_silenced(0, Kind::Passive));
 }
+
+/// ZN-5.7, ZN-5.3 (**Reading**): a defeated Star's effects end with it; the effects a
+/// player's Stars applied last while that player has a Star on the board (their damage over
+/// time included, ZN-12.3), and end when it is out, since their durations count its turns
+/// and none come.
+#[test]
+fn zn_5_7_the_effects_of_a_player_who_is_out_end() {
+    let mut g = game(mode("free_for_all", Some(3)), 4);
+    through_setup(&mut g);
+    let k = g.shared.per_player;
+    let (a, b, c) = (0, k, 2 * k);
+    let debuff = Status::Stat {
+        stat: Stat::Agilidade,
+        amount: -1,
+        stacks: true,
+    };
+    g.add_status(a, c, debuff.clone(), Some(3));
+    g.add_status(a + 1, c, Status::Dot { amount: 1 }, Some(3));
+    g.add_status(b, a, debuff.clone(), Some(3));
+    assert_eq!(g.stars[a].effects.len(), 1);
+    // One of the player's Stars is defeated: its own effects end, the player's stay.
+    g.hit(Some(b), a, 1000);
+    assert!(g.stars[a].defeated);
+    assert!(g.stars[a].effects.is_empty());
+    assert_eq!(g.stars[c].effects.len(), 2);
+    // The player's last Star is defeated: the player is out, its effects end.
+    for s in a + 1..k {
+        g.hit(Some(b), s, 1000);
+    }
+    assert!(!g.player_in_game(0));
+    assert!(g.stars[c].effects.is_empty());
+    // A saved state cannot bring them back.
+    let mut v = crate::game::Game::to_json(&g);
+    v["stars"][c]["effects"] = serde_json::json!([
+        {"status": {"kind": "dot", "amount": 1}, "applier": 0, "by": 1, "turns": 2}
+    ]);
+    let e = <Zinordia as crate::game::Game>::from_json(&v)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!("$.stars[{c}].effects[0].applier")),
+        "{e}"
+    );
+    v["stars"][c]["effects"] = serde_json::json!([]);
+    v["stars"][a]["effects"] = serde_json::json!([
+        {"status": {"kind": "dot", "amount": 1}, "applier": 1, "by": b, "turns": 2}
+    ]);
+    let e = <Zinordia as crate::game::Game>::from_json(&v)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("$.stars[{a}].effects")), "{e}");
+}

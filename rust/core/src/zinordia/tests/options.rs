@@ -11,6 +11,7 @@ use crate::zinordia::ability::Stat;
 use crate::zinordia::effects::Status;
 use crate::zinordia::options::{DurationsTick, Lines, ReactionOrder, UniqueStars, UntimedBuffs};
 use crate::zinordia::resolve::drawn_line;
+use crate::zinordia::state::Resume;
 
 fn duel(options: Options) -> Options {
     Options {
@@ -400,6 +401,7 @@ fn saved_states_list_second_readings_only_when_chosen() {
             "lines",
             "marks_stack",
             "reaction_order",
+            "reactions_interrupt",
             "split_movement",
             "unique_stars",
             "untimed_buffs"
@@ -431,6 +433,7 @@ fn random_games_under_every_second_reading_end_and_round_trip() {
         reaction_order: ReactionOrder::Initiative,
         untimed_buffs: UntimedBuffs::Round,
         marks_stack: true,
+        reactions_interrupt: true,
         ..mode(m, n)
     };
     let mut repicks = 0;
@@ -458,4 +461,207 @@ fn random_games_under_every_second_reading_end_and_round_trip() {
         }
     }
     assert!(repicks > 0, "no clash at any reveal");
+}
+
+/// Kael's Rajada de Lâminas (three damage instances) on Morwen, whose Véu Sombrio answers
+/// `damaged` with immunity to damage: a hand-built duel in Kael's play, the attack hit.
+fn rajada_on_morwen(interrupt: bool) -> Zinordia {
+    let opts = duel(Options {
+        reactions_interrupt: interrupt,
+        ..Options::default()
+    });
+    let mut g = duel_with(opts, ["kael", "lumen", "oren"], ["morwen", "grom", "nyra"]);
+    let c = spot(&g, &[dir(0)]);
+    stage(&mut g, &[(0, c), (3, c + dir(0))]);
+    g.stars[3].armadura = 0;
+    play(&mut g, 0);
+    let a = use_on(&g, "rajada_de_laminas", c + dir(0));
+    with_dice(&mut g, a, |g| hit(g, 3));
+    g
+}
+
+const VEU: Action = Action::React {
+    ability: 3,
+    alt: false,
+};
+
+#[test]
+fn zn_9_5_reactions_interrupt_a_shield_raised_after_the_first_instance_stops_the_others() {
+    let full = rajada_on_morwen(false).star_data(3).vida;
+    // The reading: the three instances land, then Véu Sombrio is asked (too late).
+    let mut g = rajada_on_morwen(false);
+    let lost = full - g.stars[3].vida;
+    assert!(lost > 0 && lost % 3 == 0);
+    let instance = lost / 3;
+    assert_eq!(g.offers.front().map(|o| o.star), Some(3));
+    assert_eq!(g.resume, Resume::Main);
+    g.apply(VEU).unwrap();
+    assert_eq!(full - g.stars[3].vida, 3 * instance);
+
+    // The option: Véu Sombrio is asked after the first instance, the rest of the attack
+    // waits, and the two later instances meet the immunity.
+    let mut g = rajada_on_morwen(true);
+    assert_eq!(full - g.stars[3].vida, instance);
+    assert_eq!(g.current_player(), Some(g.shared.owner(3)));
+    assert!(matches!(g.resume, Resume::Resolution(_)));
+    let alt = Action::React {
+        ability: 3,
+        alt: true,
+    };
+    assert_eq!(legal(&g), vec![VEU, alt, Action::Decline]);
+    g.apply(VEU).unwrap();
+    assert_eq!(full - g.stars[3].vida, instance, "immune to the rest");
+    assert_eq!(g.resume, Resume::Main);
+    assert_eq!(g.current_player(), Some(g.shared.owner(0)));
+    assert!(g.offers.is_empty());
+}
+
+#[test]
+fn zn_9_5_reactions_interrupt_each_instance_asks_again_after_a_decline() {
+    let mut g = rajada_on_morwen(true);
+    let full = g.star_data(3).vida;
+    let instance = full - g.stars[3].vida;
+    // Declined twice: each later instance opens its own window at once.
+    for k in 1..3 {
+        assert_eq!(full - g.stars[3].vida, k * instance);
+        assert_eq!(g.offers.len(), 1);
+        g.apply(Action::Decline).unwrap();
+    }
+    assert_eq!(full - g.stars[3].vida, 3 * instance);
+    // After the last instance the attack is over: the window is the ordinary one.
+    assert_eq!(g.resume, Resume::Main);
+    assert_eq!(g.offers.front().map(|o| o.star), Some(3));
+}
+
+#[test]
+fn zn_9_5_a_suspended_resolution_saves_and_loads_in_states_and_positions() {
+    let g = rajada_on_morwen(true);
+    let v = g.to_json();
+    assert_eq!(v["options"]["reactions_interrupt"], true);
+    let r = &v["resume"];
+    assert_eq!(r["kind"], "resolution");
+    assert_eq!(r["star"], 0);
+    assert_eq!(r["ability"], 0);
+    // Morwen's `effects` with one of three instances dealt, then Kael's `self_effects`.
+    assert_eq!(
+        r["steps"],
+        serde_json::json!([
+            {"star": 3, "list": "effects", "path": [], "next": 0, "hits": 1},
+            {"star": 0, "list": "self_effects", "path": [], "next": 0, "hits": 0},
+        ])
+    );
+    let back = <Zinordia as Game>::from_json(&v).unwrap();
+    assert_eq!(back.to_json(), v);
+    assert_eq!(back.resume, g.resume);
+    let text = g.position(None).unwrap();
+    assert!(text.contains(" resolution:0:0:"), "{text}");
+    let o = g.options().clone();
+    let from_text = Zinordia::from_position(&text, &o, 0).unwrap();
+    assert_eq!(from_text.to_json(), v);
+    // Views hide nothing new (the rest of a public ability); a view position keeps it.
+    assert_eq!(g.view(1)["resume"], v["resume"]);
+    let view = g.position(Some(1)).unwrap();
+    let seen = Zinordia::from_position(&view, &o, 5).unwrap();
+    assert_eq!(seen.resume, g.resume);
+    assert_eq!(g.resample_hidden(1, 3).resume, g.resume);
+    // The loaded state goes on the same way.
+    for mut h in [back, from_text] {
+        h.apply(VEU).unwrap();
+        let mut k = g.clone();
+        k.apply(VEU).unwrap();
+        assert_eq!(h.to_json(), k.to_json());
+    }
+}
+
+#[test]
+fn zn_9_5_bad_suspended_resolutions_are_refused_with_their_path() {
+    let g = rajada_on_morwen(true);
+    let v = g.to_json();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| -> String {
+        let mut w = v.clone();
+        edit(&mut w);
+        match <Zinordia as Game>::from_json(&w) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("accepted {}", w["resume"]),
+        }
+    };
+    let e = refused(&|w| w["resume"]["steps"][0]["list"] = "then".into());
+    assert!(e.contains("$.resume.steps[0].list"), "{e}");
+    let e = refused(&|w| w["resume"]["steps"][0]["path"] = serde_json::json!([0]));
+    assert!(e.contains("$.resume.steps[0].path"), "{e}");
+    let e = refused(&|w| w["resume"]["steps"][0]["next"] = 2.into());
+    assert!(e.contains("$.resume.steps[0].next"), "{e}");
+    let e = refused(&|w| w["resume"]["steps"][0]["hits"] = 3.into());
+    assert!(e.contains("$.resume.steps[0].hits"), "{e}");
+    let e = refused(&|w| w["resume"]["steps"][1]["star"] = 6.into());
+    assert!(e.contains("$.resume.steps[1].star"), "{e}");
+    let e = refused(&|w| w["resume"]["ability"] = 1.into());
+    assert!(e.contains("$.resume"), "{e}");
+    let e = refused(&|w| w["resume"]["steps"][0]["extra"] = 1.into());
+    assert!(e.contains("$.resume"), "{e}");
+    // Without the option no resolution is ever suspended.
+    let e = refused(&|w| {
+        w["options"]
+            .as_object_mut()
+            .unwrap()
+            .remove("reactions_interrupt");
+    });
+    assert!(e.contains("reactions_interrupt"), "{e}");
+    // With every window closed there is nothing to resume.
+    let e = refused(&|w| w["offers"] = serde_json::json!([]));
+    assert!(e.contains("$.resume"), "{e}");
+}
+
+/// `reactions_interrupt` in random games of every mode: every generated action passes
+/// `check`, the invariants hold, every state saves and loads (JSON and position) with the
+/// same legal actions, a replay of the actions from the seed reaches the same state, and
+/// every game ends; resolutions are suspended in some of them.
+#[test]
+fn zn_9_5_random_games_with_reactions_interrupt_end_and_round_trip() {
+    let mut suspended = 0;
+    let modes = [
+        ("duel", None),
+        ("free_for_all", Some(3)),
+        ("free_for_all", Some(4)),
+        ("teams", None),
+    ];
+    for (m, n) in modes {
+        for seed in 0..8 {
+            let opts = Options {
+                reactions_interrupt: true,
+                ..mode(m, n)
+            };
+            let mut g = game(opts.clone(), seed);
+            let mut rng = crate::rng::GameRng::seed(seed + 91);
+            let mut record = Vec::new();
+            while g.current_player().is_some() {
+                let acts = legal(&g);
+                for &a in &acts {
+                    assert!(g.check(a).is_ok(), "{m} seed {seed}: {a:?}");
+                }
+                if matches!(g.resume, Resume::Resolution(_)) {
+                    suspended += 1;
+                    let v = g.to_json();
+                    let back = <Zinordia as Game>::from_json(&v).expect("round trip");
+                    assert_eq!(back.to_json(), v);
+                    assert_eq!(legal(&back), acts);
+                    let text = g.position(None).unwrap();
+                    let p = Zinordia::from_position(&text, &opts, 0).expect("position");
+                    assert_eq!(p.to_json(), v);
+                }
+                let a = *rng.choose(&acts).unwrap();
+                g.apply(a).unwrap();
+                record.push(a);
+                super::turn::check_invariants(&g);
+                assert!(record.len() < 20_000, "{m} seed {seed} does not end");
+            }
+            assert_eq!(g.phase, Phase::Over);
+            let mut replay = game(opts, seed);
+            for &a in &record {
+                replay.apply(a).unwrap();
+            }
+            assert_eq!(replay.to_json(), g.to_json(), "{m} seed {seed}: replay");
+        }
+    }
+    assert!(suspended > 20, "only {suspended} suspended resolutions");
 }

@@ -246,7 +246,7 @@ fn zn_5_8_max_rounds_ends_by_the_tie_rule() {
 
 /// Invariants after every action: each placed Star on exactly one zone, the board's
 /// occupants matching; Vida, Âmago and Armadura within bounds.
-fn check_invariants(g: &Zinordia) {
+pub(super) fn check_invariants(g: &Zinordia) {
     let mut seen = 0;
     for (h, who) in g.board.occupants() {
         let s = who as usize;
@@ -341,4 +341,33 @@ fn zn_notation_errors_are_clear() {
     let long = "x".repeat(10_000);
     let msg = g.shared.parse_action(&long).unwrap_err().to_string();
     assert!(msg.len() < 300);
+}
+
+/// ZN-6.3: a move walks `HexMap::path`'s path; the zone-bitset search the engine runs finds
+/// the same path for every pair of zones of every reference map, empty and with Stars on
+/// random zones.
+#[test]
+fn zn_6_3_moves_walk_hex_path_on_every_reference_map() {
+    let content = Content::reference().expect("reference content");
+    let mut rng = GameRng::seed(63);
+    for gm in &content.maps {
+        let hexes: Vec<Hex> = gm.map.zones().collect();
+        for crowd in [0, 4, 8, 16] {
+            let mut m = gm.map.clone();
+            for s in 0..crowd {
+                m.set_occupant(*rng.choose(&hexes).unwrap(), Some(s))
+                    .unwrap();
+            }
+            for &a in &hexes {
+                for &b in &hexes {
+                    assert_eq!(
+                        m.zone_path(&gm.graph, a, b).unwrap(),
+                        m.path(a, b).unwrap(),
+                        "map {}: {a:?} to {b:?}",
+                        gm.id
+                    );
+                }
+            }
+        }
+    }
 }
