@@ -125,7 +125,7 @@ def test_zinordia_ladder() -> None:
     robin of the three search-free agents (60 games a pairing, seconds) guards each rung head
     to head (Greedy 15-0-45 against Heuristic on this seed); then ISMCTS@1000 against
     Heuristic over 24 games (40 CPU-seconds, under a minute on 2 cores), at least 70% (20-0-4
-    on this seed, 83%; docs/agents.md gives the 200-game figure)."""
+    on this seed, 83%; docs/agents.md: 126-0-14 over 140 games)."""
     r = kingdoms.tournament("zinordia", [Random(), Greedy(), Heuristic()], games=60, seed=16)
     print(r.table())
     ratings = [x.elo for x in r.elo]
