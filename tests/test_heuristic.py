@@ -62,21 +62,35 @@ def test_battle_line_heuristic_is_reproducible() -> None:
 
 @pytest.mark.slow
 def test_battle_line_ladder_order() -> None:
-    """Random < Heuristic < Greedy by rating (ISMCTS above Greedy: test_agents.py)."""
+    """Random < Heuristic < Greedy by rating, each rung beating the one below head to head
+    (ISMCTS above Greedy: test_agents.py). Greedy (the game's own 3 redraws a move) scored
+    118-0-82, 59.0% here against Heuristic, and 61.0-68.0% over 200 games on each of
+    docs/agents.md's seeds 1, 2, 3 and 7; issue 14 asks for 60%, so 55% guards the gain over
+    one redraw (55.2% on those seeds) without claiming the target on every deal."""
     agents = [Random(), Heuristic(), Greedy()]
     r = kingdoms.tournament("battleline", agents, games=200, seed=14)
     print(r.table())
     ratings = [x.elo for x in r.elo]
     assert ratings == sorted(ratings), r.table()
-    # Each rung beats the one below head to head, not only on the pool's average.
-    assert r.pairwise(1, 0).score > 0.5 and r.pairwise(2, 1).score > 0.5, r.table()
+    assert r.pairwise(1, 0).score > 0.5 and r.pairwise(2, 1).score >= 0.55, r.table()
+
+
+def test_battle_line_greedy_scores_on_the_games_own_redraws() -> None:
+    """Greedy() in Battle Line scores each move on 3 redraws (docs/agents.md, per-game
+    settings): the same moves as Greedy(samples=3), which are not those of one redraw."""
+    g = kingdoms.new_game("battleline", seed=3)
+    for _ in range(12):
+        g.apply(Heuristic(seed=1).act(g))
+    moves = [Greedy(seed=seed).act(g) for seed in range(6)]
+    assert moves == [Greedy(samples=3, seed=seed).act(g) for seed in range(6)]
+    assert moves != [Greedy(samples=1, seed=seed).act(g) for seed in range(6)]
 
 
 @pytest.mark.slow
 def test_battle_line_search_beats_the_heuristic_player() -> None:
     """The rung above: ISMCTS@1000 outscores Heuristic, seats swapped on duplicate deals
-    (about a minute on 2 cores; 55-45 when measured). docs/agents.md gives the 200-game
-    figures; issue 14 asks for 75%, not reached yet."""
+    (about a minute on 2 cores; 61-39 with the game's c = 0.2, 55-45 at c = 0.1).
+    docs/agents.md gives the 200-game figures; issue 14 asks for 75%, not reached yet."""
     r = kingdoms.tournament(
         "battleline", [ISMCTS(iterations=1000), Heuristic()], games=100, seed=14
     )

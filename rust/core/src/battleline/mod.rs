@@ -131,4 +131,7 @@ impl Game for BattleLine {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
+    fn search_params() -> crate::game::SearchParams {
+        evaluate::SEARCH
+    }
 }
