@@ -291,8 +291,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None, prior_samples=None, prior_visits=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None, prior_samples=None, prior_visits=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -305,6 +305,8 @@ impl PyIsmcts {
         widening: Option<f64>,
         settle: bool,
         time: Option<f64>,
+        prior_samples: Option<Whole>,
+        prior_visits: Option<f64>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -329,6 +331,12 @@ impl PyIsmcts {
             .transpose()?;
         let expand_samples =
             expand_samples.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")? as u32;
+        let prior_samples = prior_samples
+            .map(|k| {
+                k.count(u64::from(IsmctsConfig::MAX_DEPTH), "prior_samples")
+                    .map(|k| k as u32)
+            })
+            .transpose()?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -340,6 +348,9 @@ impl PyIsmcts {
             expand_samples,
             widening,
             settle,
+            settle_heuristic: false,
+            prior_samples,
+            prior_visits,
             seed,
         };
         config.validate().py()?;
@@ -380,6 +391,16 @@ impl PyIsmcts {
     #[getter]
     fn settle(&self) -> bool {
         self.config.settle
+    }
+    /// Redraws of the root prior, or None (the game's own).
+    #[getter]
+    fn prior_samples(&self) -> Option<u32> {
+        self.config.prior_samples
+    }
+    /// The root prior's weight in visits, or None (the game's own).
+    #[getter]
+    fn prior_visits(&self) -> Option<f64> {
+        self.config.prior_visits
     }
 
     #[getter]
@@ -452,7 +473,7 @@ impl PyIsmcts {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
-             expand_samples={}, widening={}, settle={})",
+             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -460,7 +481,9 @@ impl PyIsmcts {
             opt(c.rollout_depth.map(|x| x.to_string())),
             c.expand_samples,
             opt(c.widening.map(|x| format!("{x:?}"))),
-            if c.settle { "True" } else { "False" }
+            if c.settle { "True" } else { "False" },
+            opt(c.prior_samples.map(|x| x.to_string())),
+            opt(c.prior_visits.map(|x| format!("{x:?}"))),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -482,6 +505,9 @@ impl PyIsmcts {
                 c.expand_samples,
                 c.widening,
                 c.settle,
+                None::<f64>,
+                c.prior_samples,
+                c.prior_visits,
             ),
         )
             .into_pyobject(py)
