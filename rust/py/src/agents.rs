@@ -291,8 +291,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None, prior_samples=None, prior_visits=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None, prior_samples=None, prior_visits=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -307,6 +307,7 @@ impl PyIsmcts {
         time: Option<f64>,
         prior_samples: Option<Whole>,
         prior_visits: Option<f64>,
+        settle_heuristic: bool,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -347,8 +348,8 @@ impl PyIsmcts {
             rollout_depth,
             expand_samples,
             widening,
-            settle,
-            settle_heuristic: false,
+            settle: settle || settle_heuristic,
+            settle_heuristic,
             prior_samples,
             prior_visits,
             seed,
@@ -391,6 +392,11 @@ impl PyIsmcts {
     #[getter]
     fn settle(&self) -> bool {
         self.config.settle
+    }
+    /// Whether `settle` finishes turns with the game's rule-based move (not greedily).
+    #[getter]
+    fn settle_heuristic(&self) -> bool {
+        self.config.settle_heuristic
     }
     /// Redraws of the root prior, or None (the game's own).
     #[getter]
@@ -473,7 +479,7 @@ impl PyIsmcts {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
-             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={})",
+             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -484,6 +490,7 @@ impl PyIsmcts {
             if c.settle { "True" } else { "False" },
             opt(c.prior_samples.map(|x| x.to_string())),
             opt(c.prior_visits.map(|x| format!("{x:?}"))),
+            if c.settle_heuristic { "True" } else { "False" },
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -508,6 +515,7 @@ impl PyIsmcts {
                 None::<f64>,
                 c.prior_samples,
                 c.prior_visits,
+                c.settle_heuristic,
             ),
         )
             .into_pyobject(py)
