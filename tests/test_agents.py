@@ -70,7 +70,15 @@ def test_agents_are_frozen_configurations() -> None:
     assert repr(timed).startswith("ISMCTS(iterations=None, seed=0, exploration=None, time=0.1,")
     with pytest.raises(AttributeError):
         a.seed = 3  # type: ignore[misc]
-    for agent in (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), a, timed, ISMCTS()):
+    primed = ISMCTS(iterations=300, prior_samples=4, prior_visits=10.0, settle_heuristic=True)
+    assert (primed.prior_samples, primed.prior_visits, primed.settle_heuristic) == (4, 10.0, True)
+    assert primed.settle, "a heuristic settle is a settle"
+    assert parse("ismcts:300,settle=heuristic,prior=4,pv=10") == primed
+    assert primed.name == "ismcts:300,settle=heuristic,prior=4,pv=10"
+    for bad in ({"prior_visits": -1.0}, {"prior_samples": -1}):
+        with pytest.raises(kingdoms.KingdomsError):
+            ISMCTS(**bad)  # type: ignore[arg-type]
+    for agent in (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), a, timed, ISMCTS(), primed):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)

@@ -14,7 +14,7 @@ from kingdoms.agents import AgentLike
 
 AGENT_HELP = (
     "Agents: random, heuristic, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
-    "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,seed=S, ismcts:time=SECONDS; "
+    "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,prior=K,pv=V,seed=S, ismcts:time=SECONDS; "
     "or your own Python agent as MODULE:NAME (MODULE is imported from the working directory "
     "or sys.path; NAME is a class, called without arguments, or an object with "
     "act(game) -> action and optionally a name attribute)"

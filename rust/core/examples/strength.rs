@@ -8,12 +8,23 @@
 //! Agents are written as on the command line (`random`, `greedy`, `ismcts:1000,c=0.5`, ...:
 //! `AgentSpec::parse`). Prints A's wins/draws/losses against B, its score (win 1, draw 1/2)
 //! and the wins by seat.
+//!
+//! ```sh
+//! cargo run --release --example strength -- search GAME ISMCTS POSITIONS [SEED]
+//! valgrind --tool=callgrind target/release/examples/strength search arte ismcts:300 8 1
+//! ```
+//! The cost of a search, for comparing settings: one search on each of POSITIONS fixed
+//! positions (deal `SEED + i`, then `3 * i` random plies), on one thread. Prints the
+//! iterations run and the seconds taken; under callgrind, the instructions divided by the
+//! iterations are the cost of an iteration, free of the machine's load.
 
 use kingdoms_core::agents::arena::{tournament, Progress, TournamentConfig};
-use kingdoms_core::agents::AgentSpec;
-use kingdoms_core::{with_game, Error, Result};
+use kingdoms_core::agents::{AgentSpec, Ismcts};
+use kingdoms_core::{with_game, Error, Game, GameRng, Result};
+use std::time::Instant;
 
-const USAGE: &str = "usage: strength GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]";
+const USAGE: &str = "usage: strength GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]\n   \
+                     or: strength search GAME ISMCTS POSITIONS [SEED]";
 
 fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str, default: T) -> Result<T> {
     match args.get(i) {
@@ -24,7 +35,46 @@ fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str, default: 
     }
 }
 
+/// One search on each of `positions` fixed positions; the iterations run.
+fn searches<G: Game>(spec: &AgentSpec, positions: u64, seed: u64) -> Result<u64> {
+    let AgentSpec::Ismcts(config) = spec else {
+        return Err(Error::invalid(format!("search measures ISMCTS\n{USAGE}")));
+    };
+    let mut iterations = 0;
+    let mut legal = Vec::new();
+    for i in 0..positions {
+        let mut game = G::new(seed.wrapping_add(i), &Default::default())?;
+        let mut rng = GameRng::seed(seed ^ i);
+        for _ in 0..3 * i {
+            game.legal_actions(&mut legal);
+            match rng.choose(&legal) {
+                Some(&a) if !game.is_terminal() => game.apply(a)?,
+                _ => break,
+            }
+        }
+        if !game.is_terminal() {
+            iterations += Ismcts::<G>::new(config.clone()).search(&game)?.iterations;
+        }
+    }
+    Ok(iterations)
+}
+
 fn run(args: &[String]) -> Result<String> {
+    if let (Some("search"), Some(game), Some(agent)) =
+        (args.first().map(String::as_str), args.get(1), args.get(2))
+    {
+        let spec = AgentSpec::parse(agent)?;
+        let positions = number(args, 3, "POSITIONS", 8)?;
+        let seed = number(args, 4, "SEED", 0)?;
+        let start = Instant::now();
+        let iterations = with_game!(game.as_str(), G => searches::<G>(&spec, positions, seed)?)?;
+        return Ok(format!(
+            "{game}: {} searched {positions} positions (seed {seed}): {iterations} iterations \
+             in {:.2} s",
+            spec.name(),
+            start.elapsed().as_secs_f64()
+        ));
+    }
     let (Some(game), Some(a), Some(b)) = (args.first(), args.get(1), args.get(2)) else {
         return Err(Error::invalid(USAGE));
     };

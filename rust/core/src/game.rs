@@ -26,6 +26,12 @@ pub struct SearchParams {
     /// Greedy's redraws of what the mover cannot see (future dice included) per move: a
     /// game whose moves meet chance needs several to score a move by its expected result.
     pub greedy_samples: u32,
+    /// ISMCTS's root prior: redraws on which every root action is scored one ply deep (as
+    /// Greedy scores it) before the search starts; 0: no prior. See `prior_visits`.
+    pub prior_samples: u32,
+    /// How many visits the root prior is worth: a root action's mean starts at its prior,
+    /// as if seen that many times, and the search's own results take over as they come in.
+    pub prior_visits: f64,
 }
 
 impl SearchParams {
@@ -33,6 +39,8 @@ impl SearchParams {
     pub const DEFAULT: SearchParams = SearchParams {
         exploration: 0.1,
         greedy_samples: 1,
+        prior_samples: 0,
+        prior_visits: 0.0,
     };
 }
 

@@ -291,8 +291,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -305,6 +305,9 @@ impl PyIsmcts {
         widening: Option<f64>,
         settle: bool,
         time: Option<f64>,
+        prior_samples: Option<Whole>,
+        prior_visits: Option<f64>,
+        settle_heuristic: bool,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -329,6 +332,12 @@ impl PyIsmcts {
             .transpose()?;
         let expand_samples =
             expand_samples.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")? as u32;
+        let prior_samples = prior_samples
+            .map(|k| {
+                k.count(u64::from(IsmctsConfig::MAX_DEPTH), "prior_samples")
+                    .map(|k| k as u32)
+            })
+            .transpose()?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -339,7 +348,10 @@ impl PyIsmcts {
             rollout_depth,
             expand_samples,
             widening,
-            settle,
+            settle: settle || settle_heuristic,
+            settle_heuristic,
+            prior_samples,
+            prior_visits,
             seed,
         };
         config.validate().py()?;
@@ -380,6 +392,21 @@ impl PyIsmcts {
     #[getter]
     fn settle(&self) -> bool {
         self.config.settle
+    }
+    /// Whether `settle` finishes turns with the game's rule-based move (not greedily).
+    #[getter]
+    fn settle_heuristic(&self) -> bool {
+        self.config.settle_heuristic
+    }
+    /// Redraws of the root prior, or None (the game's own).
+    #[getter]
+    fn prior_samples(&self) -> Option<u32> {
+        self.config.prior_samples
+    }
+    /// The root prior's weight in visits, or None (the game's own).
+    #[getter]
+    fn prior_visits(&self) -> Option<f64> {
+        self.config.prior_visits
     }
 
     #[getter]
@@ -452,7 +479,7 @@ impl PyIsmcts {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
-             expand_samples={}, widening={}, settle={})",
+             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -460,7 +487,10 @@ impl PyIsmcts {
             opt(c.rollout_depth.map(|x| x.to_string())),
             c.expand_samples,
             opt(c.widening.map(|x| format!("{x:?}"))),
-            if c.settle { "True" } else { "False" }
+            if c.settle { "True" } else { "False" },
+            opt(c.prior_samples.map(|x| x.to_string())),
+            opt(c.prior_visits.map(|x| format!("{x:?}"))),
+            if c.settle_heuristic { "True" } else { "False" },
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -482,6 +512,10 @@ impl PyIsmcts {
                 c.expand_samples,
                 c.widening,
                 c.settle,
+                None::<f64>,
+                c.prior_samples,
+                c.prior_visits,
+                c.settle_heuristic,
             ),
         )
             .into_pyobject(py)

@@ -60,6 +60,19 @@ pub struct IsmctsConfig {
     /// Before a leaf is evaluated, the player who just moved finishes their turn with
     /// greedy choices, so leaves are scored between turns rather than mid-turn.
     pub settle: bool,
+    /// With `settle`: the turn is finished with the game's rule-based move
+    /// ([`Game::heuristic_action`], no evaluation of every legal action) instead of greedy
+    /// choices; a game without a heuristic player settles greedily.
+    pub settle_heuristic: bool,
+    /// Root prior: every root action is first scored one ply deep by the searcher's
+    /// `Game::evaluate` on this many redraws (as Greedy scores moves), averaged; the root
+    /// then expands its actions best prior first and starts each one's mean at its prior.
+    /// `None`: the game's own ([`Game::search_params`]); `Some(0)`: no prior.
+    pub prior_samples: Option<u32>,
+    /// What the root prior weighs, in visits: a root action's mean in the selection is
+    /// `(rewards + prior_visits * prior) / (visits + prior_visits)`, so the prior leads
+    /// while the action is little visited and fades as results come in. `None`: the game's.
+    pub prior_visits: Option<f64>,
     pub seed: u64,
 }
 
@@ -76,6 +89,9 @@ impl Default for IsmctsConfig {
             expand_samples: 8,
             widening: Some(1.0),
             settle: false,
+            settle_heuristic: false,
+            prior_samples: None,
+            prior_visits: None,
             seed: 0,
         }
     }
@@ -90,6 +106,8 @@ impl IsmctsConfig {
     pub const MAX_NODES: usize = 1 << 25;
     /// Most plies of a rollout and most samples of an expansion.
     pub const MAX_DEPTH: u32 = 1 << 16;
+    /// Most visits a root prior may weigh (`prior_visits`).
+    pub const MAX_PRIOR_VISITS: f64 = 1e6;
 
     pub fn validate(&self) -> Result<()> {
         let bad = |why: &str| Err(Error::invalid(format!("ismcts: {why}")));
@@ -120,6 +138,13 @@ impl IsmctsConfig {
         };
         depth("rollout_depth", self.rollout_depth.unwrap_or(0))?;
         depth("expand_samples", self.expand_samples)?;
+        depth("prior_samples", self.prior_samples.unwrap_or(0))?;
+        if self
+            .prior_visits
+            .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
+        {
+            return bad("prior_visits must be a number from 0 to 1000000");
+        }
         if self
             .exploration
             .is_some_and(|c| !(c.is_finite() && c >= 0.0))
@@ -162,8 +187,16 @@ impl IsmctsConfig {
                 off(self.widening.map(|x| x.to_string()))
             ));
         }
-        if self.settle != d.settle {
+        if self.settle && self.settle_heuristic {
+            parts.push("settle=heuristic".into());
+        } else if self.settle != d.settle {
             parts.push(format!("settle={}", u8::from(self.settle)));
+        }
+        if let Some(k) = self.prior_samples {
+            parts.push(format!("prior={k}"));
+        }
+        if let Some(v) = self.prior_visits {
+            parts.push(format!("pv={v}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -229,6 +262,11 @@ pub struct Ismcts<G: Game> {
     /// `root_sums[id * players + p]`: the sum of player `p`'s values over the iterations
     /// that went through root action `id`.
     root_sums: Vec<f64>,
+    /// `prior[id]`: root action `id`'s prior in [0, 1] (the searcher's reward scale), NaN
+    /// where there is none; empty when the search runs without a prior.
+    prior: Vec<f64>,
+    /// The weight of the prior, in visits, for this search.
+    prior_visits: f64,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -248,6 +286,8 @@ impl<G: Game> Ismcts<G> {
             teams: Teams::default(),
             scratch: Vec::new(),
             root_sums: Vec::new(),
+            prior: Vec::new(),
+            prior_visits: 0.0,
         }
     }
 
@@ -287,6 +327,7 @@ impl<G: Game> Ismcts<G> {
         self.teams = Teams::of(game);
         self.root_sums.clear();
         self.root_sums.resize(game.num_actions() * players, 0.0);
+        self.root_prior(game, me)?;
 
         let mut done = 0u64;
         loop {
@@ -416,7 +457,20 @@ impl<G: Game> Ismcts<G> {
                 } else {
                     (self.config.expand_samples as usize).min(self.untried.len())
                 };
-                let a = if m <= 1 {
+                let a = if node == 0 && !self.prior.is_empty() {
+                    // The root's untried action with the best prior (Greedy's choice first).
+                    let prior = |a: &G::Action| {
+                        let p = self.prior.get(det.action_id(*a)).copied();
+                        p.filter(|p| !p.is_nan()).unwrap_or(0.0)
+                    };
+                    let mut best = self.untried[0];
+                    for a in &self.untried[1..] {
+                        if prior(a) > prior(&best) {
+                            best = *a;
+                        }
+                    }
+                    best
+                } else if m <= 1 {
                     self.untried[self.rng.below(self.untried.len())]
                 } else {
                     // The best of m untried actions drawn at random, by the mover's evaluate.
@@ -454,13 +508,21 @@ impl<G: Game> Ismcts<G> {
             // Every legal action has a child: UCB over the available ones.
             let mut best = NONE;
             let mut best_score = f64::NEG_INFINITY;
+            let at_root = node == 0 && !self.prior.is_empty();
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &mut self.nodes[ch as usize];
                 if self.marks[n.id as usize] == gen + 1 {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
-                    let score = n.reward / visits + c * (f64::from(n.avail).ln() / visits).sqrt();
+                    let mean = match self.prior.get(n.id as usize) {
+                        Some(&p) if at_root && !p.is_nan() => {
+                            (n.reward + self.prior_visits * p)
+                                / (f64::from(n.visits) + self.prior_visits).max(1.0)
+                        }
+                        _ => n.reward / visits,
+                    };
+                    let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = ch;
@@ -500,6 +562,43 @@ impl<G: Game> Ismcts<G> {
         Ok(())
     }
 
+    /// Score every root action one ply deep on `prior_samples` redraws (all actions on the
+    /// same redraws, as Greedy does) into `self.prior`; leaves it empty without a prior.
+    fn root_prior(&mut self, game: &G, me: Player) -> Result<()> {
+        self.prior.clear();
+        let params = G::search_params();
+        let samples = self.config.prior_samples.unwrap_or(params.prior_samples);
+        self.prior_visits = self.config.prior_visits.unwrap_or(params.prior_visits);
+        if samples == 0 {
+            return Ok(());
+        }
+        game.legal_actions(&mut self.legal);
+        self.prior.resize(game.num_actions(), f64::NAN);
+        for &a in &self.legal {
+            if let Some(p) = self.prior.get_mut(game.action_id(a)) {
+                *p = 0.0;
+            }
+        }
+        for _ in 0..samples {
+            super::cancel::check()?;
+            let det = game.resample_hidden(me, self.rng.next_u64());
+            for &a in &self.legal {
+                let mut after = det.clone();
+                after.apply(a)?;
+                let v = self.teams.value(&after, me);
+                if let Some(p) = self.prior.get_mut(game.action_id(a)) {
+                    *p += v;
+                }
+            }
+        }
+        let scale = 1.0 / f64::from(samples);
+        for p in &mut self.prior {
+            // From the mean value in [-1, 1] to the searcher's reward in [0, 1].
+            *p = ((*p * scale + 1.0) * 0.5).clamp(0.0, 1.0);
+        }
+        Ok(())
+    }
+
     /// Play `det` out (or `rollout_depth` plies) and leave each player's result in
     /// `self.values`, in [-1, 1].
     fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
@@ -517,7 +616,15 @@ impl<G: Game> Ismcts<G> {
                 // Settle: the player who just moved finishes their turn greedily first.
                 let mover = det.current_player();
                 if self.config.settle && mover.is_some() && mover == last_mover && settling < 64 {
-                    self.greedy_step(det, mover.unwrap_or(0))?;
+                    match self
+                        .config
+                        .settle_heuristic
+                        .then(|| det.heuristic_action(&mut self.rng))
+                        .flatten()
+                    {
+                        Some(a) => det.apply(a)?,
+                        None => self.greedy_step(det, mover.unwrap_or(0))?,
+                    }
                     settling += 1;
                     continue;
                 }

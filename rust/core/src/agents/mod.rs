@@ -221,7 +221,8 @@ impl AgentSpec {
     /// Parse the command-line form: `random`, `heuristic`, `greedy`, `greedy:samples=4`, `ismcts`
     /// (1000 iterations), `ismcts:1000`, `ismcts:1000,c=0.5,depth=none,time=0.2`
     /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth;
-    /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `seed`;
+    /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `prior`
+    /// (root prior redraws), `pv` (the prior's weight in visits), `seed`;
     /// `samples` and `seed` for greedy; `seed` for random and heuristic).
     pub fn parse(text: &str) -> Result<AgentSpec> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
@@ -309,7 +310,15 @@ impl AgentSpec {
                             }
                         }
                         "seed" => c.seed = int(k, v)?,
-                        "settle" => c.settle = int(k, v)? != 0,
+                        "settle" => {
+                            // `settle=heuristic`: finish the turn with the game's rule-based move.
+                            c.settle_heuristic = v == "heuristic";
+                            c.settle = c.settle_heuristic || int(k, v)? != 0;
+                        }
+                        "prior" | "prior_samples" => {
+                            c.prior_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
+                        "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -321,7 +330,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, prior, pv and seed, not {k:?}"),
                         )),
                     }
                 }
@@ -387,12 +396,25 @@ mod spec_tests {
         };
         assert_eq!((c.iterations, c.time_limit), (None, Some(0.5)));
         assert_eq!(AgentSpec::parse("ismcts").unwrap().name(), "ismcts:1000");
+        for text in [
+            "ismcts:500,settle=heuristic,prior=4,pv=10",
+            "ismcts:500,settle=1,prior=0",
+        ] {
+            let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
+                panic!("not ismcts")
+            };
+            assert_eq!(c.name(), text);
+            assert_eq!(AgentSpec::parse(&c.name()).unwrap(), AgentSpec::Ismcts(c));
+        }
         for bad in [
             "alphazero",
             "ismcts:x",
             "ismcts:1000,foo=1",
             "greedy:samples=0",
             "ismcts:c=-1",
+            "ismcts:pv=-1",
+            "ismcts:prior=x",
+            "ismcts:settle=greedy",
             "random:7",
             "heuristic:samples=2",
         ] {

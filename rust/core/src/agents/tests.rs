@@ -54,6 +54,8 @@ fn every_agent_plays_legal_moves_to_the_end() {
         "ismcts:50,depth=2",
         "ismcts:50,depth=none,widening=none,expand=0",
         "ismcts:50,settle=1",
+        "ismcts:50,settle=heuristic",
+        "ismcts:50,prior=3,pv=5",
         "ismcts:time=0.01",
     ] {
         let (record, returns) =
@@ -108,6 +110,7 @@ fn agents_never_use_hidden_information() {
         "greedy:samples=4",
         "ismcts:300",
         "ismcts:300,depth=3",
+        "ismcts:300,prior=4,pv=10",
     ] {
         let first = spec(s).build::<Lanes>(7).act(&g).unwrap();
         for t in &twins {
@@ -149,6 +152,56 @@ fn ismcts_search_reports_root_statistics() {
         ..IsmctsConfig::default()
     });
     assert_eq!(b.act(&game).unwrap(), stats.children[0].action);
+}
+
+#[test]
+fn ismcts_root_prior_starts_from_the_greedy_choice() {
+    // With the prior worth a million visits the search cannot leave the root action that
+    // scores best one ply deep over the prior's redraws: Greedy's choice on the same redraws.
+    let mut game = Lanes::new(3, &LanesOptions::default()).unwrap();
+    let mut legal = Vec::new();
+    for _ in 0..3 {
+        game.legal_actions(&mut legal);
+        game.apply(legal[legal.len() / 3]).unwrap();
+    }
+    let me = game.current_player().unwrap();
+    let config = IsmctsConfig {
+        iterations: Some(300),
+        prior_samples: Some(64),
+        prior_visits: Some(1e6),
+        ..IsmctsConfig::default()
+    };
+    let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+    // The best action on 64 redraws of the searcher's own (the first 64 draws of its RNG).
+    let mut rng = crate::rng::GameRng::seed(config.seed);
+    game.legal_actions(&mut legal);
+    let mut sums = vec![0.0; legal.len()];
+    for _ in 0..64 {
+        let det = game.resample_hidden(me, rng.next_u64());
+        for (s, &a) in sums.iter_mut().zip(&legal) {
+            let mut after = det.clone();
+            after.apply(a).unwrap();
+            *s += position_value(&after, me);
+        }
+    }
+    let top = sums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        sums.iter().any(|&s| s < top - 1e-9),
+        "the test needs moves of different worth: {sums:?}"
+    );
+    let chosen = legal.iter().position(|&a| a == stats.children[0].action);
+    assert!(
+        chosen.is_some_and(|i| sums[i] >= top - 1e-9),
+        "{sums:?} {stats:?}"
+    );
+    // Bad weights are refused.
+    for bad in [-1.0, f64::NAN, 2e6] {
+        let c = IsmctsConfig {
+            prior_visits: Some(bad),
+            ..config.clone()
+        };
+        assert!(Ismcts::<Lanes>::new(c).search(&game).is_err(), "{bad}");
+    }
 }
 
 #[test]
