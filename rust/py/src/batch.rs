@@ -205,6 +205,7 @@ impl PyBatch {
                     player: &mut b.player,
                     final_obs: &mut [],
                     zeroed: true,
+                    kept: false,
                 })
             })
         })
@@ -228,6 +229,7 @@ impl PyBatch {
                         player: &mut b.player,
                         final_obs: &mut [],
                         zeroed: true,
+                        kept: false,
                     },
                 )
             })
@@ -258,6 +260,7 @@ impl PyBatch {
                         player: &mut b.player,
                         final_obs: &mut finals,
                         zeroed: true,
+                        kept: false,
                     },
                     &mut rewards,
                     &mut dones,
@@ -321,6 +324,7 @@ impl PyBatch {
                         player,
                         final_obs: finals,
                         zeroed: false,
+                        kept: false,
                     },
                     rewards,
                     dones,
