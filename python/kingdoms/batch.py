@@ -65,7 +65,7 @@ _writers: dict[int, tuple[weakref.ref[Any], weakref.ref[Batch]]] = {}
 
 def _mark_written(array: npt.NDArray[Any], batch: Batch) -> None:
     key = id(array)
-    forget = lambda _: _writers.pop(key, None)  # noqa: E731
+    forget = lambda _: _writers.pop(key, None)
     _writers[key] = (weakref.ref(array, forget), weakref.ref(batch))
 
 
