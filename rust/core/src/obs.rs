@@ -8,6 +8,8 @@
 //! (and first reading) the untouched cache lines of 1,024 games' observations cost more
 //! than the move itself. Both sinks are fed by the same writer, so the two forms agree.
 
+use std::iter::repeat;
+
 /// Where an observation writer puts its values. Entries never set are zero; each entry is
 /// set at most once per observation (so the dense and sparse forms agree).
 pub trait Sink {
@@ -68,6 +70,10 @@ impl Sparse {
     pub fn copy_from(&mut self, other: &Sparse) {
         self.entries.clone_from(&other.entries);
     }
+    /// Trade entries with `other` (each keeps its dense buffer): cheaper than a copy.
+    pub fn swap_entries(&mut self, other: &mut Sparse) {
+        std::mem::swap(&mut self.entries, &mut other.entries);
+    }
     /// The nonzero entries of the `len`-float observation `write` puts in a zeroed buffer:
     /// for games whose writer only knows dense buffers. The buffer is reused.
     pub fn fill_from_dense(&mut self, len: usize, write: impl FnOnce(&mut [f32])) {
@@ -114,23 +120,16 @@ pub fn rewrite(out: &mut [f32], old: &Sparse, new: &Sparse, scratch: &mut [f32])
     }
 }
 
-/// Rewrite a mask row, which holds exactly the ids `old` (ascending), to hold `new`
-/// (ascending), touching only the entries that change; ids past the row are ignored.
+/// Rewrite a mask row, which holds exactly the ids `old`, to hold `new`: the old ids
+/// cleared, then the new ones set (mostly the same few cache lines, and cheaper than
+/// merging the two lists); ids past the row are ignored.
 pub fn rewrite_mask(mask: &mut [bool], old: &[u32], new: &[u32]) {
-    let (mut a, mut b) = (old.iter().peekable(), new.iter().peekable());
-    loop {
-        let (id, on) = match (a.peek(), b.peek()) {
-            (None, None) => break,
-            (Some(&&x), Some(&&y)) if x == y => {
-                a.next();
-                b.next();
-                continue;
-            }
-            (Some(&&x), Some(&&y)) if x < y => (a.next().map(|_| x), false),
-            (Some(&&x), None) => (a.next().map(|_| x), false),
-            (_, Some(&&y)) => (b.next().map(|_| y), true),
-        };
-        if let Some(m) = id.and_then(|i| mask.get_mut(i as usize)) {
+    for (&i, on) in old
+        .iter()
+        .zip(repeat(false))
+        .chain(new.iter().zip(repeat(true)))
+    {
+        if let Some(m) = mask.get_mut(i as usize) {
             *m = on;
         }
     }
@@ -185,7 +184,7 @@ mod tests {
     }
 
     #[test]
-    fn mask_rewriting_touches_only_changed_ids() {
+    fn mask_rewriting_leaves_exactly_the_new_ids() {
         let mut mask = vec![false; 10];
         for &i in &[1, 3, 5] {
             mask[i] = true;

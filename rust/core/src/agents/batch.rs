@@ -94,7 +94,7 @@ struct Env<G: Game> {
     legal: Vec<G::Action>,
     /// The nonzero entries of the observation last written into this game's row.
     shown: Sparse,
-    /// The ids last set in this game's mask row (ascending).
+    /// The ids last set in this game's mask row.
     shown_ids: Vec<u32>,
     /// The learner's seat in this game (with an opponent, which plays every other seat).
     learner: usize,
@@ -320,12 +320,6 @@ impl<G: Game> Env<G> {
                         *w |= 1 << (id % 64);
                     }
                 }
-                // Legal actions come in ascending id order (the `Game` contract); the mask
-                // rewrite relies on it, so a game that breaks it costs a sort, not an error.
-                if sc.ids.windows(2).any(|w| w[0] >= w[1]) {
-                    sc.ids.sort_unstable();
-                    sc.ids.dedup();
-                }
             }
             None => {
                 *out.player = -1;
@@ -333,7 +327,7 @@ impl<G: Game> Env<G> {
             }
         }
         obs::rewrite(out.obs, &self.shown, &sc.new, &mut sc.zeros);
-        self.shown.copy_from(&sc.new);
+        self.shown.swap_entries(&mut sc.new);
         obs::rewrite_mask(out.mask, &self.shown_ids, &sc.ids);
         std::mem::swap(&mut self.shown_ids, &mut sc.ids);
     }
