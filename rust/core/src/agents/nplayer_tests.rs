@@ -402,6 +402,7 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
+        kept: false,
     })
     .unwrap();
     let mut out = Vec::new();
@@ -421,6 +422,7 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
+                kept: true,
             },
             &mut rewards,
             &mut dones,

@@ -432,6 +432,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
+        kept: false,
     })
     .unwrap();
     let na = b.num_actions();
@@ -453,6 +454,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
+                kept: true,
             },
             &mut rewards,
             &mut dones,
@@ -516,6 +518,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
+        kept: false,
     })
     .unwrap();
     let before: Vec<_> = (0..4)
@@ -537,6 +540,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
+                kept: false,
             },
             &mut rewards,
             &mut dones,
@@ -553,6 +557,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
+                kept: false,
             },
             &mut rewards,
             &mut dones
@@ -577,6 +582,7 @@ fn step_once(b: &mut Batch<Lanes>, actions: &[i64]) -> std::result::Result<Writt
             player: &mut player,
             final_obs: &mut [],
             zeroed: true,
+            kept: false,
         },
         &mut rewards,
         &mut dones,
@@ -693,6 +699,7 @@ fn observed(b: &mut Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
+        kept: false,
     })
     .unwrap();
     (obs, mask, player)
@@ -713,6 +720,7 @@ fn batch_reset_with_a_seed_restarts_every_stream() {
             player: &mut player,
             final_obs: &mut [],
             zeroed: false,
+            kept: false,
         },
     )
     .unwrap();
@@ -752,6 +760,7 @@ fn batch_keeps_the_final_observation_of_a_game_that_ends() {
                 player: &mut player,
                 final_obs: &mut finals,
                 zeroed: false,
+                kept: true,
             },
             &mut rewards,
             &mut dones,
