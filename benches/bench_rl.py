@@ -12,10 +12,6 @@ Choosing the ids is untimed but not free for the step: ``random_ids`` makes two 
 the output arrays out of the caches, as a policy network's forward pass would. The
 "ids replayed" rows time the same steps with ids recorded beforehand and nothing run in
 between: the step alone, as ``rust/core/examples/batch_steps.rs`` times it in Rust.
-
-``out=`` passed back is rewritten only where the games changed; the "rows written whole"
-rows make its arrays writable between steps (untimed), so every step writes whole rows,
-as before issue 16's partial writing: the difference is what that saves.
 """
 
 from __future__ import annotations
@@ -54,9 +50,7 @@ def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids
 
 
-def batch(
-    game: str, n: int, threads: int, out: bool, seconds: float, whole: bool = False
-) -> dict[str, float]:
+def batch(game: str, n: int, threads: int, out: bool, seconds: float) -> dict[str, float]:
     env = Batch(game, n, seed=1, threads=threads)
     buf = env.buffers() if out else None
     rng = np.random.default_rng(0)
@@ -64,8 +58,6 @@ def batch(
 
     def choose() -> None:
         state["ids"] = random_ids(state["mask"], rng)
-        if whole and buf is not None:  # a writable `out` is written whole
-            buf.obs.flags.writeable = True
 
     def step() -> int:
         state["mask"] = env.step(state["ids"], out=buf).mask
@@ -162,9 +154,6 @@ def figures(game: str, seconds: float) -> dict[str, dict[str, float]]:
         )
         out[f"Batch.step(out=...), 1024 games, {threads} thread(s)"] = batch(
             game, 1024, threads, True, seconds
-        )
-        out[f"Batch.step(out=...), 1024 games, {threads} thread(s), rows written whole"] = batch(
-            game, 1024, threads, True, seconds, whole=True
         )
         out[f"Batch.step(out=...), 1024 games, {threads} thread(s), ids replayed"] = replayed(
             game, 1024, threads, seconds

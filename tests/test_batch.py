@@ -178,17 +178,15 @@ def test_final_observations_are_the_ended_games_last_positions(name: str) -> Non
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("name", GAMES)
-def test_step_into_caller_buffers_writes_what_step_returns(name: str, threads: int) -> None:
-    # Passed back, `out` is rewritten only where the games changed: bit for bit what a
-    # fresh step writes, across game ends and restarts.
+def test_step_into_caller_buffers_writes_what_step_returns(threads: int) -> None:
+    name = GAMES[0]
     a, b = Batch(name, 200, seed=2, threads=threads), Batch(name, 200, seed=2, threads=threads)
     mask = a.reset().mask
     b.reset()
     out = b.buffers()
     rng = np.random.default_rng(7)
     saw_done = False
-    for _ in range(400 if name == "battleline" else 150):
+    for _ in range(400):
         acts = random_actions(mask, rng)
         fresh = a.step(acts)
         got = b.step(acts, out=out)
@@ -199,35 +197,7 @@ def test_step_into_caller_buffers_writes_what_step_returns(name: str, threads: i
         np.testing.assert_array_equal(got.final_obs[done], fresh.final_obs[done])
         saw_done |= bool(done.any())
         mask = fresh.mask
-    assert saw_done or name == "zinordia"  # a random Zinordia duel lasts ~400 moves
-
-
-def test_out_arrays_are_read_only_and_rewritten_whole_when_touched() -> None:
-    name = GAMES[0]
-    fresh, env = Batch(name, 130, seed=4), Batch(name, 130, seed=4)
-    other = Batch(name, 130, seed=9)
-    mask = fresh.reset().mask
-    env.reset()
-    other_mask = other.reset().mask
-    out = env.buffers()
-    rng = np.random.default_rng(1)
-    for k in range(60):
-        acts = random_actions(mask, rng)
-        want = fresh.step(acts)
-        if k % 10 == 3:  # made writable and scribbled over: written whole
-            out.obs.flags.writeable = out.mask.flags.writeable = True
-            out.obs[:] = 0.5
-            out.mask[:] = True
-        if k % 10 == 6:  # another batch wrote into the same arrays in between
-            other_mask = other.step(random_actions(other_mask, rng), out=out).mask.copy()
-        got = env.step(acts, out=out)
-        np.testing.assert_array_equal(got.obs, want.obs)
-        np.testing.assert_array_equal(got.mask, want.mask)
-        mask = want.mask
-    with pytest.raises(ValueError, match="read-only"):
-        out.obs[0, 0] = 1.0
-    with pytest.raises(ValueError, match="read-only"):
-        out.mask[0, 0] = True
+    assert saw_done
 
 
 def test_step_into_rejects_wrong_buffers_and_changes_nothing() -> None:

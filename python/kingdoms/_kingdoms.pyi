@@ -886,7 +886,5 @@ class Batch:
         rewards: npt.NDArray[np.float32],
         dones: npt.NDArray[np.bool_],
         final_obs: npt.NDArray[np.float32],
-        *,
-        kept: bool = False,
     ) -> None: ...
     def game(self, i: int) -> Game: ...

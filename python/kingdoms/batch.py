@@ -10,10 +10,7 @@ game's last observation (of the player who moved) is in ``final_obs`` (Gymnasium
 GIL released, on all cores for large batches; the arrays are handed over without a copy.
 
 For speed, ``step(actions, out=buffers)`` writes into arrays you own (from
-:meth:`Batch.buffers`) instead of allocating new ones each call. Passed back again, the
-same ``out`` is rewritten only where the games changed (a few entries of each observation
-and mask row): its ``obs`` and ``mask`` arrays are read-only between calls, so read or copy
-them but do not write into them (an array made writable again is written whole next call).
+:meth:`Batch.buffers`) instead of allocating new ones each call.
 
 >>> import numpy as np
 >>> from kingdoms.batch import Batch
@@ -46,7 +43,6 @@ Value ranges of the observations: see each game's documentation (``docs/<game>.m
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,21 +53,6 @@ from kingdoms._kingdoms import Game
 from kingdoms.agents import RustAgent
 
 __all__ = ["Batch", "Observation", "Step"]
-
-# Which batch last wrote each `out=` obs and mask array (two batches may share buffers),
-# by the array's id while it lives (numpy arrays are unhashable).
-_writers: dict[int, tuple[weakref.ref[Any], weakref.ref[Batch]]] = {}
-
-
-def _mark_written(array: npt.NDArray[Any], batch: Batch) -> None:
-    key = id(array)
-    forget = lambda _: _writers.pop(key, None)
-    _writers[key] = (weakref.ref(array, forget), weakref.ref(batch))
-
-
-def _written_by(array: npt.NDArray[Any], batch: Batch) -> bool:
-    entry = _writers.get(id(array))
-    return entry is not None and entry[0]() is array and entry[1]() is batch
 
 
 class Observation(NamedTuple):
@@ -123,8 +104,6 @@ class Batch:
         self._inner = _Batch(
             game, num_games, seed, opponent=opponent, seat=seat, threads=threads, **options
         )
-        # The `out` of the last `step(out=)`: its obs and mask hold what the batch wrote.
-        self._written: Step | None = None
 
     @property
     def name(self) -> str:
@@ -172,15 +151,11 @@ class Batch:
         return Observation(*self._inner.observe())
 
     def buffers(self) -> Step:
-        """Zeroed arrays of the shapes and dtypes :meth:`step` returns, to pass as ``out=``
-        (``obs`` and ``mask`` read-only: the batch writes them, see :meth:`step`)."""
+        """Zeroed arrays of the shapes and dtypes :meth:`step` returns, to pass as ``out=``."""
         n, shape = self.num_games, self.observation_shape
-        obs = np.zeros((n, *shape), np.float32)
-        mask = np.zeros((n, self.num_actions), np.bool_)
-        obs.flags.writeable = mask.flags.writeable = False
         return Step(
-            obs=obs,
-            mask=mask,
+            obs=np.zeros((n, *shape), np.float32),
+            mask=np.zeros((n, self.num_actions), np.bool_),
             player=np.zeros(n, np.int64),
             rewards=np.zeros((n, self.num_players), np.float32),
             dones=np.zeros(n, np.bool_),
@@ -193,9 +168,7 @@ class Batch:
         the id, and nothing is played.
 
         With ``out`` (from :meth:`buffers`, or any C-contiguous arrays of those shapes and
-        dtypes) the results are written into it and it is returned: nothing is allocated.
-        ``out.obs`` and ``out.mask`` are left read-only: passed back unchanged, they are
-        rewritten only where the games changed."""
+        dtypes) the results are written into it and it is returned: nothing is allocated."""
         ids = np.ascontiguousarray(actions, dtype=np.int64)
         if ids.ndim != 1:
             raise ValueError(f"actions must be one id per game, shape ({len(self)},)")
@@ -203,22 +176,7 @@ class Batch:
             return Step(*self._inner.step(ids))
         if not isinstance(out, Step):
             raise TypeError("out must be a kingdoms.batch.Step of arrays (see Batch.buffers)")
-        # Rewrite only what changed when `out` is the last call's and nobody made its
-        # arrays writable since (the Rust side also checks they are the same memory).
-        kept = (
-            out is self._written
-            and _written_by(out.obs, self)
-            and _written_by(out.mask, self)
-            and not (out.obs.flags.writeable or out.mask.flags.writeable)
-        )
-        out.obs.flags.writeable = out.mask.flags.writeable = True
-        try:
-            self._inner.step_into(ids, *out, kept=kept)
-        finally:
-            out.obs.flags.writeable = out.mask.flags.writeable = False
-            self._written = out
-            _mark_written(out.obs, self)
-            _mark_written(out.mask, self)
+        self._inner.step_into(ids, *out)
         return out
 
     def game(self, i: int) -> Game:

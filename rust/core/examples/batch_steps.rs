@@ -7,10 +7,6 @@
 //! ```
 //! Each step plays a uniformly random legal id in every game (chosen outside the timed part
 //! from the masks, with a fixed seed) and prints game-steps per second of process CPU time.
-//! The buffers are passed back as Python's `out=` passes them (`Views::kept`: only what
-//! changed is rewritten); `WHOLE=1` writes the rows whole instead. `EVICT=MB` writes that
-//! many megabytes between steps, outside the timed part, as a policy reading the
-//! observations would evict the caches (`bench_rl.py`'s chooser writes 32).
 
 use kingdoms_core::agents::batch::{new_dyn, Views};
 use kingdoms_core::rng::GameRng;
@@ -30,15 +26,14 @@ fn cpu_seconds() -> f64 {
     cpu_time::ProcessTime::now().as_duration().as_secs_f64()
 }
 
-/// Reused buffers, as `Batch.step(..., out=buf)` passes them.
+/// Reused buffers, not zeroed between calls (as `Batch.step(..., out=buf)` passes them).
 fn views<'a>(obs: &'a mut [f32], mask: &'a mut [bool], player: &'a mut [i64]) -> Views<'a> {
     Views {
         obs,
         mask,
         player,
         final_obs: &mut [],
-        zeroed: false,
-        kept: std::env::var("WHOLE").map_or(true, |w| w != "1"),
+        zeroed: std::env::var_os("NOCLEAR").is_some(),
     }
 }
 
@@ -60,11 +55,6 @@ fn run(args: &[String]) -> Result<String> {
     batch.reset(None, views(&mut obs, &mut mask, &mut player))?;
     let mut rng = GameRng::seed(0);
     let mut legal = Vec::new();
-    let evict_mb = std::env::var("EVICT")
-        .ok()
-        .and_then(|t| t.parse::<usize>().ok())
-        .unwrap_or(0);
-    let mut evict = vec![0u8; evict_mb << 20];
     let (mut cpu, mut wall) = (0.0, 0.0);
     for _ in 0..steps {
         for (a, m) in actions.iter_mut().zip(mask.chunks(na)) {
@@ -76,9 +66,6 @@ fn run(args: &[String]) -> Result<String> {
                     .map(|(i, _)| i as i64),
             );
             *a = rng.choose(&legal).copied().unwrap_or(0);
-        }
-        for (k, b) in evict.iter_mut().enumerate().step_by(64) {
-            *b = b.wrapping_add(k as u8);
         }
         let (c, w) = (cpu_seconds(), Instant::now());
         batch.step(

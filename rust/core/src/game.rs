@@ -164,14 +164,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// element of it (zeros included): callers reuse buffers without clearing them. Only
     /// information `player` may see.
     fn observation(&self, player: Player, out: &mut [f32]);
-    /// `player`'s observation as its nonzero entries (`out` cleared first): exactly the
-    /// values `observation` writes. The batch uses it to rewrite only what changed in a
-    /// reused buffer. The default goes through `observation` into a dense buffer; a game
-    /// whose writer feeds an [`crate::obs::Sink`] gives the entries directly.
-    fn observation_sparse(&self, player: Player, out: &mut crate::obs::Sparse) {
-        let len = self.observation_shape().iter().product();
-        out.fill_from_dense(len, |dense| self.observation(player, dense));
-    }
 
     /// A readable text picture. `None`: the whole state (for the omniscient user);
     /// `Some(p)`: only what `p` may see.

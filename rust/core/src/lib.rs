@@ -10,7 +10,6 @@ pub mod datafile;
 pub mod error;
 pub mod game;
 pub mod hex;
-pub mod obs;
 pub mod position;
 pub mod registry;
 pub mod rng;

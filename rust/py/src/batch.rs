@@ -205,7 +205,6 @@ impl PyBatch {
                     player: &mut b.player,
                     final_obs: &mut [],
                     zeroed: true,
-                    kept: false,
                 })
             })
         })
@@ -229,7 +228,6 @@ impl PyBatch {
                         player: &mut b.player,
                         final_obs: &mut [],
                         zeroed: true,
-                        kept: false,
                     },
                 )
             })
@@ -260,7 +258,6 @@ impl PyBatch {
                         player: &mut b.player,
                         final_obs: &mut finals,
                         zeroed: true,
-                        kept: false,
                     },
                     &mut rewards,
                     &mut dones,
@@ -283,11 +280,8 @@ impl PyBatch {
 
     /// `step` writing into caller-owned arrays (C-contiguous, of the shapes and dtypes
     /// `step` returns): nothing is allocated. `final_obs` rows are written only where a
-    /// game ended. `kept`: the caller guarantees `obs` and `mask` hold what the batch wrote
-    /// into them last (if they are the arrays of its last call): only what changed is then
-    /// rewritten.
+    /// game ended.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (actions, obs, mask, player, rewards, dones, final_obs, *, kept=false))]
     fn step_into<'py>(
         &self,
         py: Python<'py>,
@@ -298,7 +292,6 @@ impl PyBatch {
         rewards: &Bound<'py, PyAny>,
         dones: &Bound<'py, PyAny>,
         final_obs: &Bound<'py, PyAny>,
-        kept: bool,
     ) -> PyResult<()> {
         let acts = self.actions(&actions)?;
         let mut obs_shape = vec![self.n];
@@ -328,7 +321,6 @@ impl PyBatch {
                         player,
                         final_obs: finals,
                         zeroed: false,
-                        kept,
                     },
                     rewards,
                     dones,

@@ -18,16 +18,10 @@
 //! `GameRng::stream(seed, i)`, so everything depends only on the seed and the actions,
 //! never on the thread count. Large batches are stepped on a rayon pool, in chunks of
 //! games.
-//!
-//! Buffers passed again (`Views::kept`) are rewritten only where they change: each game
-//! keeps its last observation's nonzero entries and its last legal ids (see [`crate::obs`]),
-//! so a step writes a few entries of the observation and mask rows instead of the whole
-//! rows (most of a step's memory traffic, once a policy has evicted them from the caches).
 
 use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::obs::{self, Sparse};
 use crate::rng::GameRng;
 use crate::session::{DynGame, Session};
 use rayon::prelude::*;
@@ -49,41 +43,10 @@ pub struct Views<'a> {
     /// `n * obs_len` floats, or empty when not wanted: where a game ends in `step`, the
     /// final observation of the player who moved in it (other rows are left as they are).
     pub final_obs: &'a mut [f32],
-    /// The caller guarantees `obs` and `mask` are all zero (fresh buffers), so they need
-    /// not be cleared first.
+    /// The caller guarantees `mask` is all false (a fresh buffer), so it need not be
+    /// cleared first. (Observations are written whole: `Game::observation` writes every
+    /// element, so reused `obs` / `final_obs` buffers are never cleared.)
     pub zeroed: bool,
-    /// The caller guarantees `obs` and `mask` hold what this batch wrote into them in its
-    /// last call, if they are the same buffers (the batch checks that they are): only the
-    /// entries that change are then written. Otherwise the rows are written whole.
-    pub kept: bool,
-}
-
-impl Views<'_> {
-    /// Where `obs` and `mask` are: how the batch recognises the buffers of its last call.
-    fn address(&self) -> (usize, usize) {
-        (self.obs.as_ptr() as usize, self.mask.as_ptr() as usize)
-    }
-}
-
-/// How a call writes the observation and mask rows.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Fill {
-    /// They hold what the batch last wrote (each game's `shown`, `shown_ids`).
-    Kept,
-    /// All zero.
-    Zeroed,
-    /// Anything: cleared first.
-    Dirty,
-}
-
-/// Per-thread working space of a call.
-struct Scratch {
-    /// The observation being written.
-    new: Sparse,
-    /// The legal ids being written.
-    ids: Vec<u32>,
-    /// Observation-length zeros for `obs::rewrite`.
-    zeros: Vec<f32>,
 }
 
 struct Env<G: Game> {
@@ -92,10 +55,6 @@ struct Env<G: Game> {
     /// Games of this slot that reached their end (not those abandoned by `reset`).
     finished: u64,
     legal: Vec<G::Action>,
-    /// The nonzero entries of the observation last written into this game's row.
-    shown: Sparse,
-    /// The ids last set in this game's mask row.
-    shown_ids: Vec<u32>,
     /// The learner's seat in this game (with an opponent, which plays every other seat).
     learner: usize,
     opponent: Option<Box<dyn Agent<G>>>,
@@ -114,9 +73,6 @@ struct Out<'a> {
     final_obs: &'a mut [f32],
     /// The game's legal ids as bits (empty when the batch keeps none: see `Batch::words`).
     bits: &'a mut [u64],
-    scratch: &'a mut Scratch,
-    /// What `obs` and `mask` hold before the call.
-    fill: Fill,
 }
 
 /// The rows of a game-major buffer of `len` items per game, then empty rows without end
@@ -189,16 +145,11 @@ impl<'a, G: Game> Part<'a, G> {
     }
 
     /// Run `f` on each game in turn; stops at the first error.
-    fn run<F>(self, (ol, na, np, words): Dims, fill: Fill, f: &F) -> Result<()>
+    fn run<F>(self, (ol, na, np, words): Dims, f: &F) -> Result<()>
     where
         F: Fn(usize, &mut Env<G>, Out<'_>) -> Result<()>,
     {
         let dones = self.dones.iter_mut().map(Some).chain(repeat_with(|| None));
-        let mut scratch = Scratch {
-            new: Sparse::default(),
-            ids: Vec::new(),
-            zeros: vec![0.0; ol],
-        };
         let games = self
             .envs
             .iter_mut()
@@ -216,8 +167,6 @@ impl<'a, G: Game> Part<'a, G> {
                 done,
                 final_obs,
                 bits,
-                scratch: &mut scratch,
-                fill,
             };
             f(self.start + k, env, out)?;
         }
@@ -255,9 +204,6 @@ pub struct Batch<G: Game> {
     /// Threads stepping a large batch (the workers of `pool`).
     threads: usize,
     pool: Option<rayon::ThreadPool>,
-    /// Where the observation and mask buffers of the last call were (`Views::address`),
-    /// when it wrote every game's rows (None after a failed call).
-    written: Option<(usize, usize)>,
 }
 
 impl<G: Game> Env<G> {
@@ -292,44 +238,28 @@ impl<G: Game> Env<G> {
         Ok(())
     }
 
-    /// Write this game's observation, mask and player to move (no observation and no legal
-    /// id, player -1, in a finished game).
-    fn write(&mut self, out: &mut Out<'_>) {
-        if out.fill != Fill::Kept {
-            if out.fill == Fill::Dirty {
-                out.obs.fill(0.0);
-                out.mask.fill(false);
-            }
-            self.shown.clear();
-            self.shown_ids.clear();
+    fn write(&mut self, out: &mut Out<'_>, zeroed: bool) {
+        if !zeroed {
+            out.mask.fill(false);
         }
         out.bits.fill(0);
-        let g = &self.session.game;
-        g.legal_actions(&mut self.legal);
-        let sc = &mut *out.scratch;
-        sc.ids.clear();
-        match g.current_player() {
+        self.session.game.legal_actions(&mut self.legal);
+        match self.session.game.current_player() {
             Some(p) => {
                 *out.player = p as i64;
-                g.observation_sparse(p, &mut sc.new);
+                self.session.game.observation(p, out.obs);
                 for &a in &self.legal {
-                    let id = g.action_id(a);
-                    // Ids fit: `Batch::new` refuses games of 2^32 action ids or more.
-                    sc.ids.push(id as u32);
+                    let id = self.session.game.action_id(a);
+                    if let Some(m) = out.mask.get_mut(id) {
+                        *m = true;
+                    }
                     if let Some(w) = out.bits.get_mut(id / 64) {
                         *w |= 1 << (id % 64);
                     }
                 }
             }
-            None => {
-                *out.player = -1;
-                sc.new.clear();
-            }
+            None => *out.player = -1,
         }
-        obs::rewrite(out.obs, &self.shown, &sc.new, &mut sc.zeros);
-        self.shown.swap_entries(&mut sc.new);
-        obs::rewrite_mask(out.mask, &self.shown_ids, &sc.ids);
-        std::mem::swap(&mut self.shown_ids, &mut sc.ids);
     }
 
     /// Whether `id` is legal in this game (`bits`: its row of `Batch::bits`, or empty).
@@ -392,12 +322,6 @@ impl<G: Game> Batch<G> {
             .as_ref()
             .map_or(1, rayon::ThreadPool::current_num_threads);
         let num_actions = probe.num_actions();
-        if u32::try_from(obs_len).is_err() || u32::try_from(num_actions).is_err() {
-            return Err(Error::invalid(format!(
-                "{}: observations and action ids must be fewer than 2^32",
-                G::NAME
-            )));
-        }
         let words = match num_actions.div_ceil(64) {
             w if w <= MAX_WORDS => w,
             _ => 0,
@@ -417,7 +341,6 @@ impl<G: Game> Batch<G> {
             obs_len,
             num_players,
             pool,
-            written: None,
         };
         for i in 0..n {
             let mut env = Env {
@@ -430,8 +353,6 @@ impl<G: Game> Batch<G> {
                 rng: GameRng::stream(seed, i as u64),
                 finished: 0,
                 legal: Vec::new(),
-                shown: Sparse::default(),
-                shown_ids: Vec::new(),
                 learner: 0,
                 opponent: None,
             };
@@ -485,17 +406,6 @@ impl<G: Game> Batch<G> {
     {
         let dims = (self.obs_len, self.num_actions, self.num_players, self.words);
         let n = self.envs.len();
-        let address = v.address();
-        let fill = if v.kept && self.written == Some(address) {
-            Fill::Kept
-        } else if v.zeroed {
-            Fill::Zeroed
-        } else {
-            Fill::Dirty
-        };
-        // Until this call has written every game's rows, no buffer holds what the games
-        // last wrote.
-        self.written = None;
         let all = Part {
             start: 0,
             envs: &mut self.envs,
@@ -509,11 +419,7 @@ impl<G: Game> Batch<G> {
         };
         let pool = match &self.pool {
             Some(pool) if n >= PARALLEL_MIN => pool,
-            _ => {
-                all.run(dims, fill, &f)?;
-                self.written = Some(address);
-                return Ok(());
-            }
+            _ => return all.run(dims, &f),
         };
         // Chunks of games as the pool's tasks: enough of them to balance the threads'
         // loads (rayon's work stealing hands a slowed thread's share to the others).
@@ -530,7 +436,7 @@ impl<G: Game> Batch<G> {
         pool.install(|| {
             chunks.into_par_iter().for_each(|part| {
                 let start = part.start;
-                if let Err(e) = part.run(dims, fill, &f) {
+                if let Err(e) = part.run(dims, &f) {
                     let mut failed = failed.lock().unwrap_or_else(PoisonError::into_inner);
                     if failed.as_ref().is_none_or(|(s, _)| start < *s) {
                         *failed = Some((start, e));
@@ -540,18 +446,16 @@ impl<G: Game> Batch<G> {
         });
         match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
             Some((_, e)) => Err(e),
-            None => {
-                self.written = Some(address);
-                Ok(())
-            }
+            None => Ok(()),
         }
     }
 
     /// Write the current observations, masks and players.
     pub fn observe(&mut self, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
+        let zeroed = v.zeroed;
         self.each(v, &mut [], &mut [], |_, env, mut out| {
-            env.write(&mut out);
+            env.write(&mut out, zeroed);
             Ok(())
         })
     }
@@ -562,6 +466,7 @@ impl<G: Game> Batch<G> {
     /// continues.
     pub fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()> {
         self.check_views(&v)?;
+        let zeroed = v.zeroed;
         if let Some(seed) = seed {
             self.episodes_before = self.episodes_finished();
             self.seed = seed;
@@ -577,7 +482,7 @@ impl<G: Game> Batch<G> {
         );
         self.each(v, &mut [], &mut [], |i, env, mut out| {
             env.start(&options, opp.as_ref(), seat, i)?;
-            env.write(&mut out);
+            env.write(&mut out, zeroed);
             Ok(())
         })
     }
@@ -594,6 +499,7 @@ impl<G: Game> Batch<G> {
         dones: &mut [bool],
     ) -> Result<()> {
         self.check_views(&v)?;
+        let zeroed = v.zeroed;
         let n = self.envs.len();
         if actions.len() != n {
             return Err(Error::invalid(format!(
@@ -660,7 +566,7 @@ impl<G: Game> Batch<G> {
                 env.finished += 1;
                 env.start(&options, opp.as_ref(), seat, i)?;
             }
-            env.write(&mut out);
+            env.write(&mut out, zeroed);
             Ok(())
         })
     }
@@ -776,94 +682,4 @@ pub fn new_dyn(
             .map_err(|e| Error::options(format!("{name}: {e}")))?;
         Box::new(Batch::<G>::new(opts, n, seed, opponent, learner_seat, threads)?) as Box<dyn DynBatch>
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::registry::GAMES;
-
-    fn views<'a>(
-        obs: &'a mut [f32],
-        mask: &'a mut [bool],
-        player: &'a mut [i64],
-        kept: bool,
-    ) -> Views<'a> {
-        Views {
-            obs,
-            mask,
-            player,
-            final_obs: &mut [],
-            zeroed: false,
-            kept,
-        }
-    }
-
-    /// Every game's rows hold exactly what a fresh `Game::observation` and the legal ids
-    /// give: after steps that rewrite only what changed (`kept`), after a step into
-    /// scribbled-over buffers (written whole), and after buffers swapped under `kept`
-    /// (the batch does not recognise them, so it writes them whole too).
-    fn rows_stay_identical_to_fresh_observations<G: Game>(n: usize, steps: usize) {
-        let mut b = Batch::<G>::new(G::Options::default(), n, 5, None, None, Some(2)).unwrap();
-        let (ol, na, np) = (b.obs_len, b.num_actions, b.num_players);
-        let mut bufs = [0, 1].map(|_| (vec![0.0f32; n * ol], vec![false; n * na], vec![0; n]));
-        let (mut rewards, mut dones) = (vec![0.0; n * np], vec![false; n]);
-        let mut rng = GameRng::seed(8);
-        let mut which = 0;
-        let (obs, mask, player) = &mut bufs[which];
-        b.reset(None, views(obs, mask, player, false)).unwrap();
-        let mut fresh = vec![0.0f32; ol];
-        for step in 0..steps {
-            if step % 23 == 22 {
-                which = 1 - which; // the other buffers, stale, under `kept`
-            }
-            let (obs, mask, player) = &mut bufs[which];
-            let kept = step % 31 != 30;
-            if !kept {
-                obs.fill(0.25);
-                mask.fill(true);
-            }
-            let actions: Vec<i64> = (0..n)
-                .map(|i| {
-                    let g = &b.session(i).unwrap().game;
-                    let mut legal = Vec::new();
-                    g.legal_actions(&mut legal);
-                    g.action_id(*rng.choose(&legal).unwrap()) as i64
-                })
-                .collect();
-            let v = views(obs, mask, player, kept);
-            b.step(&actions, v, &mut rewards, &mut dones).unwrap();
-            for i in 0..n {
-                let g = &b.session(i).unwrap().game;
-                let p = g.current_player().unwrap();
-                assert_eq!(player[i], p as i64);
-                g.observation(p, &mut fresh);
-                let row = &obs[i * ol..(i + 1) * ol];
-                let same = row
-                    .iter()
-                    .zip(&fresh)
-                    .all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(same, "{}: step {step}, game {i}: observation", G::NAME);
-                let mut legal = Vec::new();
-                g.legal_actions(&mut legal);
-                let mut want = vec![false; na];
-                for a in legal {
-                    want[g.action_id(a)] = true;
-                }
-                assert!(
-                    mask[i * na..(i + 1) * na] == want[..],
-                    "{}: step {step}, game {i}: mask",
-                    G::NAME
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn kept_buffers_match_fresh_observations_in_every_game() {
-        for name in GAMES {
-            crate::with_game!(name, G => rows_stay_identical_to_fresh_observations::<G>(130, 70))
-                .unwrap();
-        }
-    }
 }

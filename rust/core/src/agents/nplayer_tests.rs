@@ -402,7 +402,6 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
-        kept: false,
     })
     .unwrap();
     let mut out = Vec::new();
@@ -422,7 +421,6 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
-                kept: true,
             },
             &mut rewards,
             &mut dones,

@@ -432,7 +432,6 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
-        kept: false,
     })
     .unwrap();
     let na = b.num_actions();
@@ -454,7 +453,6 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
-                kept: true,
             },
             &mut rewards,
             &mut dones,
@@ -518,7 +516,6 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
-        kept: false,
     })
     .unwrap();
     let before: Vec<_> = (0..4)
@@ -540,7 +537,6 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
-                kept: false,
             },
             &mut rewards,
             &mut dones,
@@ -557,7 +553,6 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
-                kept: false,
             },
             &mut rewards,
             &mut dones
@@ -582,7 +577,6 @@ fn step_once(b: &mut Batch<Lanes>, actions: &[i64]) -> std::result::Result<Writt
             player: &mut player,
             final_obs: &mut [],
             zeroed: true,
-            kept: false,
         },
         &mut rewards,
         &mut dones,
@@ -699,7 +693,6 @@ fn observed(b: &mut Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
-        kept: false,
     })
     .unwrap();
     (obs, mask, player)
@@ -720,7 +713,6 @@ fn batch_reset_with_a_seed_restarts_every_stream() {
             player: &mut player,
             final_obs: &mut [],
             zeroed: false,
-            kept: false,
         },
     )
     .unwrap();
@@ -760,7 +752,6 @@ fn batch_keeps_the_final_observation_of_a_game_that_ends() {
                 player: &mut player,
                 final_obs: &mut finals,
                 zeroed: false,
-                kept: true,
             },
             &mut rewards,
             &mut dones,

@@ -122,9 +122,6 @@ impl Game for BattleLine {
     fn observation(&self, player: Player, out: &mut [f32]) {
         let _ = self.write_observation(player, out);
     }
-    fn observation_sparse(&self, player: Player, out: &mut crate::obs::Sparse) {
-        let _ = self.observation_entries(player, out);
-    }
     fn render(&self, player: Option<Player>) -> String {
         self.render_text(player).unwrap_or_else(|e| e.to_string())
     }

@@ -25,7 +25,6 @@
 use super::cards::{cards_text, Card, CardSet};
 use super::state::*;
 use crate::error::{Error, Result};
-use crate::obs::{Dense, Sink, Sparse};
 use crate::rng::GameRng;
 use serde_json::Value;
 use std::fmt::Write;
@@ -43,86 +42,75 @@ impl BattleLine {
     /// of them is written (zeros included), so a reused buffer needs no clearing first.
     pub fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<()> {
         let (me, op) = me_and_opponent(player)?;
-        let Some(out) = out.get_mut(..OBS_LEN) else {
+        if out.len() < OBS_LEN {
             return Err(Error::invalid(format!(
                 "observation buffer of {} floats, expected {OBS_LEN}",
                 out.len()
             )));
-        };
-        self.observe(me, op, &mut Dense::cleared(out));
-        Ok(())
-    }
-
-    /// `player`'s observation as its nonzero entries (`out` cleared first).
-    pub fn observation_entries(&self, player: usize, out: &mut Sparse) -> Result<()> {
-        out.clear();
-        let (me, op) = me_and_opponent(player)?;
-        self.observe(me, op, out);
-        Ok(())
-    }
-
-    /// The observation of `me` into `s`: every nonzero entry, each once.
-    fn observe(&self, me: usize, op: usize, s: &mut impl Sink) {
-        // One location feature per card.
+        }
+        // Every element is written (the card section cleared, then one feature set per
+        // card), so reused buffers need no clearing by the caller.
+        out[CARDS_OFFSET..FLAGS_OFFSET].fill(0.0);
         let k = &self.known[me];
-        let at = |c: Card, feat: usize| CARDS_OFFSET + c.id() * CARD_FEATURES + feat;
+        let mut set =
+            |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
         for c in self.hands[me].iter() {
-            s.set(at(c, 0), 1.0);
+            set(c, 0);
         }
         for c in self.hands[op].iter() {
-            s.set(at(c, if k.opp_hand.contains(c) { 1 } else { 22 }), 1.0);
+            set(c, if k.opp_hand.contains(c) { 1 } else { 22 });
         }
         for (d, cards) in [self.troop_deck.as_slice(), self.tactics_deck.as_slice()]
             .iter()
             .enumerate()
         {
             for (i, &c) in cards.iter().enumerate() {
-                s.set(
-                    at(c, if k.deck_pos[d] >> i & 1 == 1 { 21 } else { 22 }),
-                    1.0,
-                );
+                set(c, if k.deck_pos[d] >> i & 1 == 1 { 21 } else { 22 });
             }
         }
         for &c in self.discard.as_slice() {
-            s.set(at(c, 20), 1.0);
+            set(c, 20);
         }
         for p in 0..2 {
             for c in self.table[p].iter() {
                 if let Some((f, _)) = self.table_place(c) {
-                    s.set(at(c, if p == me { 2 + f } else { 11 + f }), 1.0);
+                    set(c, if p == me { 2 + f } else { 11 + f });
                 }
             }
         }
         for (f, fl) in self.flags.iter().enumerate() {
-            let o = FLAGS_OFFSET + f * FLAG_FEATURES;
-            s.flag(o, fl.claimed == Some(me as u8));
-            s.flag(o + 1, fl.claimed == Some(op as u8));
-            s.flag(o + 2, fl.is_complete(me));
-            s.flag(o + 3, fl.is_complete(op));
-            s.flag(o + 4, fl.first_complete == Some(me as u8));
-            s.flag(o + 5, fl.first_complete == Some(op as u8));
-            s.flag(o + 6, self.claim_proof(f, me).is_some_and(|p| p.holds()));
-            s.flag(o + 7, self.claim_proof(f, op).is_some_and(|p| p.holds()));
+            let o =
+                &mut out[FLAGS_OFFSET + f * FLAG_FEATURES..FLAGS_OFFSET + (f + 1) * FLAG_FEATURES];
+            let b = |x: bool| if x { 1.0 } else { 0.0 };
+            o[0] = b(fl.claimed == Some(me as u8));
+            o[1] = b(fl.claimed == Some(op as u8));
+            o[2] = b(fl.is_complete(me));
+            o[3] = b(fl.is_complete(op));
+            o[4] = b(fl.first_complete == Some(me as u8));
+            o[5] = b(fl.first_complete == Some(op as u8));
+            o[6] = b(self.claim_proof(f, me).is_some_and(|p| p.holds()));
+            o[7] = b(self.claim_proof(f, op).is_some_and(|p| p.holds()));
         }
-        let g = GLOBALS_OFFSET;
+        let g = &mut out[GLOBALS_OFFSET..OBS_LEN];
+        g.fill(0.0);
         let hand_split = |p: usize| {
             let t = self.hands[p].troops().count_ones() as f32;
             (t, self.hands[p].len() as f32 - t)
         };
         let (mt, ma) = hand_split(me);
         let (ot, oa) = hand_split(op);
-        s.set(g, self.troop_deck.len() as f32 / 60.0);
-        s.set(g + 1, self.tactics_deck.len() as f32 / 10.0);
-        s.set(g + 2, mt / 7.0);
-        s.set(g + 3, ma / 7.0);
-        s.set(g + 4, ot / 7.0);
-        s.set(g + 5, oa / 7.0);
-        s.set(g + 6, f32::from(self.tactics_played[me]) / 10.0);
-        s.set(g + 7, f32::from(self.tactics_played[op]) / 10.0);
-        s.flag(g + 8, self.leader_played[me]);
-        s.flag(g + 9, self.leader_played[op]);
-        s.flag(g + 10, self.tactics_played[me] <= self.tactics_played[op]);
-        s.set(g + 11, (f32::from(self.pass_streak) / 2.0).min(1.0));
+        g[0] = self.troop_deck.len() as f32 / 60.0;
+        g[1] = self.tactics_deck.len() as f32 / 10.0;
+        g[2] = mt / 7.0;
+        g[3] = ma / 7.0;
+        g[4] = ot / 7.0;
+        g[5] = oa / 7.0;
+        g[6] = f32::from(self.tactics_played[me]) / 10.0;
+        g[7] = f32::from(self.tactics_played[op]) / 10.0;
+        g[8] = f32::from(u8::from(self.leader_played[me]));
+        g[9] = f32::from(u8::from(self.leader_played[op]));
+        g[10] = f32::from(u8::from(self.tactics_played[me] <= self.tactics_played[op]));
+        g[11] = (f32::from(self.pass_streak) / 2.0).min(1.0);
         let ph = match self.phase {
             Phase::Play => 0,
             Phase::Claim => 1,
@@ -131,18 +119,18 @@ impl BattleLine {
             Phase::ScoutReturn => 4,
             Phase::Over => 5,
         };
-        s.set(g + 12 + ph, 1.0);
-        s.set(g + 18, f32::from(self.scout_left) / 3.0);
-        s.set(g + 19, f32::from(self.scout_drawn) / 3.0);
-        s.flag(
-            g + 20,
+        g[12 + ph] = 1.0;
+        g[18] = f32::from(self.scout_left) / 3.0;
+        g[19] = f32::from(self.scout_drawn) / 3.0;
+        g[20] = f32::from(u8::from(
             self.phase != Phase::Over && self.to_move as usize == me,
-        );
+        ));
         let won = self.flags_won();
-        s.set(g + 21, f32::from(won[me]) / 5.0);
-        s.set(g + 22, f32::from(won[op]) / 5.0);
-        s.flag(g + 23, self.options.claim_at_turn_start);
-        s.flag(g + 24, self.options.traitor_troops_only);
+        g[21] = f32::from(won[me]) / 5.0;
+        g[22] = f32::from(won[op]) / 5.0;
+        g[23] = f32::from(u8::from(self.options.claim_at_turn_start));
+        g[24] = f32::from(u8::from(self.options.traitor_troops_only));
+        Ok(())
     }
 
     /// A text picture; `Some(p)` shows only what `p` sees.
