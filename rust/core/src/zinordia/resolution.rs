@@ -189,8 +189,7 @@ impl Zinordia {
                 // One instance per step (each may trigger, ZN-8.1).
                 if step.hits < *hits {
                     step.hits += 1;
-                    let amount = self.amount_of(user, e);
-                    self.hit(Some(user), t, amount);
+                    self.apply_effect(user, r.target, t, e);
                 }
                 if step.hits >= *hits || !self.alive(t) {
                     step.next += 1;

@@ -114,7 +114,7 @@ impl Zinordia {
     }
 
     /// The amount of a damage, heal or damage-over-time effect used by `user` now (ZN-10.9).
-    pub(crate) fn amount_of(&self, user: usize, e: &Effect) -> u32 {
+    fn amount_of(&self, user: usize, e: &Effect) -> u32 {
         let (fisico, magico) = (
             self.stat(user, Stat::PoderFisico),
             self.stat(user, Stat::PoderMagico),
