@@ -2,7 +2,7 @@
 
 use super::{no_moves, to_move, Agent, Teams};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::{Game, Player};
 use crate::rng::GameRng;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,6 +31,37 @@ impl GreedyConfig {
             _ => Ok(()),
         }
     }
+}
+
+/// Adds to `sums[i]` the value for `me` (its team's, [`Teams::value`]) of playing `moves[i]`,
+/// summed over `samples` redraws of what `me` cannot see, every move on the same redraws
+/// (common random numbers). Greedy picks by these sums; ISMCTS's root prior starts from them.
+pub(super) fn score_moves<G: Game>(
+    game: &G,
+    me: Player,
+    moves: &[G::Action],
+    samples: u32,
+    rng: &mut GameRng,
+    teams: &Teams,
+    sums: &mut [f64],
+) -> Result<()> {
+    for _ in 0..samples {
+        super::cancel::check()?;
+        let det = game.resample_hidden(me, rng.next_u64());
+        for (v, &a) in sums.iter_mut().zip(moves) {
+            let mut after = det.clone();
+            after.apply(a).map_err(|e| {
+                Error::invalid(format!(
+                    "{}: {} is legal but fails in a determinization ({e}); \
+                     resample_hidden must keep the mover's view",
+                    G::NAME,
+                    game.action_notation(a)
+                ))
+            })?;
+            *v += teams.value(&after, me);
+        }
+    }
+    Ok(())
 }
 
 /// Plays the action whose resulting position `evaluate`s best for the mover (a finished
@@ -72,22 +103,15 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
             .config
             .samples
             .unwrap_or_else(|| G::search_params().greedy_samples);
-        for _ in 0..samples.max(1) {
-            super::cancel::check()?;
-            let det = game.resample_hidden(me, self.rng.next_u64());
-            for (v, &a) in self.values.iter_mut().zip(&self.buf) {
-                let mut after = det.clone();
-                after.apply(a).map_err(|e| {
-                    Error::invalid(format!(
-                        "{}: {} is legal but fails in a determinization ({e}); \
-                         resample_hidden must keep the mover's view",
-                        G::NAME,
-                        game.action_notation(a)
-                    ))
-                })?;
-                *v += teams.value(&after, me);
-            }
-        }
+        score_moves(
+            game,
+            me,
+            &self.buf,
+            samples.max(1),
+            &mut self.rng,
+            &teams,
+            &mut self.values,
+        )?;
         let top = self
             .values
             .iter()

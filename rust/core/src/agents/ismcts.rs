@@ -573,28 +573,24 @@ impl<G: Game> Ismcts<G> {
             return Ok(());
         }
         game.legal_actions(&mut self.legal);
+        let mut sums = vec![0.0; self.legal.len()];
+        super::greedy::score_moves(
+            game,
+            me,
+            &self.legal,
+            samples,
+            &mut self.rng,
+            &self.teams,
+            &mut sums,
+        )?;
+        // No prior (NaN) for an action not legal here.
         self.prior.resize(game.num_actions(), f64::NAN);
-        for &a in &self.legal {
-            if let Some(p) = self.prior.get_mut(game.action_id(a)) {
-                *p = 0.0;
-            }
-        }
-        for _ in 0..samples {
-            super::cancel::check()?;
-            let det = game.resample_hidden(me, self.rng.next_u64());
-            for &a in &self.legal {
-                let mut after = det.clone();
-                after.apply(a)?;
-                let v = self.teams.value(&after, me);
-                if let Some(p) = self.prior.get_mut(game.action_id(a)) {
-                    *p += v;
-                }
-            }
-        }
         let scale = 1.0 / f64::from(samples);
-        for p in &mut self.prior {
-            // From the mean value in [-1, 1] to the searcher's reward in [0, 1].
-            *p = ((*p * scale + 1.0) * 0.5).clamp(0.0, 1.0);
+        for (&a, sum) in self.legal.iter().zip(&sums) {
+            if let Some(p) = self.prior.get_mut(game.action_id(a)) {
+                // From the mean value in [-1, 1] to the searcher's reward in [0, 1].
+                *p = ((sum * scale + 1.0) * 0.5).clamp(0.0, 1.0);
+            }
         }
         Ok(())
     }
