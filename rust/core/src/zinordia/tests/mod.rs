@@ -28,6 +28,14 @@ pub(super) fn game(options: Options, seed: u64) -> Zinordia {
     Zinordia::with_content(seed, &options, content).expect("valid options")
 }
 
+/// Every mode of the reference content, as (mode, players) for [`mode`].
+pub(super) const EVERY_MODE: [(&str, Option<u8>); 4] = [
+    ("duel", None),
+    ("free_for_all", Some(3)),
+    ("free_for_all", Some(4)),
+    ("teams", None),
+];
+
 pub(super) fn mode(id: &str, players: Option<u8>) -> Options {
     Options {
         mode: id.into(),

@@ -619,13 +619,7 @@ fn zn_9_5_bad_suspended_resolutions_are_refused_with_their_path() {
 #[test]
 fn zn_9_5_random_games_with_reactions_interrupt_end_and_round_trip() {
     let mut suspended = 0;
-    let modes = [
-        ("duel", None),
-        ("free_for_all", Some(3)),
-        ("free_for_all", Some(4)),
-        ("teams", None),
-    ];
-    for (m, n) in modes {
+    for (m, n) in EVERY_MODE {
         for seed in 0..8 {
             let opts = Options {
                 reactions_interrupt: true,

@@ -286,13 +286,7 @@ pub(super) fn check_invariants(g: &Zinordia) {
 
 #[test]
 fn zn_random_games_end_in_every_mode() {
-    let modes = [
-        ("duel", None),
-        ("free_for_all", Some(3)),
-        ("free_for_all", Some(4)),
-        ("teams", None),
-    ];
-    for (m, n) in modes {
+    for (m, n) in EVERY_MODE {
         for seed in 0..30 {
             let mut g = game(mode(m, n), seed);
             let mut rng = GameRng::seed(seed + 1000);
