@@ -230,7 +230,7 @@ def test_compact_observations_decode_to_the_float32_ones_bit_for_bit(threads: in
     observation the float32 one times its divisor, in fresh arrays and in out= buffers."""
     a = Batch("battleline", 200, seed=4, threads=threads)
     b = Batch("battleline", 200, seed=4, threads=threads, obs_dtype=np.uint8)
-    assert (a.obs_dtype, b.obs_dtype) == (np.float32, np.uint8)
+    assert (a.obs_dtype, b.obs_dtype) == (np.dtype(np.float32), np.dtype(np.uint8))
     div = b.obs_divisors
     assert div is not None and div.shape == tuple(b.observation_shape) and div.dtype == np.float32
     assert set(np.unique(div)) == {1, 2, 3, 5, 7, 10, 60}

@@ -121,9 +121,7 @@ class Batch:
         try:
             dtype = np.dtype(obs_dtype).name
         except TypeError:
-            raise ValueError(
-                f"obs_dtype must be float32 or uint8, not {obs_dtype!r}"
-            ) from None
+            raise ValueError(f"obs_dtype must be float32 or uint8, not {obs_dtype!r}") from None
         self._inner = _Batch(
             game,
             num_games,
