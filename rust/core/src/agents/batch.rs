@@ -11,6 +11,10 @@
 //! game) and the opponent's moves, for every other seat, are played in Rust inside the same
 //! call. In a team game the opponent also plays the learner's partners.
 //!
+//! Observations are `f32`, or, for a game with a compact form (Battle Line), `u8` whole
+//! counts that divide back to the `f32` values exactly ([`Game::observation_divisors`]): a
+//! quarter of the bytes, and a step that has to write them to memory is that much cheaper.
+//!
 //! Any number of players: `rewards` holds every player's return (`n * players`), as
 //! [`Game::returns`] gives them, so in a team game partners get their team's reward.
 //!
