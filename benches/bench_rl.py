@@ -12,6 +12,8 @@ Choosing the ids is untimed but not free for the step: ``random_ids`` makes two 
 the output arrays out of the caches, as a policy network's forward pass would. The
 "ids replayed" rows time the same steps with ids recorded beforehand and nothing run in
 between: the step alone, as ``rust/core/examples/batch_steps.rs`` times it in Rust.
+The "uint8" rows step the compact observation (``obs_dtype="uint8"``, a quarter of the
+float32 bytes) on the same games; a game without one (every game but Battle Line) skips them.
 """
 
 from __future__ import annotations
@@ -50,8 +52,10 @@ def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids
 
 
-def batch(game: str, n: int, threads: int, out: bool, seconds: float) -> dict[str, float]:
-    env = Batch(game, n, seed=1, threads=threads)
+def batch(
+    game: str, n: int, threads: int, out: bool, seconds: float, dtype: str = "float32"
+) -> dict[str, float]:
+    env = Batch(game, n, seed=1, threads=threads, obs_dtype=dtype)
     buf = env.buffers() if out else None
     rng = np.random.default_rng(0)
     state = {"mask": env.reset().mask, "ids": np.zeros(n, np.int64)}
@@ -66,10 +70,12 @@ def batch(game: str, n: int, threads: int, out: bool, seconds: float) -> dict[st
     return timed(step, choose, seconds)
 
 
-def replayed(game: str, n: int, threads: int, seconds: float) -> dict[str, float]:
+def replayed(
+    game: str, n: int, threads: int, seconds: float, dtype: str = "float32"
+) -> dict[str, float]:
     """``step(out=)`` on ids recorded from a first run (random legal ids); the batch is
     restarted with ``reset(seed=1)`` (untimed) whenever the recording runs out."""
-    env = Batch(game, n, seed=1, threads=threads)
+    env = Batch(game, n, seed=1, threads=threads, obs_dtype=dtype)
     buf = env.buffers()
     mask = env.reset(seed=1).mask
     rng = np.random.default_rng(0)
@@ -93,8 +99,10 @@ def replayed(game: str, n: int, threads: int, seconds: float) -> dict[str, float
     return timed(step, restart, seconds)
 
 
-def vector(game: str, n: int, threads: int, copy: bool, seconds: float) -> dict[str, float]:
-    envs = BatchVectorEnv(game, n, seed=1, threads=threads, copy=copy)
+def vector(
+    game: str, n: int, threads: int, copy: bool, seconds: float, dtype: str = "float32"
+) -> dict[str, float]:
+    envs = BatchVectorEnv(game, n, seed=1, threads=threads, copy=copy, obs_dtype=dtype)
     _, infos = envs.reset(seed=1)
     rng = np.random.default_rng(0)
     state = {"mask": infos["action_mask"], "ids": np.zeros(n, np.int64)}
@@ -148,6 +156,7 @@ def single(game: str, seconds: float) -> dict[str, float]:
 
 def figures(game: str, seconds: float) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
+    compact = Batch(game, 1).obs_divisors is not None
     for threads in (1, 2):
         out[f"Batch.step, 1024 games, {threads} thread(s), fresh arrays"] = batch(
             game, 1024, threads, False, seconds
@@ -155,15 +164,27 @@ def figures(game: str, seconds: float) -> dict[str, dict[str, float]]:
         out[f"Batch.step(out=...), 1024 games, {threads} thread(s)"] = batch(
             game, 1024, threads, True, seconds
         )
+        if compact:
+            out[f"Batch.step(out=...), 1024 games, {threads} thread(s), uint8"] = batch(
+                game, 1024, threads, True, seconds, "uint8"
+            )
         out[f"Batch.step(out=...), 1024 games, {threads} thread(s), ids replayed"] = replayed(
             game, 1024, threads, seconds
         )
+        if compact:
+            out[f"Batch.step(out=...), 1024 games, {threads} thread(s), uint8, ids replayed"] = (
+                replayed(game, 1024, threads, seconds, "uint8")
+            )
     out["BatchVectorEnv.step, 1024 games, 1 thread, copy=False"] = vector(
         game, 1024, 1, False, seconds
     )
     out["BatchVectorEnv.step, 1024 games, 1 thread, copy=True"] = vector(
         game, 1024, 1, True, seconds
     )
+    if compact:
+        out["BatchVectorEnv.step, 1024 games, 1 thread, copy=True, uint8"] = vector(
+            game, 1024, 1, True, seconds, "uint8"
+        )
     out["PettingZoo AEC env (aec_env), one game"] = pettingzoo(game, seconds)
     out["SingleAgentEnv against Random, one game (learner moves only)"] = single(game, seconds)
     return out

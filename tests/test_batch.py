@@ -222,3 +222,57 @@ def test_step_into_rejects_wrong_buffers_and_changes_nothing() -> None:
     with pytest.raises(TypeError, match="Step"):
         env.step(acts, out=tuple(good))  # type: ignore[arg-type]
     assert [env.game(i).to_json() for i in range(4)] == before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_compact_observations_decode_to_the_float32_ones_bit_for_bit(threads: int) -> None:
+    """obs_dtype="uint8" (Battle Line): the same games, every observation and final
+    observation the float32 one times its divisor, in fresh arrays and in out= buffers."""
+    a = Batch("battleline", 200, seed=4, threads=threads)
+    b = Batch("battleline", 200, seed=4, threads=threads, obs_dtype=np.uint8)
+    assert (a.obs_dtype, b.obs_dtype) == (np.dtype(np.float32), np.dtype(np.uint8))
+    div = b.obs_divisors
+    assert div is not None and div.shape == tuple(b.observation_shape) and div.dtype == np.float32
+    assert set(np.unique(div)) == {1, 2, 3, 5, 7, 10, 60}
+    fa, fb = a.reset(), b.reset()
+    assert fb.obs.dtype == np.uint8
+    np.testing.assert_array_equal(b.decode(fb.obs).view(np.uint32), fa.obs.view(np.uint32))
+    out = b.buffers()
+    assert out.obs.dtype == out.final_obs.dtype == np.uint8
+    rng = np.random.default_rng(5)
+    mask, ended, above_one = fa.mask, 0, False
+    for k in range(300):
+        acts = random_actions(mask, rng)
+        fresh = a.step(acts)
+        got = b.step(acts, out=out) if k % 2 else b.step(acts)
+        for field in ("mask", "player", "rewards", "dones"):
+            np.testing.assert_array_equal(getattr(got, field), getattr(fresh, field), field)
+        # Bit for bit: the decoded floats are the very float32 values.
+        np.testing.assert_array_equal(b.decode(got.obs).view(np.uint32), fresh.obs.view(np.uint32))
+        done = fresh.dones
+        np.testing.assert_array_equal(
+            b.decode(got.final_obs[done]).view(np.uint32), fresh.final_obs[done].view(np.uint32)
+        )
+        ended += int(done.sum())
+        above_one |= bool((got.obs > 1).any())
+        mask = fresh.mask
+    assert ended >= 20 and above_one
+
+
+def test_compact_observations_are_refused_where_a_game_has_none() -> None:
+    with pytest.raises(ValueError, match="obs_dtype must be 'float32' or 'uint8'"):
+        Batch("battleline", 2, obs_dtype=np.float64)
+    with pytest.raises(ValueError, match="obs_dtype must be float32 or uint8"):
+        Batch("battleline", 2, obs_dtype="no such type")
+    for name in GAMES:
+        if name != "battleline":
+            with pytest.raises(kingdoms.KingdomsError, match=f"{name} has no compact observation"):
+                Batch(name, 2, obs_dtype="uint8")
+            assert Batch(name, 2).obs_divisors is None
+    env = Batch("battleline", 4, seed=3, obs_dtype="uint8")
+    mask = env.reset().mask
+    floats = env.buffers()._replace(obs=np.zeros((4, *env.observation_shape), np.float32))
+    before = [env.game(i).to_json() for i in range(4)]
+    with pytest.raises(TypeError, match="obs must be a numpy array of dtype uint8"):
+        env.step(np.argmax(mask, axis=1), out=floats)
+    assert [env.game(i).to_json() for i in range(4)] == before

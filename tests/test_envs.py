@@ -343,3 +343,36 @@ def test_observation_bounds_reject_an_unknown_game() -> None:
 
     with pytest.raises(ValueError, match="chess"):
         observation_bounds(Fake())  # type: ignore[arg-type]
+
+
+def test_vector_env_compact_observations_lie_in_their_uint8_space() -> None:
+    """obs_dtype=np.uint8: a uint8 Box of the float bounds times the divisors, holding every
+    observation and final observation, which decode to the float32 env's."""
+    compact = BatchVectorEnv("battleline", 8, seed=5, obs_dtype=np.uint8)
+    floats = BatchVectorEnv("battleline", 8, seed=5)
+    space = compact.single_observation_space
+    assert space.dtype == np.uint8
+    assert space.shape == floats.single_observation_space.shape
+    np.testing.assert_array_equal(
+        compact.batch.decode(space.high), floats.single_observation_space.high
+    )
+    obs, infos = compact.reset(seed=5)
+    f_obs, _ = floats.reset(seed=5)
+    assert compact.observation_space.contains(obs)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        mask = infos["action_mask"]
+        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        obs, rewards, terminated, _, infos = compact.step(actions)
+        f_obs, f_rewards, _, _, f_infos = floats.step(actions)
+        assert compact.observation_space.contains(obs)
+        np.testing.assert_array_equal(compact.batch.decode(obs), f_obs)
+        np.testing.assert_array_equal(rewards, f_rewards)
+        for i in np.flatnonzero(terminated):
+            ended += 1
+            assert space.contains(infos["final_obs"][i])
+            np.testing.assert_array_equal(
+                compact.batch.decode(infos["final_obs"][i]), f_infos["final_obs"][i]
+            )
+    assert ended >= 4

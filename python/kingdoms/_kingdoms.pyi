@@ -843,6 +843,7 @@ class Batch:
         opponent: Random | Heuristic | Greedy | ISMCTS | None = None,
         seat: int | None = None,
         threads: int | None = None,
+        obs_dtype: str | None = None,
         **options: Any,
     ) -> Batch: ...
     @property
@@ -859,32 +860,36 @@ class Batch:
     @property
     def num_players(self) -> int: ...
     @property
+    def obs_dtype(self) -> str: ...
+    @property
+    def obs_divisors(self) -> npt.NDArray[np.float32] | None: ...
+    @property
     def episodes(self) -> int: ...
     def learner_seats(self) -> npt.NDArray[np.int64]: ...
     def observe(
         self,
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
     def reset(
         self, seed: int | None = None
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> tuple[
-        npt.NDArray[np.float32],
+        npt.NDArray[Any],
         npt.NDArray[np.bool_],
         npt.NDArray[np.int64],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
-        npt.NDArray[np.float32],
+        npt.NDArray[Any],
     ]: ...
     def step_into(
         self,
         actions: npt.NDArray[np.int64],
-        obs: npt.NDArray[np.float32],
+        obs: npt.NDArray[Any],
         mask: npt.NDArray[np.bool_],
         player: npt.NDArray[np.int64],
         rewards: npt.NDArray[np.float32],
         dones: npt.NDArray[np.bool_],
-        final_obs: npt.NDArray[np.float32],
+        final_obs: npt.NDArray[Any],
     ) -> None: ...
     def game(self, i: int) -> Game: ...

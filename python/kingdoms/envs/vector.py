@@ -25,7 +25,9 @@ illegal id raises :class:`kingdoms.IllegalActionError` and nothing is played.
 
 ``copy=False`` returns the same arrays every step (overwritten by the next): fastest, for
 loops that copy what they keep. Observations are bounded by
-:func:`~kingdoms.envs.observation_bounds`.
+:func:`~kingdoms.envs.observation_bounds`. ``obs_dtype=np.uint8`` (Battle Line) steps the
+compact observation (:mod:`kingdoms.batch`): a uint8 ``Box`` of those bounds times
+``envs.batch.obs_divisors``, and ``envs.batch.decode(obs)`` is the float32 observation.
 """
 
 from __future__ import annotations
@@ -64,16 +66,30 @@ class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
         seat: int | None = None,
         threads: int | None = None,
         copy: bool = True,
+        obs_dtype: npt.DTypeLike = np.float32,
         **options: Any,
     ) -> None:
         self.batch = Batch(
-            game, num_envs, seed, opponent=opponent, seat=seat, threads=threads, **options
+            game,
+            num_envs,
+            seed,
+            opponent=opponent,
+            seat=seat,
+            threads=threads,
+            obs_dtype=obs_dtype,
+            **options,
         )
         self.num_envs = num_envs
         self.copy = copy
         self.opponent = opponent
         low, high = observation_bounds(new_game(game, seed=0, **options))
-        self.single_observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
+        divisors = self.batch.obs_divisors
+        if self.batch.obs_dtype == np.uint8 and divisors is not None:
+            # The compact observation: the same bounds, in the whole counts it holds.
+            low, high = (np.rint(x * divisors).astype(np.uint8) for x in (low, high))
+            self.single_observation_space = gymnasium.spaces.Box(low, high, dtype=np.uint8)
+        else:
+            self.single_observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = gymnasium.spaces.Discrete(self.batch.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

@@ -2,18 +2,24 @@
 //! profiling (`valgrind --tool=callgrind`) and for a CPU-time figure without Python around it.
 //!
 //! ```sh
-//! cargo run --release --example batch_steps -- [GAME [GAMES [STEPS [THREADS]]]]
-//! cargo run --release --example batch_steps -- battleline 1024 300 1
+//! cargo run --release --example batch_steps -- [GAME [GAMES [STEPS [THREADS [DTYPE]]]]]
+//! cargo run --release --example batch_steps -- battleline 1024 300 1 uint8
 //! ```
 //! Each step plays a uniformly random legal id in every game (chosen outside the timed part
 //! from the masks, with a fixed seed) and prints game-steps per second of process CPU time.
+//! DTYPE is the observations' type: `float32` (the default) or `uint8` (the compact
+//! observation, `Batch(..., obs_dtype="uint8")`); the same seed plays the same games.
+//! With `EVICT_MB=32` in the environment, the untimed part also writes 32 MB between steps,
+//! evicting the caches as a policy network (or `bench_rl.py`'s numpy chooser) does: the
+//! realistic case, where a step's cost is the memory it writes.
 
-use kingdoms_core::agents::batch::{new_dyn, Views};
+use kingdoms_core::agents::batch::{new_dyn, AnyViews, Views};
+use kingdoms_core::game::ObsValue;
 use kingdoms_core::rng::GameRng;
 use kingdoms_core::{Error, Result};
 use std::time::Instant;
 
-const USAGE: &str = "usage: batch_steps [GAME [GAMES [STEPS [THREADS]]]]";
+const USAGE: &str = "usage: batch_steps [GAME [GAMES [STEPS [THREADS [float32|uint8]]]]]";
 
 fn number(args: &[String], i: usize, default: usize) -> Result<usize> {
     args.get(i).map_or(Ok(default), |t| {
@@ -27,7 +33,11 @@ fn cpu_seconds() -> f64 {
 }
 
 /// Reused buffers, not zeroed between calls (as `Batch.step(..., out=buf)` passes them).
-fn views<'a>(obs: &'a mut [f32], mask: &'a mut [bool], player: &'a mut [i64]) -> Views<'a> {
+fn views<'a, T: ObsValue>(
+    obs: &'a mut [T],
+    mask: &'a mut [bool],
+    player: &'a mut [i64],
+) -> Views<'a, T> {
     Views {
         obs,
         mask,
@@ -38,6 +48,19 @@ fn views<'a>(obs: &'a mut [f32], mask: &'a mut [bool], player: &'a mut [i64]) ->
 }
 
 fn run(args: &[String]) -> Result<String> {
+    match args.get(4).map_or("float32", String::as_str) {
+        "float32" => run_as::<f32>(args),
+        "uint8" => run_as::<u8>(args),
+        other => Err(Error::invalid(format!(
+            "DTYPE must be float32 or uint8, not {other:?}\n{USAGE}"
+        ))),
+    }
+}
+
+fn run_as<T: ObsValue>(args: &[String]) -> Result<String>
+where
+    for<'a> AnyViews<'a>: From<Views<'a, T>>,
+{
     let game = args.first().map_or("battleline", String::as_str);
     let (n, steps, threads) = (
         number(args, 1, 1024)?,
@@ -50,11 +73,17 @@ fn run(args: &[String]) -> Result<String> {
         batch.num_actions(),
         batch.num_players(),
     );
-    let (mut obs, mut mask, mut player) = (vec![0f32; n * ol], vec![false; n * na], vec![0i64; n]);
+    let (mut obs, mut mask, mut player) =
+        (vec![T::ZERO; n * ol], vec![false; n * na], vec![0i64; n]);
     let (mut rewards, mut dones, mut actions) = (vec![0f32; n * np], vec![false; n], vec![0i64; n]);
-    batch.reset(None, views(&mut obs, &mut mask, &mut player))?;
+    batch.reset(None, views(&mut obs, &mut mask, &mut player).into())?;
     let mut rng = GameRng::seed(0);
     let mut legal = Vec::new();
+    let evict_mb: usize = std::env::var("EVICT_MB")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
+    let mut evict = vec![0u8; evict_mb << 20];
     let (mut cpu, mut wall) = (0.0, 0.0);
     for _ in 0..steps {
         for (a, m) in actions.iter_mut().zip(mask.chunks(na)) {
@@ -67,10 +96,14 @@ fn run(args: &[String]) -> Result<String> {
             );
             *a = rng.choose(&legal).copied().unwrap_or(0);
         }
+        for (i, x) in evict.iter_mut().enumerate() {
+            *x = x.wrapping_add(i as u8);
+        }
+        std::hint::black_box(&evict);
         let (c, w) = (cpu_seconds(), Instant::now());
         batch.step(
             &actions,
-            views(&mut obs, &mut mask, &mut player),
+            views(&mut obs, &mut mask, &mut player).into(),
             &mut rewards,
             &mut dones,
         )?;
@@ -79,8 +112,10 @@ fn run(args: &[String]) -> Result<String> {
     }
     let total = (n * steps) as f64;
     Ok(format!(
-        "{game}: {n} games x {steps} steps on {threads} thread(s): {:.0} steps/s (cpu), \
+        "{game}: {n} games x {steps} steps on {threads} thread(s), {} observations: \
+         {:.0} steps/s (cpu), \
          {:.0} steps/s (wall), {} games finished",
+        if T::COMPACT { "uint8" } else { "float32" },
         total / cpu,
         total / wall,
         batch.episodes_finished()

@@ -164,6 +164,19 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// element of it (zeros included): callers reuse buffers without clearing them. Only
     /// information `player` may see.
     fn observation(&self, player: Player, out: &mut [f32]);
+    /// The divisors of the game's compact observation, one per element, when it has one:
+    /// every element of `observation` is a small whole number over its divisor, and
+    /// `observation_u8` writes those whole numbers (a quarter of the bytes; reinforcement
+    /// learning batches are bound by the memory they write). `None`: no compact form.
+    fn observation_divisors(&self) -> Option<Vec<f32>> {
+        None
+    }
+    /// Write `player`'s compact observation (only called when `observation_divisors` is
+    /// `Some`): `out[i] as f32 / divisors[i]` is `observation`'s element `i`, bit for bit
+    /// (both divide in `f32`). Every element is written, as in `observation`.
+    fn observation_u8(&self, player: Player, out: &mut [u8]) {
+        let _ = (player, out);
+    }
 
     /// A readable text picture. `None`: the whole state (for the omniscient user);
     /// `Some(p)`: only what `p` may see.
@@ -186,5 +199,44 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// needs on how much chance a move meets). Default: [`SearchParams::DEFAULT`].
     fn search_params() -> SearchParams {
         SearchParams::DEFAULT
+    }
+}
+
+/// The element type of an observation buffer: `f32` (the observation) or `u8` (the compact
+/// observation, see [`Game::observation_divisors`]). A game that has a compact form writes
+/// both from one function generic over this, so the two cannot drift apart.
+pub trait ObsValue: Copy + Default + Send + Sync + 'static {
+    /// Whether this is the compact form (which not every game has).
+    const COMPACT: bool;
+    const ZERO: Self;
+    const ONE: Self;
+    /// The element for `count / divisor`: that quotient as a float, or the whole number
+    /// `count` in the compact form.
+    fn ratio(count: u8, divisor: u8) -> Self;
+    /// Write `player`'s observation of this element type.
+    fn observe<G: Game>(game: &G, player: Player, out: &mut [Self]);
+}
+
+impl ObsValue for f32 {
+    const COMPACT: bool = false;
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    fn ratio(count: u8, divisor: u8) -> f32 {
+        f32::from(count) / f32::from(divisor)
+    }
+    fn observe<G: Game>(game: &G, player: Player, out: &mut [f32]) {
+        game.observation(player, out);
+    }
+}
+
+impl ObsValue for u8 {
+    const COMPACT: bool = true;
+    const ZERO: u8 = 0;
+    const ONE: u8 = 1;
+    fn ratio(count: u8, _divisor: u8) -> u8 {
+        count
+    }
+    fn observe<G: Game>(game: &G, player: Player, out: &mut [u8]) {
+        game.observation_u8(player, out);
     }
 }

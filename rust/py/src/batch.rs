@@ -6,7 +6,8 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use kingdoms_core::agents::batch::{new_dyn, DynBatch, Views};
+use kingdoms_core::agents::batch::{new_dyn, AnyViews, DynBatch, Views};
+use kingdoms_core::game::ObsValue;
 use kingdoms_core::Error;
 use numpy::{
     PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn,
@@ -21,19 +22,40 @@ use crate::args::{self, Text, Whole};
 use crate::errors::IntoPy;
 use crate::{classes, json};
 
+/// Observations are float32 arrays, or uint8 ones for a batch made with `obs_dtype="uint8"`.
 type Observed<'py> = (
-    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArrayDyn<bool>>,
     Bound<'py, PyArray1<i64>>,
 );
 type Stepped<'py> = (
-    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArrayDyn<bool>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArrayDyn<f32>>,
     Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArrayDyn<f32>>,
+    Bound<'py, PyAny>,
 );
+
+/// An observation element type the bindings hand to numpy: f32, or u8 (compact).
+trait ObsElement: ObsValue + numpy::Element {
+    const DTYPE: &'static str;
+    fn views(v: Views<'_, Self>) -> AnyViews<'_>;
+}
+
+impl ObsElement for f32 {
+    const DTYPE: &'static str = "float32";
+    fn views(v: Views<'_, f32>) -> AnyViews<'_> {
+        AnyViews::F32(v)
+    }
+}
+
+impl ObsElement for u8 {
+    const DTYPE: &'static str = "uint8";
+    fn views(v: Views<'_, u8>) -> AnyViews<'_> {
+        AnyViews::U8(v)
+    }
+}
 
 /// `num_games` games of one kind, stepped together (the engine of `kingdoms.batch.Batch`).
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "Batch")]
@@ -44,10 +66,23 @@ pub struct PyBatch {
     obs_shape: Vec<usize>,
     num_actions: usize,
     num_players: usize,
+    /// Observations in the compact form (`obs_dtype="uint8"`).
+    compact: bool,
+    divisors: Option<Vec<f32>>,
 }
 
-struct Buffers {
-    obs: Vec<f32>,
+/// The caller's arrays of `step_into`: obs, mask, player, rewards, dones, final_obs.
+type OutArrays<'a, 'py> = (
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+);
+
+struct Buffers<T> {
+    obs: Vec<T>,
     mask: Vec<bool>,
     player: Vec<i64>,
 }
@@ -68,10 +103,10 @@ impl PyBatch {
         })
     }
 
-    fn buffers(&self) -> Buffers {
+    fn buffers<T: ObsElement>(&self) -> Buffers<T> {
         let obs_len: usize = self.obs_shape.iter().product();
         Buffers {
-            obs: vec![0.0; self.n * obs_len],
+            obs: vec![T::ZERO; self.n * obs_len],
             mask: vec![false; self.n * self.num_actions],
             player: vec![0; self.n],
         }
@@ -88,23 +123,152 @@ impl PyBatch {
         f(&mut **guard)
     }
 
-    fn arrays<'py>(&self, py: Python<'py>, b: Buffers) -> PyResult<Observed<'py>> {
-        let mut shape = vec![self.n];
-        shape.extend(&self.obs_shape);
+    fn arrays<'py, T: ObsElement>(
+        &self,
+        py: Python<'py>,
+        b: Buffers<T>,
+    ) -> PyResult<Observed<'py>> {
         Ok((
-            PyArray1::from_vec(py, b.obs).reshape(shape)?,
+            self.obs_array(py, b.obs)?,
             PyArray1::from_vec(py, b.mask).reshape(vec![self.n, self.num_actions])?,
             PyArray1::from_vec(py, b.player),
         ))
+    }
+
+    /// `n` games' observations as an array of shape `(n, *observation_shape)`.
+    fn obs_array<'py, T: ObsElement>(
+        &self,
+        py: Python<'py>,
+        obs: Vec<T>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut shape = vec![self.n];
+        shape.extend(&self.obs_shape);
+        Ok(PyArray1::from_vec(py, obs).reshape(shape)?.into_any())
+    }
+
+    fn observe_as<'py, T: ObsElement>(&self, py: Python<'py>) -> PyResult<Observed<'py>> {
+        let mut b = self.buffers::<T>();
+        py.detach(|| {
+            self.with(|batch| {
+                batch.observe(T::views(Views {
+                    obs: &mut b.obs,
+                    mask: &mut b.mask,
+                    player: &mut b.player,
+                    final_obs: &mut [],
+                    zeroed: true,
+                }))
+            })
+        })
+        .py()?;
+        self.arrays(py, b)
+    }
+
+    fn reset_as<'py, T: ObsElement>(
+        &self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<Observed<'py>> {
+        let mut b = self.buffers::<T>();
+        py.detach(|| {
+            self.with(|batch| {
+                batch.reset(
+                    seed,
+                    T::views(Views {
+                        obs: &mut b.obs,
+                        mask: &mut b.mask,
+                        player: &mut b.player,
+                        final_obs: &mut [],
+                        zeroed: true,
+                    }),
+                )
+            })
+        })
+        .py()?;
+        self.arrays(py, b)
+    }
+
+    fn step_as<'py, T: ObsElement>(&self, py: Python<'py>, acts: &[i64]) -> PyResult<Stepped<'py>> {
+        let mut b = self.buffers::<T>();
+        let mut rewards = vec![0.0f32; self.n * self.num_players];
+        let mut dones = vec![false; self.n];
+        let mut finals = vec![T::ZERO; b.obs.len()];
+        py.detach(|| {
+            self.with(|batch| {
+                batch.step(
+                    acts,
+                    T::views(Views {
+                        obs: &mut b.obs,
+                        mask: &mut b.mask,
+                        player: &mut b.player,
+                        final_obs: &mut finals,
+                        zeroed: true,
+                    }),
+                    &mut rewards,
+                    &mut dones,
+                )
+            })
+        })
+        .py()?;
+        let (obs, mask, player) = self.arrays(py, b)?;
+        Ok((
+            obs,
+            mask,
+            player,
+            PyArray1::from_vec(py, rewards).reshape(vec![self.n, self.num_players])?,
+            PyArray1::from_vec(py, dones),
+            self.obs_array(py, finals)?,
+        ))
+    }
+
+    fn step_into_as<'py, T: ObsElement>(
+        &self,
+        py: Python<'py>,
+        acts: &[i64],
+        (obs, mask, player, rewards, dones, final_obs): OutArrays<'_, 'py>,
+    ) -> PyResult<()> {
+        let mut obs_shape = vec![self.n];
+        obs_shape.extend(&self.obs_shape);
+        let mut obs = out_array::<T>(T::DTYPE, obs, "obs", &obs_shape)?;
+        let mut mask = out_array::<bool>("bool", mask, "mask", &[self.n, self.num_actions])?;
+        let mut player = out_array::<i64>("int64", player, "player", &[self.n])?;
+        let mut rewards =
+            out_array::<f32>("float32", rewards, "rewards", &[self.n, self.num_players])?;
+        let mut dones = out_array::<bool>("bool", dones, "dones", &[self.n])?;
+        let mut finals = out_array::<T>(T::DTYPE, final_obs, "final_obs", &obs_shape)?;
+        let (obs, mask, player, rewards, dones, finals) = (
+            contiguous(&mut obs, "obs")?,
+            contiguous(&mut mask, "mask")?,
+            contiguous(&mut player, "player")?,
+            contiguous(&mut rewards, "rewards")?,
+            contiguous(&mut dones, "dones")?,
+            contiguous(&mut finals, "final_obs")?,
+        );
+        py.detach(|| {
+            self.with(|batch| {
+                batch.step(
+                    acts,
+                    T::views(Views {
+                        obs,
+                        mask,
+                        player,
+                        final_obs: finals,
+                        zeroed: false,
+                    }),
+                    rewards,
+                    dones,
+                )
+            })
+        })
+        .py()
     }
 }
 
 #[pymethods]
 impl PyBatch {
     #[new]
-    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, **options))]
+    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, obs_dtype=None, **options))]
     #[pyo3(
-        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, **options)"
+        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, obs_dtype=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -115,8 +279,18 @@ impl PyBatch {
         opponent: Option<&Bound<'_, PyAny>>,
         seat: Option<Whole>,
         threads: Option<Whole>,
+        obs_dtype: Option<Text>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let compact = match obs_dtype.as_deref() {
+            None | Some("float32") => false,
+            Some("uint8") => true,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "obs_dtype must be 'float32' or 'uint8', not {other:?}"
+                )))
+            }
+        };
         let num_games = num_games.positive(args::MAX_BATCH, "num_games")? as usize;
         let seed = seed.u64("seed")?;
         let seat = seat.map(|s| s.usize("seat")).transpose()?;
@@ -141,7 +315,17 @@ impl PyBatch {
         let inner = py
             .detach(|| new_dyn(game, &options, num_games, seed, opponent, seat, threads))
             .py()?;
+        let divisors = inner.observation_divisors();
+        if compact && divisors.is_none() {
+            return Err(crate::errors::to_py(Error::invalid(format!(
+                "obs_dtype='uint8': {} has no compact observation (it serves battleline); \
+                 use float32",
+                inner.name()
+            ))));
+        }
         Ok(PyBatch {
+            compact,
+            divisors,
             name: inner.name(),
             n: inner.len(),
             obs_shape: inner.obs_shape(),
@@ -176,6 +360,28 @@ impl PyBatch {
     fn num_actions(&self) -> usize {
         self.num_actions
     }
+    /// The observations' dtype name: "float32", or "uint8" (the compact observation).
+    #[getter]
+    fn obs_dtype(&self) -> &'static str {
+        if self.compact {
+            u8::DTYPE
+        } else {
+            f32::DTYPE
+        }
+    }
+    /// The compact observation's divisors, of the observation's shape (float32), or None
+    /// when the game has no compact form: float observation = compact / divisors, exactly.
+    #[getter]
+    fn obs_divisors<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.divisors
+            .as_ref()
+            .map(|d| {
+                Ok(PyArray1::from_vec(py, d.clone())
+                    .reshape(self.obs_shape.clone())?
+                    .into_any())
+            })
+            .transpose()
+    }
     #[getter]
     fn num_players(&self) -> usize {
         self.num_players
@@ -196,20 +402,11 @@ impl PyBatch {
 
     /// (observations, masks, players) of the current positions.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Observed<'py>> {
-        let mut b = self.buffers();
-        py.detach(|| {
-            self.with(|batch| {
-                batch.observe(Views {
-                    obs: &mut b.obs,
-                    mask: &mut b.mask,
-                    player: &mut b.player,
-                    final_obs: &mut [],
-                    zeroed: true,
-                })
-            })
-        })
-        .py()?;
-        self.arrays(py, b)
+        if self.compact {
+            self.observe_as::<u8>(py)
+        } else {
+            self.observe_as::<f32>(py)
+        }
     }
 
     /// Start a new game in every slot (with `seed`: every slot's stream restarts under
@@ -217,23 +414,11 @@ impl PyBatch {
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(&self, py: Python<'py>, seed: Option<Whole>) -> PyResult<Observed<'py>> {
         let seed = args::seed(seed)?;
-        let mut b = self.buffers();
-        py.detach(|| {
-            self.with(|batch| {
-                batch.reset(
-                    seed,
-                    Views {
-                        obs: &mut b.obs,
-                        mask: &mut b.mask,
-                        player: &mut b.player,
-                        final_obs: &mut [],
-                        zeroed: true,
-                    },
-                )
-            })
-        })
-        .py()?;
-        self.arrays(py, b)
+        if self.compact {
+            self.reset_as::<u8>(py, seed)
+        } else {
+            self.reset_as::<f32>(py, seed)
+        }
     }
 
     /// Play one action id per game; (observations, masks, players, rewards, dones, final
@@ -244,38 +429,11 @@ impl PyBatch {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Stepped<'py>> {
         let acts = self.actions(&actions)?;
-        let mut b = self.buffers();
-        let mut rewards = vec![0.0f32; self.n * self.num_players];
-        let mut dones = vec![false; self.n];
-        let mut finals = vec![0.0f32; b.obs.len()];
-        py.detach(|| {
-            self.with(|batch| {
-                batch.step(
-                    &acts,
-                    Views {
-                        obs: &mut b.obs,
-                        mask: &mut b.mask,
-                        player: &mut b.player,
-                        final_obs: &mut finals,
-                        zeroed: true,
-                    },
-                    &mut rewards,
-                    &mut dones,
-                )
-            })
-        })
-        .py()?;
-        let (obs, mask, player) = self.arrays(py, b)?;
-        let mut shape = vec![self.n];
-        shape.extend(&self.obs_shape);
-        Ok((
-            obs,
-            mask,
-            player,
-            PyArray1::from_vec(py, rewards).reshape(vec![self.n, self.num_players])?,
-            PyArray1::from_vec(py, dones),
-            PyArray1::from_vec(py, finals).reshape(shape)?,
-        ))
+        if self.compact {
+            self.step_as::<u8>(py, &acts)
+        } else {
+            self.step_as::<f32>(py, &acts)
+        }
     }
 
     /// `step` writing into caller-owned arrays (C-contiguous, of the shapes and dtypes
@@ -294,40 +452,12 @@ impl PyBatch {
         final_obs: &Bound<'py, PyAny>,
     ) -> PyResult<()> {
         let acts = self.actions(&actions)?;
-        let mut obs_shape = vec![self.n];
-        obs_shape.extend(&self.obs_shape);
-        let mut obs = out_array::<f32>("float32", obs, "obs", &obs_shape)?;
-        let mut mask = out_array::<bool>("bool", mask, "mask", &[self.n, self.num_actions])?;
-        let mut player = out_array::<i64>("int64", player, "player", &[self.n])?;
-        let mut rewards =
-            out_array::<f32>("float32", rewards, "rewards", &[self.n, self.num_players])?;
-        let mut dones = out_array::<bool>("bool", dones, "dones", &[self.n])?;
-        let mut finals = out_array::<f32>("float32", final_obs, "final_obs", &obs_shape)?;
-        let (obs, mask, player, rewards, dones, finals) = (
-            contiguous(&mut obs, "obs")?,
-            contiguous(&mut mask, "mask")?,
-            contiguous(&mut player, "player")?,
-            contiguous(&mut rewards, "rewards")?,
-            contiguous(&mut dones, "dones")?,
-            contiguous(&mut finals, "final_obs")?,
-        );
-        py.detach(|| {
-            self.with(|batch| {
-                batch.step(
-                    &acts,
-                    Views {
-                        obs,
-                        mask,
-                        player,
-                        final_obs: finals,
-                        zeroed: false,
-                    },
-                    rewards,
-                    dones,
-                )
-            })
-        })
-        .py()
+        let outs = (obs, mask, player, rewards, dones, final_obs);
+        if self.compact {
+            self.step_into_as::<u8>(py, &acts, outs)
+        } else {
+            self.step_into_as::<f32>(py, &acts, outs)
+        }
     }
 
     /// A copy of slot `i`'s current game (with its history, so `record()` works).

@@ -11,6 +11,10 @@
 //! game) and the opponent's moves, for every other seat, are played in Rust inside the same
 //! call. In a team game the opponent also plays the learner's partners.
 //!
+//! Observations are `f32`, or, for a game with a compact form (Battle Line), `u8` whole
+//! counts that divide back to the `f32` values exactly ([`Game::observation_divisors`]): a
+//! quarter of the bytes, and a step that has to write them to memory is that much cheaper.
+//!
 //! Any number of players: `rewards` holds every player's return (`n * players`), as
 //! [`Game::returns`] gives them, so in a team game partners get their team's reward.
 //!
@@ -21,7 +25,7 @@
 
 use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::{Game, ObsValue};
 use crate::rng::GameRng;
 use crate::session::{DynGame, Session};
 use rayon::prelude::*;
@@ -32,17 +36,19 @@ use std::sync::{Mutex, PoisonError};
 /// Batches smaller than this are stepped on the calling thread.
 pub const PARALLEL_MIN: usize = 128;
 
-/// The per-game outputs every call writes: flat, game-major.
-pub struct Views<'a> {
-    /// `n * obs_len` floats.
-    pub obs: &'a mut [f32],
+/// The per-game outputs every call writes: flat, game-major. The observations are `f32`,
+/// or `u8` for the compact observation of a game that has one
+/// ([`Game::observation_divisors`]).
+pub struct Views<'a, T: ObsValue = f32> {
+    /// `n * obs_len` elements.
+    pub obs: &'a mut [T],
     /// `n * num_actions` flags.
     pub mask: &'a mut [bool],
     /// `n` players to move.
     pub player: &'a mut [i64],
-    /// `n * obs_len` floats, or empty when not wanted: where a game ends in `step`, the
+    /// `n * obs_len` elements, or empty when not wanted: where a game ends in `step`, the
     /// final observation of the player who moved in it (other rows are left as they are).
-    pub final_obs: &'a mut [f32],
+    pub final_obs: &'a mut [T],
     /// The caller guarantees `mask` is all false (a fresh buffer), so it need not be
     /// cleared first. (Observations are written whole: `Game::observation` writes every
     /// element, so reused `obs` / `final_obs` buffers are never cleared.)
@@ -61,8 +67,8 @@ struct Env<G: Game> {
 }
 
 /// One game's outputs, handed to the per-game work of a call.
-struct Out<'a> {
-    obs: &'a mut [f32],
+struct Out<'a, T> {
+    obs: &'a mut [T],
     mask: &'a mut [bool],
     player: &'a mut i64,
     /// Empty in calls that report no returns (observe, reset).
@@ -70,7 +76,7 @@ struct Out<'a> {
     /// None in calls that report no returns.
     done: Option<&'a mut bool>,
     /// Empty when the caller wants no final observations.
-    final_obs: &'a mut [f32],
+    final_obs: &'a mut [T],
     /// The game's legal ids as bits (empty when the batch keeps none: see `Batch::words`).
     bits: &'a mut [u64],
 }
@@ -91,23 +97,23 @@ fn split<T>(buf: &mut [T], games: usize, len: usize) -> (&mut [T], &mut [T]) {
 
 /// A run of consecutive games and their slices of every output: the unit of work a
 /// thread takes.
-struct Part<'a, G: Game> {
+struct Part<'a, G: Game, T> {
     /// Index of the first game.
     start: usize,
     envs: &'a mut [Env<G>],
-    obs: &'a mut [f32],
+    obs: &'a mut [T],
     mask: &'a mut [bool],
     player: &'a mut [i64],
     rewards: &'a mut [f32],
     dones: &'a mut [bool],
-    final_obs: &'a mut [f32],
+    final_obs: &'a mut [T],
     bits: &'a mut [u64],
 }
 
 /// Items per game of each buffer: (observation, actions, players, legal-bit words).
 type Dims = (usize, usize, usize, usize);
 
-impl<'a, G: Game> Part<'a, G> {
+impl<'a, G: Game, T> Part<'a, G, T> {
     /// The first `games` games, and the rest.
     fn split_off(self, games: usize, (ol, na, np, words): Dims) -> (Self, Self) {
         let games = games.min(self.envs.len());
@@ -147,7 +153,7 @@ impl<'a, G: Game> Part<'a, G> {
     /// Run `f` on each game in turn; stops at the first error.
     fn run<F>(self, (ol, na, np, words): Dims, f: &F) -> Result<()>
     where
-        F: Fn(usize, &mut Env<G>, Out<'_>) -> Result<()>,
+        F: Fn(usize, &mut Env<G>, Out<'_, T>) -> Result<()>,
     {
         let dones = self.dones.iter_mut().map(Some).chain(repeat_with(|| None));
         let games = self
@@ -193,6 +199,8 @@ pub struct Batch<G: Game> {
     learner_seat: Option<usize>,
     obs_shape: Vec<usize>,
     obs_len: usize,
+    /// The divisors of the compact observation, when the game has one.
+    divisors: Option<Vec<f32>>,
     num_actions: usize,
     num_players: usize,
     /// Words of legal-action bits per game in `bits` (0 when the game has more than
@@ -238,7 +246,7 @@ impl<G: Game> Env<G> {
         Ok(())
     }
 
-    fn write(&mut self, out: &mut Out<'_>, zeroed: bool) {
+    fn write<T: ObsValue>(&mut self, out: &mut Out<'_, T>, zeroed: bool) {
         if !zeroed {
             out.mask.fill(false);
         }
@@ -247,7 +255,7 @@ impl<G: Game> Env<G> {
         match self.session.game.current_player() {
             Some(p) => {
                 *out.player = p as i64;
-                self.session.game.observation(p, out.obs);
+                T::observe(&self.session.game, p, out.obs);
                 for &a in &self.legal {
                     let id = self.session.game.action_id(a);
                     if let Some(m) = out.mask.get_mut(id) {
@@ -339,6 +347,7 @@ impl<G: Game> Batch<G> {
             learner_seat,
             obs_shape,
             obs_len,
+            divisors: probe.observation_divisors(),
             num_players,
             pool,
         };
@@ -377,6 +386,11 @@ impl<G: Game> Batch<G> {
     pub fn num_players(&self) -> usize {
         self.num_players
     }
+    /// The divisors of the compact (`u8`) observation, one per element, when the game has
+    /// one: the `f32` observation is the compact one divided by them, exactly.
+    pub fn observation_divisors(&self) -> Option<&[f32]> {
+        self.divisors.as_deref()
+    }
     /// Games that reached their end so far, over all slots (games abandoned by `reset`
     /// do not count).
     pub fn episodes_finished(&self) -> u64 {
@@ -387,8 +401,14 @@ impl<G: Game> Batch<G> {
         self.seed
     }
 
-    fn check_views(&self, v: &Views<'_>) -> Result<()> {
+    fn check_views<T: ObsValue>(&self, v: &Views<'_, T>) -> Result<()> {
         let n = self.envs.len();
+        if T::COMPACT && self.divisors.is_none() {
+            return Err(Error::invalid(format!(
+                "batch: {} has no compact (uint8) observation; use float32",
+                G::NAME
+            )));
+        }
         if v.obs.len() != n * self.obs_len
             || v.mask.len() != n * self.num_actions
             || v.player.len() != n
@@ -400,9 +420,15 @@ impl<G: Game> Batch<G> {
     }
 
     /// Run `f` on every env with its slices of the outputs; on `threads` threads when large.
-    fn each<F>(&mut self, v: Views<'_>, rewards: &mut [f32], dones: &mut [bool], f: F) -> Result<()>
+    fn each<T: ObsValue, F>(
+        &mut self,
+        v: Views<'_, T>,
+        rewards: &mut [f32],
+        dones: &mut [bool],
+        f: F,
+    ) -> Result<()>
     where
-        F: Fn(usize, &mut Env<G>, Out<'_>) -> Result<()> + Sync,
+        F: Fn(usize, &mut Env<G>, Out<'_, T>) -> Result<()> + Sync,
     {
         let dims = (self.obs_len, self.num_actions, self.num_players, self.words);
         let n = self.envs.len();
@@ -452,6 +478,11 @@ impl<G: Game> Batch<G> {
 
     /// Write the current observations, masks and players.
     pub fn observe(&mut self, v: Views<'_>) -> Result<()> {
+        self.observe_as(v)
+    }
+
+    /// `observe` into buffers of either observation type.
+    pub fn observe_as<T: ObsValue>(&mut self, v: Views<'_, T>) -> Result<()> {
         self.check_views(&v)?;
         let zeroed = v.zeroed;
         self.each(v, &mut [], &mut [], |_, env, mut out| {
@@ -465,6 +496,11 @@ impl<G: Game> Batch<G> {
     /// finished so far still counted by `episodes_finished`); without, each slot's stream
     /// continues.
     pub fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()> {
+        self.reset_as(seed, v)
+    }
+
+    /// `reset` into buffers of either observation type.
+    pub fn reset_as<T: ObsValue>(&mut self, seed: Option<u64>, v: Views<'_, T>) -> Result<()> {
         self.check_views(&v)?;
         let zeroed = v.zeroed;
         if let Some(seed) = seed {
@@ -495,6 +531,17 @@ impl<G: Game> Batch<G> {
         &mut self,
         actions: &[i64],
         v: Views<'_>,
+        rewards: &mut [f32],
+        dones: &mut [bool],
+    ) -> Result<()> {
+        self.step_as(actions, v, rewards, dones)
+    }
+
+    /// `step` into buffers of either observation type.
+    pub fn step_as<T: ObsValue>(
+        &mut self,
+        actions: &[i64],
+        v: Views<'_, T>,
         rewards: &mut [f32],
         dones: &mut [bool],
     ) -> Result<()> {
@@ -561,7 +608,7 @@ impl<G: Game> Batch<G> {
                     *r = v as f32;
                 }
                 if !out.final_obs.is_empty() {
-                    env.session.game.observation(mover, out.final_obs);
+                    T::observe(&env.session.game, mover, out.final_obs);
                 }
                 env.finished += 1;
                 env.start(&options, opp.as_ref(), seat, i)?;
@@ -589,6 +636,24 @@ impl<G: Game> Batch<G> {
     }
 }
 
+/// Output buffers of either observation type, for [`DynBatch`].
+pub enum AnyViews<'a> {
+    F32(Views<'a, f32>),
+    U8(Views<'a, u8>),
+}
+
+impl<'a> From<Views<'a, f32>> for AnyViews<'a> {
+    fn from(v: Views<'a, f32>) -> Self {
+        AnyViews::F32(v)
+    }
+}
+
+impl<'a> From<Views<'a, u8>> for AnyViews<'a> {
+    fn from(v: Views<'a, u8>) -> Self {
+        AnyViews::U8(v)
+    }
+}
+
 /// A [`Batch`] of any game, for run-time dispatch (the Python bindings).
 pub trait DynBatch: Send {
     fn name(&self) -> &'static str;
@@ -599,14 +664,16 @@ pub trait DynBatch: Send {
     fn obs_shape(&self) -> Vec<usize>;
     fn num_actions(&self) -> usize;
     fn num_players(&self) -> usize;
+    /// See [`Batch::observation_divisors`].
+    fn observation_divisors(&self) -> Option<Vec<f32>>;
     fn episodes_finished(&self) -> u64;
-    fn observe(&mut self, v: Views<'_>) -> Result<()>;
+    fn observe(&mut self, v: AnyViews<'_>) -> Result<()>;
     fn seed(&self) -> u64;
-    fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()>;
+    fn reset(&mut self, seed: Option<u64>, v: AnyViews<'_>) -> Result<()>;
     fn step(
         &mut self,
         actions: &[i64],
-        v: Views<'_>,
+        v: AnyViews<'_>,
         rewards: &mut [f32],
         dones: &mut [bool],
     ) -> Result<()>;
@@ -631,26 +698,38 @@ impl<G: Game> DynBatch for Batch<G> {
     fn num_players(&self) -> usize {
         self.num_players
     }
+    fn observation_divisors(&self) -> Option<Vec<f32>> {
+        self.divisors.clone()
+    }
     fn episodes_finished(&self) -> u64 {
         Batch::episodes_finished(self)
     }
-    fn observe(&mut self, v: Views<'_>) -> Result<()> {
-        Batch::observe(self, v)
+    fn observe(&mut self, v: AnyViews<'_>) -> Result<()> {
+        match v {
+            AnyViews::F32(v) => self.observe_as(v),
+            AnyViews::U8(v) => self.observe_as(v),
+        }
     }
     fn seed(&self) -> u64 {
         Batch::seed(self)
     }
-    fn reset(&mut self, seed: Option<u64>, v: Views<'_>) -> Result<()> {
-        Batch::reset(self, seed, v)
+    fn reset(&mut self, seed: Option<u64>, v: AnyViews<'_>) -> Result<()> {
+        match v {
+            AnyViews::F32(v) => self.reset_as(seed, v),
+            AnyViews::U8(v) => self.reset_as(seed, v),
+        }
     }
     fn step(
         &mut self,
         actions: &[i64],
-        v: Views<'_>,
+        v: AnyViews<'_>,
         rewards: &mut [f32],
         dones: &mut [bool],
     ) -> Result<()> {
-        Batch::step(self, actions, v, rewards, dones)
+        match v {
+            AnyViews::F32(v) => self.step_as(actions, v, rewards, dones),
+            AnyViews::U8(v) => self.step_as(actions, v, rewards, dones),
+        }
     }
     fn game(&self, i: usize) -> Result<Box<dyn DynGame>> {
         self.session(i)
@@ -682,4 +761,139 @@ pub fn new_dyn(
             .map_err(|e| Error::options(format!("{name}: {e}")))?;
         Box::new(Batch::<G>::new(opts, n, seed, opponent, learner_seat, threads)?) as Box<dyn DynBatch>
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battleline::{observe::OBS_LEN, BattleLine, Options};
+
+    /// Per step, what a batch wrote: observations, masks, players, rewards, dones, final
+    /// observations.
+    type Written<T> = (Vec<T>, Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>, Vec<T>);
+
+    /// Step a Battle Line batch of `n` games with seeded random legal ids into buffers of
+    /// `T`, reused between steps as `Batch.step(out=)` reuses them.
+    fn play<T: ObsValue>(n: usize, steps: usize, threads: usize) -> Vec<Written<T>> {
+        let mut b =
+            Batch::<BattleLine>::new(Options::default(), n, 5, None, None, Some(threads)).unwrap();
+        let na = b.num_actions();
+        let (mut obs, mut mask, mut player) =
+            (vec![T::ZERO; n * OBS_LEN], vec![false; n * na], vec![0; n]);
+        let mut finals = vec![T::ZERO; n * OBS_LEN];
+        b.reset_as(
+            None,
+            Views {
+                obs: &mut obs,
+                mask: &mut mask,
+                player: &mut player,
+                final_obs: &mut [],
+                zeroed: false,
+            },
+        )
+        .unwrap();
+        let mut rng = GameRng::seed(3);
+        let mut out = Vec::new();
+        for _ in 0..steps {
+            let actions: Vec<i64> = mask
+                .chunks(na)
+                .map(|m| {
+                    let legal: Vec<i64> = (0..na as i64).filter(|&a| m[a as usize]).collect();
+                    *rng.choose(&legal).unwrap()
+                })
+                .collect();
+            let (mut rewards, mut dones) = (vec![0.0; n * 2], vec![false; n]);
+            b.step_as(
+                &actions,
+                Views {
+                    obs: &mut obs,
+                    mask: &mut mask,
+                    player: &mut player,
+                    final_obs: &mut finals,
+                    zeroed: false,
+                },
+                &mut rewards,
+                &mut dones,
+            )
+            .unwrap();
+            out.push((
+                obs.clone(),
+                mask.clone(),
+                player.clone(),
+                rewards,
+                dones.clone(),
+                finals.clone(),
+            ));
+        }
+        out
+    }
+
+    /// The compact observation divided by its divisors, as a user decodes it.
+    fn decode(compact: &[u8], divisors: &[f32]) -> Vec<f32> {
+        compact
+            .iter()
+            .zip(divisors.iter().cycle())
+            .map(|(&c, &d)| f32::from(c) / d)
+            .collect()
+    }
+
+    #[test]
+    fn battleline_compact_observations_decode_to_the_float_ones_bit_for_bit() {
+        // Same seed, same ids: the same games, whatever the observation type and threads.
+        let (n, steps) = (160, 200); // over PARALLEL_MIN: the threaded path too
+        let floats = play::<f32>(n, steps, 1);
+        let compact = play::<u8>(n, steps, 2);
+        let divisors = crate::battleline::observe::observation_divisors();
+        let mut ended = 0;
+        for (f, c) in floats.iter().zip(&compact) {
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&f.0), bits(&decode(&c.0, &divisors)));
+            assert_eq!((&f.1, &f.2, &f.3, &f.4), (&c.1, &c.2, &c.3, &c.4));
+            // Final observations at auto-reset too (rows of games that just ended).
+            assert_eq!(bits(&f.5), bits(&decode(&c.5, &divisors)));
+            ended += f.4.iter().filter(|&&d| d).count();
+        }
+        assert!(
+            ended > 20,
+            "only {ended} games ended: the test saw few final observations"
+        );
+        // The globals really take counts above 1 (decks, hands), not only flags.
+        assert!(compact.iter().any(|c| c.0.iter().any(|&x| x > 1)));
+    }
+
+    #[test]
+    fn a_game_without_a_compact_observation_refuses_uint8_buffers_and_changes_nothing() {
+        use crate::agents::testgame::{Lanes, LanesOptions};
+        let mut b =
+            Batch::<Lanes>::new(LanesOptions::default(), 4, 1, None, None, Some(1)).unwrap();
+        assert!(b.observation_divisors().is_none());
+        let ol: usize = b.obs_shape().iter().product();
+        let (mut obs, mut mask, mut player) = (
+            vec![0u8; 4 * ol],
+            vec![false; 4 * b.num_actions()],
+            vec![0; 4],
+        );
+        let before = b.session(0).unwrap().game.clone();
+        let e = b
+            .reset_as(
+                Some(9),
+                Views {
+                    obs: &mut obs,
+                    mask: &mut mask,
+                    player: &mut player,
+                    final_obs: &mut [],
+                    zeroed: false,
+                },
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("no compact (uint8) observation"),
+            "{e}"
+        );
+        assert_eq!(b.seed(), 1);
+        assert_eq!(
+            format!("{:?}", b.session(0).unwrap().game),
+            format!("{before:?}")
+        );
+    }
 }

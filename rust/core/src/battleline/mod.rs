@@ -122,6 +122,12 @@ impl Game for BattleLine {
     fn observation(&self, player: Player, out: &mut [f32]) {
         let _ = self.write_observation(player, out);
     }
+    fn observation_divisors(&self) -> Option<Vec<f32>> {
+        Some(observe::observation_divisors())
+    }
+    fn observation_u8(&self, player: Player, out: &mut [u8]) {
+        let _ = self.write_observation_as(player, out);
+    }
     fn render(&self, player: Option<Player>) -> String {
         self.render_text(player).unwrap_or_else(|e| e.to_string())
     }

@@ -21,10 +21,15 @@
 //!   returns left / 3; `19` Scout cards drawn / 3; `20` it is my decision; `21` flags I won
 //!   / 5; `22` flags the opponent won / 5; `23` option claim_at_turn_start; `24` option
 //!   traitor_troops_only.
+//!
+//! Every element is a whole count over a divisor (1 for the flags; [`GLOBAL_DIVISORS`] for
+//! the globals), so the compact observation (`u8`, [`observation_divisors`]) holds the
+//! counts and divides back to these floats exactly.
 
 use super::cards::{cards_text, Card, CardSet};
 use super::state::*;
 use crate::error::{Error, Result};
+use crate::game::ObsValue;
 use crate::rng::GameRng;
 use serde_json::Value;
 use std::fmt::Write;
@@ -37,23 +42,45 @@ pub const FLAGS_OFFSET: usize = 70 * CARD_FEATURES;
 pub const GLOBALS_OFFSET: usize = FLAGS_OFFSET + NUM_FLAGS * FLAG_FEATURES;
 pub const OBS_LEN: usize = GLOBALS_OFFSET + GLOBAL_FEATURES;
 
+/// The divisor of each global feature (above): the feature is a whole count over it (1:
+/// a flag). The compact observation (`obs_dtype="uint8"`) holds the counts.
+pub const GLOBAL_DIVISORS: [u8; GLOBAL_FEATURES] = [
+    60, 10, 7, 7, 7, 7, 10, 10, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 3, 3, 1, 5, 5, 1, 1,
+];
+
+/// The divisor of every element of the observation: 1 for the card and flag sections (all
+/// flags), then [`GLOBAL_DIVISORS`].
+pub fn observation_divisors() -> Vec<f32> {
+    let mut d = vec![1.0; OBS_LEN];
+    for (x, &g) in d[GLOBALS_OFFSET..].iter_mut().zip(&GLOBAL_DIVISORS) {
+        *x = f32::from(g);
+    }
+    d
+}
+
 impl BattleLine {
     /// Write `player`'s observation over the first [`OBS_LEN`] floats of `out`: every one
     /// of them is written (zeros included), so a reused buffer needs no clearing first.
     pub fn write_observation(&self, player: usize, out: &mut [f32]) -> Result<()> {
+        self.write_observation_as(player, out)
+    }
+
+    /// The observation in `T`: floats, or (`u8`) the compact form, each element the whole
+    /// count over its divisor ([`observation_divisors`]); one writer serves both.
+    pub fn write_observation_as<T: ObsValue>(&self, player: usize, out: &mut [T]) -> Result<()> {
         let (me, op) = me_and_opponent(player)?;
         if out.len() < OBS_LEN {
             return Err(Error::invalid(format!(
-                "observation buffer of {} floats, expected {OBS_LEN}",
+                "observation buffer of {} elements, expected {OBS_LEN}",
                 out.len()
             )));
         }
         // Every element is written (the card section cleared, then one feature set per
         // card), so reused buffers need no clearing by the caller.
-        out[CARDS_OFFSET..FLAGS_OFFSET].fill(0.0);
+        out[CARDS_OFFSET..FLAGS_OFFSET].fill(T::ZERO);
         let k = &self.known[me];
         let mut set =
-            |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = 1.0;
+            |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = T::ONE;
         for c in self.hands[me].iter() {
             set(c, 0);
         }
@@ -78,10 +105,10 @@ impl BattleLine {
                 }
             }
         }
+        let b = |x: bool| if x { T::ONE } else { T::ZERO };
         for (f, fl) in self.flags.iter().enumerate() {
             let o =
                 &mut out[FLAGS_OFFSET + f * FLAG_FEATURES..FLAGS_OFFSET + (f + 1) * FLAG_FEATURES];
-            let b = |x: bool| if x { 1.0 } else { 0.0 };
             o[0] = b(fl.claimed == Some(me as u8));
             o[1] = b(fl.claimed == Some(op as u8));
             o[2] = b(fl.is_complete(me));
@@ -91,26 +118,23 @@ impl BattleLine {
             o[6] = b(self.claim_proof(f, me).is_some_and(|p| p.holds()));
             o[7] = b(self.claim_proof(f, op).is_some_and(|p| p.holds()));
         }
-        let g = &mut out[GLOBALS_OFFSET..OBS_LEN];
-        g.fill(0.0);
+        // The globals as whole counts (each at most 60), then over their divisors.
         let hand_split = |p: usize| {
-            let t = self.hands[p].troops().count_ones() as f32;
-            (t, self.hands[p].len() as f32 - t)
+            let t = self.hands[p].troops().count_ones() as u8;
+            (t, self.hands[p].len() as u8 - t)
         };
         let (mt, ma) = hand_split(me);
         let (ot, oa) = hand_split(op);
-        g[0] = self.troop_deck.len() as f32 / 60.0;
-        g[1] = self.tactics_deck.len() as f32 / 10.0;
-        g[2] = mt / 7.0;
-        g[3] = ma / 7.0;
-        g[4] = ot / 7.0;
-        g[5] = oa / 7.0;
-        g[6] = f32::from(self.tactics_played[me]) / 10.0;
-        g[7] = f32::from(self.tactics_played[op]) / 10.0;
-        g[8] = f32::from(u8::from(self.leader_played[me]));
-        g[9] = f32::from(u8::from(self.leader_played[op]));
-        g[10] = f32::from(u8::from(self.tactics_played[me] <= self.tactics_played[op]));
-        g[11] = (f32::from(self.pass_streak) / 2.0).min(1.0);
+        let mut c = [0u8; GLOBAL_FEATURES];
+        c[0] = self.troop_deck.len() as u8;
+        c[1] = self.tactics_deck.len() as u8;
+        (c[2], c[3], c[4], c[5]) = (mt, ma, ot, oa);
+        c[6] = self.tactics_played[me];
+        c[7] = self.tactics_played[op];
+        c[8] = u8::from(self.leader_played[me]);
+        c[9] = u8::from(self.leader_played[op]);
+        c[10] = u8::from(self.tactics_played[me] <= self.tactics_played[op]);
+        c[11] = self.pass_streak.min(2);
         let ph = match self.phase {
             Phase::Play => 0,
             Phase::Claim => 1,
@@ -119,17 +143,22 @@ impl BattleLine {
             Phase::ScoutReturn => 4,
             Phase::Over => 5,
         };
-        g[12 + ph] = 1.0;
-        g[18] = f32::from(self.scout_left) / 3.0;
-        g[19] = f32::from(self.scout_drawn) / 3.0;
-        g[20] = f32::from(u8::from(
-            self.phase != Phase::Over && self.to_move as usize == me,
-        ));
+        c[12 + ph] = 1;
+        c[18] = self.scout_left;
+        c[19] = self.scout_drawn;
+        c[20] = u8::from(self.phase != Phase::Over && self.to_move as usize == me);
         let won = self.flags_won();
-        g[21] = f32::from(won[me]) / 5.0;
-        g[22] = f32::from(won[op]) / 5.0;
-        g[23] = f32::from(u8::from(self.options.claim_at_turn_start));
-        g[24] = f32::from(u8::from(self.options.traitor_troops_only));
+        c[21] = won[me];
+        c[22] = won[op];
+        c[23] = u8::from(self.options.claim_at_turn_start);
+        c[24] = u8::from(self.options.traitor_troops_only);
+        for ((o, &n), &d) in out[GLOBALS_OFFSET..OBS_LEN]
+            .iter_mut()
+            .zip(&c)
+            .zip(&GLOBAL_DIVISORS)
+        {
+            *o = T::ratio(n, d);
+        }
         Ok(())
     }
 
