@@ -585,7 +585,7 @@ class ISMCTS:
         rollout_depth: int | None = 0,
         expand_samples: int = 8,
         widening: float | None = 1.0,
-        settle: bool = False,
+        settle: bool | None = None,
         time: float | None = None,
         prior_samples: int | None = None,
         prior_visits: float | None = None,
@@ -606,7 +606,7 @@ class ISMCTS:
     @property
     def widening(self) -> float | None: ...
     @property
-    def settle(self) -> bool: ...
+    def settle(self) -> bool | None: ...
     @property
     def prior_samples(self) -> int | None: ...
     @property

@@ -32,6 +32,11 @@ pub struct SearchParams {
     /// How many visits the root prior is worth: a root action's mean starts at its prior,
     /// as if seen that many times, and the search's own results take over as they come in.
     pub prior_visits: f64,
+    /// ISMCTS's settle when its configuration leaves it to the game (`settle` unset):
+    /// before a leaf is scored, the player who just moved finishes their turn with the
+    /// game's heuristic move ([`Game::heuristic_action`]), so leaves are scored between
+    /// turns. Off by default.
+    pub settle_heuristic: bool,
 }
 
 impl SearchParams {
@@ -41,6 +46,7 @@ impl SearchParams {
         greedy_samples: 1,
         prior_samples: 0,
         prior_visits: 0.0,
+        settle_heuristic: false,
     };
 }
 

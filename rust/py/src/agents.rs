@@ -279,7 +279,8 @@ impl PyGreedy {
 /// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
 /// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
 /// in play (None: every action is tried before any is revisited); `settle` lets the player
-/// who just moved finish their turn greedily before a leaf is scored. docs/agents.md says
+/// who just moved finish their turn greedily (`settle_heuristic`: with the game's heuristic
+/// move) before a leaf is scored (None: the game's own). docs/agents.md says
 /// how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
@@ -291,8 +292,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=false, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=False, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -303,7 +304,7 @@ impl PyIsmcts {
         rollout_depth: Option<Whole>,
         expand_samples: Whole,
         widening: Option<f64>,
-        settle: bool,
+        settle: Option<bool>,
         time: Option<f64>,
         prior_samples: Option<Whole>,
         prior_visits: Option<f64>,
@@ -348,7 +349,8 @@ impl PyIsmcts {
             rollout_depth,
             expand_samples,
             widening,
-            settle: settle || settle_heuristic,
+            // A heuristic settle is a settle; unset, the game decides.
+            settle: if settle_heuristic { Some(true) } else { settle },
             settle_heuristic,
             prior_samples,
             prior_visits,
@@ -390,7 +392,7 @@ impl PyIsmcts {
         self.config.widening
     }
     #[getter]
-    fn settle(&self) -> bool {
+    fn settle(&self) -> Option<bool> {
         self.config.settle
     }
     /// Whether `settle` finishes turns with the game's rule-based move (not greedily).
@@ -487,7 +489,7 @@ impl PyIsmcts {
             opt(c.rollout_depth.map(|x| x.to_string())),
             c.expand_samples,
             opt(c.widening.map(|x| format!("{x:?}"))),
-            if c.settle { "True" } else { "False" },
+            opt(c.settle.map(|s| if s { "True" } else { "False" }.to_string())),
             opt(c.prior_samples.map(|x| x.to_string())),
             opt(c.prior_visits.map(|x| format!("{x:?}"))),
             if c.settle_heuristic { "True" } else { "False" },

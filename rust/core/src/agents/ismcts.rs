@@ -57,10 +57,12 @@ pub struct IsmctsConfig {
     /// of a node in play (the rest wait untried); `None` tries every action before any is
     /// revisited.
     pub widening: Option<f64>,
-    /// Before a leaf is evaluated, the player who just moved finishes their turn with
-    /// greedy choices, so leaves are scored between turns rather than mid-turn.
-    pub settle: bool,
-    /// With `settle`: the turn is finished with the game's rule-based move
+    /// `Some(true)`: before a leaf is evaluated, the player who just moved finishes their
+    /// turn with greedy choices, so leaves are scored between turns rather than mid-turn;
+    /// `Some(false)`: leaves are scored as they are; `None`: the game's own
+    /// ([`Game::search_params`]: `settle_heuristic` settles with the heuristic move).
+    pub settle: Option<bool>,
+    /// With `settle: Some(true)`: the turn is finished with the game's rule-based move
     /// ([`Game::heuristic_action`], no evaluation of every legal action) instead of greedy
     /// choices; a game without a heuristic player settles greedily.
     pub settle_heuristic: bool,
@@ -88,7 +90,7 @@ impl Default for IsmctsConfig {
             rollout_depth: Some(0),
             expand_samples: 8,
             widening: Some(1.0),
-            settle: false,
+            settle: None,
             settle_heuristic: false,
             prior_samples: None,
             prior_visits: None,
@@ -187,10 +189,10 @@ impl IsmctsConfig {
                 off(self.widening.map(|x| x.to_string()))
             ));
         }
-        if self.settle && self.settle_heuristic {
-            parts.push("settle=heuristic".into());
-        } else if self.settle != d.settle {
-            parts.push(format!("settle={}", u8::from(self.settle)));
+        match self.settle {
+            Some(true) if self.settle_heuristic => parts.push("settle=heuristic".into()),
+            Some(s) => parts.push(format!("settle={}", u8::from(s))),
+            None => {}
         }
         if let Some(k) = self.prior_samples {
             parts.push(format!("prior={k}"));
@@ -267,6 +269,8 @@ pub struct Ismcts<G: Game> {
     prior: Vec<f64>,
     /// The weight of the prior, in visits, for this search.
     prior_visits: f64,
+    /// This search's settle (the config's, else the game's): (settle, with the heuristic).
+    settle: (bool, bool),
 }
 
 impl<G: Game> Ismcts<G> {
@@ -288,6 +292,7 @@ impl<G: Game> Ismcts<G> {
             root_sums: Vec::new(),
             prior: Vec::new(),
             prior_visits: 0.0,
+            settle: (false, false),
         }
     }
 
@@ -327,6 +332,13 @@ impl<G: Game> Ismcts<G> {
         self.teams = Teams::of(game);
         self.root_sums.clear();
         self.root_sums.resize(game.num_actions() * players, 0.0);
+        self.settle = match self.config.settle {
+            Some(s) => (s, s && self.config.settle_heuristic),
+            None => {
+                let h = G::search_params().settle_heuristic;
+                (h, h)
+            }
+        };
         self.root_prior(game, me)?;
 
         let mut done = 0u64;
@@ -611,10 +623,9 @@ impl<G: Game> Ismcts<G> {
             if self.config.rollout_depth.is_some_and(|d| plies >= d) {
                 // Settle: the player who just moved finishes their turn greedily first.
                 let mover = det.current_player();
-                if self.config.settle && mover.is_some() && mover == last_mover && settling < 64 {
-                    match self
-                        .config
-                        .settle_heuristic
+                let (settle, heuristic) = self.settle;
+                if settle && mover.is_some() && mover == last_mover && settling < 64 {
+                    match heuristic
                         .then(|| det.heuristic_action(&mut self.rng))
                         .flatten()
                     {

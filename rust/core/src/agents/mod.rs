@@ -313,7 +313,7 @@ impl AgentSpec {
                         "settle" => {
                             // `settle=heuristic`: finish the turn with the game's rule-based move.
                             c.settle_heuristic = v == "heuristic";
-                            c.settle = c.settle_heuristic || int(k, v)? != 0;
+                            c.settle = Some(c.settle_heuristic || int(k, v)? != 0);
                         }
                         "prior" | "prior_samples" => {
                             c.prior_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))

@@ -67,6 +67,13 @@ struct Ctx<'a> {
     unseen: (f64, f64),
     /// Mean (ATK, DEF) of the mover's pile (its multiset is known: deck minus field).
     pile: (f64, f64),
+    /// Per own cell: the troop's (ATK, DEF) and whether it shares the leader's element,
+    /// `None` for an empty cell. Only the setup and battle-move steps fill it: they judge
+    /// up to 171 swaps, each reading four troops.
+    own: [Option<(i8, i8, bool)>; CELLS],
+    /// The face-up troops whose abilities reach others ([`Strifull::aura_sources`]), read
+    /// once for every attack judged.
+    sources: u64,
 }
 
 impl<'a> Ctx<'a> {
@@ -96,32 +103,46 @@ impl<'a> Ctx<'a> {
                 .chain(s.pile.as_slice().iter().copied()),
         );
         let pile = mean(&mut g.sides[p].pile.as_slice().iter().copied());
-        Ctx { g, p, unseen, pile }
+        let mut own = [None; CELLS];
+        if matches!(g.step, Step::Changes | Step::Move) {
+            let side = &g.sides[p];
+            for (o, cell) in own.iter_mut().zip(&side.cells) {
+                if cell.occupied() {
+                    let t = g.troop(cell.card);
+                    *o = Some((t.atk, t.def, side.element == Some(t.element)));
+                }
+            }
+        }
+        let sources = if g.step == Step::Attack {
+            g.aura_sources()
+        } else {
+            0
+        };
+        Ctx {
+            g,
+            p,
+            unseen,
+            pile,
+            own,
+            sources,
+        }
     }
 
-    /// How well the own troop `card` fits cell `c`: the stat its zone uses, plus the leader
-    /// bonus in the leader's row (SK-6.1, SK-6.3).
-    fn fit(&self, card: u8, c: usize) -> f64 {
-        let s = &self.g.sides[self.p];
-        let t = self.g.troop(card);
-        let stat = if zone_of(c) == 0 { t.atk } else { t.def };
-        let bonus = s.element == Some(t.element) && row_of(c) == s.leader_row as usize;
+    /// How well the own troop now at cell `from` would fit cell `c`: the stat its zone uses,
+    /// plus the leader bonus in the leader's row (SK-6.1, SK-6.3); 0 for an empty cell.
+    fn fit(&self, from: usize, c: usize) -> f64 {
+        let Some((atk, def, leader_element)) = self.own[from] else {
+            return 0.0;
+        };
+        let stat = if zone_of(c) == 0 { atk } else { def };
+        let bonus = leader_element && row_of(c) == self.g.sides[self.p].leader_row as usize;
         f64::from(stat) + f64::from(u8::from(bonus))
     }
 
     /// The fit of the whole field after swapping the contents of cells `a` and `b`, minus
     /// before.
     fn swap_gain(&self, a: usize, b: usize) -> f64 {
-        let cells = &self.g.sides[self.p].cells;
-        let at = |c: usize, card: u8| {
-            if card == super::state::EMPTY {
-                0.0
-            } else {
-                self.fit(card, c)
-            }
-        };
-        let (x, y) = (cells[a].card, cells[b].card);
-        at(a, y) + at(b, x) - at(a, x) - at(b, y)
+        self.fit(b, a) + self.fit(a, b) - self.fit(a, a) - self.fit(b, b)
     }
 
     /// Own troops in `row` of the element `e`.
@@ -148,7 +169,7 @@ impl<'a> Ctx<'a> {
                 let c = c as usize;
                 let (atk, def) = self.pile;
                 let mean = if zone_of(c) == 0 { atk } else { def };
-                mean - self.fit(s.cells[c].card, c) - 2.0 * MOVE_MARGIN
+                mean - self.fit(c, c) - 2.0 * MOVE_MARGIN
             }
             (_, Action::Element(e)) => (1..=3).map(|r| self.row_count(r, Some(e))).sum(),
             (_, Action::Leader(r)) => {
@@ -164,7 +185,7 @@ impl<'a> Ctx<'a> {
                 let (atk, def) = self.pile;
                 let mean = if zone_of(c) == 0 { atk } else { def };
                 // The replaced troop is lost for good: only a clearly weak one goes.
-                mean - self.fit(s.cells[c].card, c) - 2.0 * MOVE_MARGIN
+                mean - self.fit(c, c) - 2.0 * MOVE_MARGIN
             }
             (_, Action::AbilityOwn(c)) => {
                 let c = c as usize;
@@ -201,7 +222,7 @@ impl<'a> Ctx<'a> {
         let g = self.g;
         let (p, q) = (self.p, 1 - self.p);
         let (av, dv) = if g.sees(Some(p), q, t) {
-            let sources = g.aura_sources();
+            let sources = self.sources;
             let use_def = g.forces_defence(q, t, a, sources);
             (
                 g.combat_value(p, a, true, use_def, t, sources),
