@@ -135,17 +135,19 @@ def test_ismcts_beats_the_heuristic_player(name: str) -> None:
 
 @pytest.mark.slow
 def test_zinordia_ladder() -> None:
-    """Zinordia's order as measured: Random < Greedy < Heuristic < ISMCTS@1000 (docs/agents.md;
-    the issue's Greedy >= 60% against Heuristic is not met: 18.5% over 200 games). A round
-    robin of the three search-free agents (60 games a pairing, seconds) guards each rung head
-    to head (Greedy 15-0-45 against Heuristic on this seed); then ISMCTS@1000 against
-    Heuristic over 24 games (40 CPU-seconds, under a minute on 2 cores), at least 70% (20-0-4
-    on this seed, 83%; docs/agents.md: 126-0-14 over 140 games)."""
-    r = kingdoms.tournament("zinordia", [Random(), Greedy(), Heuristic()], games=60, seed=16)
+    """Zinordia's order as measured: Random < Heuristic < Greedy < ISMCTS@1000 (docs/agents.md,
+    issue 14). Greedy settles each move's turn with the rule-based player on 4 redraws, a
+    one-step improvement over Heuristic: 71.0% and 75.0% against it over 200 games (seeds 1,
+    2). A round robin of the three search-free agents (60 games a pairing, about half a
+    minute; Greedy 53-0-7 against Heuristic on this seed) guards each rung head to head;
+    then ISMCTS@1000 against Heuristic over 24 games
+    (40 CPU-seconds, under a minute on 2 cores), at least 70% (20-0-4 on this seed, 83%;
+    docs/agents.md: 126-0-14 over 140 games)."""
+    r = kingdoms.tournament("zinordia", [Random(), Heuristic(), Greedy()], games=60, seed=16)
     print(r.table())
     ratings = [x.elo for x in r.elo]
     assert ratings == sorted(ratings), r.table()
-    assert r.pairwise(1, 0).score >= 0.8 and r.pairwise(2, 1).score > 0.5, r.table()
+    assert r.pairwise(1, 0).score >= 0.8 and r.pairwise(2, 1).score >= 0.6, r.table()
     s = kingdoms.tournament("zinordia", [ISMCTS(iterations=1000), Heuristic()], games=24, seed=16)
     print(s.table())
     assert s.score(0) >= 0.70, s.table()

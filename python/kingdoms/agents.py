@@ -16,7 +16,9 @@ the GIL released).
   cards still allow, draws what it can use, plays tactics when they decide a flag). A game
   without a heuristic player refuses it with a :class:`~kingdoms.KingdomsError`.
 - :class:`Greedy`: one ply of look-ahead, each move scored by the game's ``evaluate`` in
-  positions where everything the mover cannot see is redrawn (``samples`` redraws).
+  positions where everything the mover cannot see is redrawn (``samples`` redraws); with
+  ``settle=True`` a move is scored after the rest of its turn is played by the game's
+  rule-based player (Zinordia's default, where a turn is many decisions).
 - :class:`ISMCTS`: single-observer information-set Monte Carlo tree search; each
   iteration plays in a fresh determinization (``resample_hidden``), so the search never
   sees hidden cards or future chance.
@@ -82,7 +84,8 @@ AgentLike: TypeAlias = RustAgent | Agent
 def parse(text: str) -> RustAgent:
     """A built-in agent from its command-line form.
 
-    ``random``, ``heuristic``, ``greedy``, ``greedy:samples=4``, ``ismcts`` (1000 iterations),
+    ``random``, ``heuristic``, ``greedy``, ``greedy:samples=4``,
+    ``greedy:samples=4,settle=heuristic`` (``settle=none``: off), ``ismcts`` (1000 iterations),
     ``ismcts:2000``, ``ismcts:500,c=0.5,depth=8,seed=3``, ``ismcts:time=0.25``.
     """
     agent: RustAgent = parse_agent(text)

@@ -16,7 +16,9 @@
 //! The cost of a search, for comparing settings: one search on each of POSITIONS fixed
 //! positions (deal `SEED + i`, then `3 * i` random plies), on one thread. Prints the
 //! iterations run and the seconds taken; under callgrind, the instructions divided by the
-//! iterations are the cost of an iteration, free of the machine's load.
+//! iterations are the cost of an iteration, free of the machine's load. With a Greedy agent
+//! (`greedy:settle=heuristic`, ...) it is one move chosen on each position: the
+//! instructions divided by the positions searched are the cost of a Greedy move.
 
 use kingdoms_core::agents::arena::{tournament, Progress, TournamentConfig};
 use kingdoms_core::agents::{AgentSpec, Ismcts};
@@ -24,7 +26,7 @@ use kingdoms_core::{with_game, Error, Game, GameRng, Result};
 use std::time::Instant;
 
 const USAGE: &str = "usage: strength GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]\n   \
-                     or: strength search GAME ISMCTS POSITIONS [SEED]";
+                     or: strength search GAME ISMCTS|GREEDY POSITIONS [SEED]";
 
 fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str, default: T) -> Result<T> {
     match args.get(i) {
@@ -35,10 +37,17 @@ fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str, default: 
     }
 }
 
-/// One search on each of `positions` fixed positions; the iterations run.
+/// One search on each of `positions` fixed positions; the iterations run (ISMCTS) or the
+/// moves chosen (Greedy).
 fn searches<G: Game>(spec: &AgentSpec, positions: u64, seed: u64) -> Result<u64> {
-    let AgentSpec::Ismcts(config) = spec else {
-        return Err(Error::invalid(format!("search measures ISMCTS\n{USAGE}")));
+    let config = match spec {
+        AgentSpec::Ismcts(config) => Some(config),
+        AgentSpec::Greedy(_) => None,
+        _ => {
+            return Err(Error::invalid(format!(
+                "search measures ISMCTS or Greedy\n{USAGE}"
+            )))
+        }
     };
     let mut iterations = 0;
     let mut legal = Vec::new();
@@ -53,7 +62,13 @@ fn searches<G: Game>(spec: &AgentSpec, positions: u64, seed: u64) -> Result<u64>
             }
         }
         if !game.is_terminal() {
-            iterations += Ismcts::<G>::new(config.clone()).search(&game)?.iterations;
+            iterations += match config {
+                Some(config) => Ismcts::<G>::new(config.clone()).search(&game)?.iterations,
+                None => {
+                    spec.build::<G>(i).act(&game)?;
+                    1
+                }
+            };
         }
     }
     Ok(iterations)
@@ -68,8 +83,12 @@ fn run(args: &[String]) -> Result<String> {
         let seed = number(args, 4, "SEED", 0)?;
         let start = Instant::now();
         let iterations = with_game!(game.as_str(), G => searches::<G>(&spec, positions, seed)?)?;
+        let unit = match spec {
+            AgentSpec::Greedy(_) => "moves",
+            _ => "iterations",
+        };
         return Ok(format!(
-            "{game}: {} searched {positions} positions (seed {seed}): {iterations} iterations \
+            "{game}: {} searched {positions} positions (seed {seed}): {iterations} {unit} \
              in {:.2} s",
             spec.name(),
             start.elapsed().as_secs_f64()

@@ -26,6 +26,11 @@ pub struct SearchParams {
     /// Greedy's redraws of what the mover cannot see (future dice included) per move: a
     /// game whose moves meet chance needs several to score a move by its expected result.
     pub greedy_samples: u32,
+    /// Greedy judges a move after the rest of the mover's turn is played by the game's
+    /// rule-based player ([`Game::heuristic_action`]), then `evaluate`: a one-step
+    /// improvement over the heuristic player (the rollout algorithm), for games whose turn
+    /// is many decisions. `false`: the position right after the move is evaluated.
+    pub greedy_settle: bool,
     /// ISMCTS's root prior: redraws on which every root action is scored one ply deep (as
     /// Greedy scores it) before the search starts; 0: no prior. See `prior_visits`.
     pub prior_samples: u32,
@@ -44,6 +49,7 @@ impl SearchParams {
     pub const DEFAULT: SearchParams = SearchParams {
         exploration: 0.1,
         greedy_samples: 1,
+        greedy_settle: false,
         prior_samples: 0,
         prior_visits: 0.0,
         settle_heuristic: false,
@@ -93,6 +99,13 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         self.check(action)?;
         self.apply_unchecked(action);
         Ok(())
+    }
+
+    /// Whose turn it is: the player to move, except where a decision of another player
+    /// (a reaction) interrupts the turn, which stays its owner's. Greedy's `settle` plays the
+    /// rest of a turn up to its change of hands. Default: the player to move.
+    fn turn_owner(&self) -> Option<Player> {
+        self.current_player()
     }
 
     fn is_terminal(&self) -> bool {

@@ -198,7 +198,9 @@ seeded_agent!(
 
 /// The greedy agent: one ply of look-ahead scored by the game's `evaluate`, on
 /// `samples` redraws of what the mover cannot see (None: the game's own number, several
-/// where moves meet dice); ties broken by its seeded RNG.
+/// where moves meet dice); ties broken by its seeded RNG. `settle=True` judges a move after
+/// the rest of its turn is played by the game's rule-based player (`False`: right after the
+/// move; None: the game's own choice).
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "Greedy")]
 pub struct PyGreedy {
     config: GreedyConfig,
@@ -208,9 +210,9 @@ pub struct PyGreedy {
 #[pymethods]
 impl PyGreedy {
     #[new]
-    #[pyo3(signature = (samples=None, seed=Whole::ZERO))]
-    #[pyo3(text_signature = "(samples=None, seed=0)")]
-    fn new(samples: Option<Whole>, seed: Whole) -> PyResult<Self> {
+    #[pyo3(signature = (samples=None, seed=Whole::ZERO, settle=None))]
+    #[pyo3(text_signature = "(samples=None, seed=0, settle=None)")]
+    fn new(samples: Option<Whole>, seed: Whole, settle: Option<bool>) -> PyResult<Self> {
         let config = GreedyConfig {
             samples: samples
                 .map(|n| {
@@ -218,6 +220,7 @@ impl PyGreedy {
                         .map(|n| n as u32)
                 })
                 .transpose()?,
+            settle,
             seed: seed.u64("seed")?,
         };
         config.validate().py()?;
@@ -234,6 +237,11 @@ impl PyGreedy {
     fn seed(&self) -> u64 {
         self.config.seed
     }
+    /// Whether a move is judged after the rest of its turn (None: the game's choice).
+    #[getter]
+    fn settle(&self) -> Option<bool> {
+        self.config.settle
+    }
     #[getter]
     fn name(&self) -> String {
         self.spec().name()
@@ -244,8 +252,13 @@ impl PyGreedy {
     }
     fn __repr__(&self) -> String {
         let samples = self.config.samples.map(|n| n.to_string());
+        let settle = match self.config.settle {
+            None => "None",
+            Some(true) => "True",
+            Some(false) => "False",
+        };
         format!(
-            "Greedy(samples={}, seed={})",
+            "Greedy(samples={}, seed={}, settle={settle})",
             samples.as_deref().unwrap_or("None"),
             self.config.seed
         )
@@ -254,12 +267,13 @@ impl PyGreedy {
         spec_of(other).is_some_and(|s| s == self.spec())
     }
     fn __hash__(&self) -> u64 {
-        mix64(self.config.seed ^ u64::from(self.config.samples.unwrap_or(0)) << 40)
+        let settle = self.config.settle.map_or(0, |b| 1 + u64::from(b));
+        mix64(self.config.seed ^ u64::from(self.config.samples.unwrap_or(0)) << 40 ^ settle << 62)
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         (
             py.get_type::<PyGreedy>(),
-            (self.config.samples, self.config.seed),
+            (self.config.samples, self.config.seed, self.config.settle),
         )
             .into_pyobject(py)
     }

@@ -1,4 +1,6 @@
-//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`].
+//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`]
+//! (optionally after the rest of the mover's turn is played by the game's rule-based
+//! player: `settle`).
 
 use super::{no_moves, to_move, Agent, Teams};
 use crate::error::{Error, Result};
@@ -13,6 +15,13 @@ pub struct GreedyConfig {
     /// nothing and `evaluate` uses only the mover's information. `None`: the game's own
     /// number ([`Game::search_params`]; several where moves meet dice).
     pub samples: Option<u32>,
+    /// Settle: judge a move after the rest of the mover's turn is played by the game's
+    /// rule-based player ([`Game::heuristic_action`]), then `evaluate` — a one-step
+    /// improvement over that player (the rollout algorithm), for games where a turn is
+    /// many decisions and one ply sees only a piece of a plan. A game without a heuristic
+    /// player is judged right after the move. `None`: the game's own choice
+    /// ([`Game::search_params`]).
+    pub settle: Option<bool>,
     pub seed: u64,
 }
 
@@ -20,6 +29,24 @@ impl GreedyConfig {
     /// Most redraws per action (docs/protocol.md, "Limits"): each costs one evaluation of
     /// every legal action.
     pub const MAX_SAMPLES: u32 = 1 << 16;
+
+    /// The short name used in tables: `greedy`, `greedy:samples=4,settle=heuristic`.
+    pub fn name(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(n) = self.samples {
+            parts.push(format!("samples={n}"));
+        }
+        match self.settle {
+            Some(true) => parts.push("settle=heuristic".into()),
+            Some(false) => parts.push("settle=none".into()),
+            None => {}
+        }
+        if parts.is_empty() {
+            "greedy".into()
+        } else {
+            format!("greedy:{}", parts.join(","))
+        }
+    }
 
     pub fn validate(&self) -> Result<()> {
         match self.samples {
@@ -33,6 +60,10 @@ impl GreedyConfig {
     }
 }
 
+/// Most decisions a settle plays after the move judged: a guard against a heuristic player
+/// that never ends its turn (a Zinordia turn is a few dozen decisions at most).
+const MAX_SETTLE: u32 = 512;
+
 /// Adds to `sums[i]` the value for `me` (its team's, [`Teams::value`]) of playing `moves[i]`,
 /// summed over `samples` redraws of what `me` cannot see, every move on the same redraws
 /// (common random numbers). Greedy picks by these sums; ISMCTS's root prior starts from them.
@@ -45,9 +76,29 @@ pub(super) fn score_moves<G: Game>(
     teams: &Teams,
     sums: &mut [f64],
 ) -> Result<()> {
+    score_settled(game, me, moves, (samples, false), rng, teams, sums)
+}
+
+/// [`score_moves`], and with `settle` each move's position is judged after the rest of the
+/// turn it is made in is played by the game's rule-based player ([`settle`]), every move
+/// with the same tie-breaking draws in a redraw.
+fn score_settled<G: Game>(
+    game: &G,
+    me: Player,
+    moves: &[G::Action],
+    (samples, settle_turn): (u32, bool),
+    rng: &mut GameRng,
+    teams: &Teams,
+    sums: &mut [f64],
+) -> Result<()> {
+    // The turn the move is made in: settling finishes it (a reaction inside another
+    // player's turn is judged after the rest of that turn).
+    let owner = game.turn_owner();
     for _ in 0..samples {
         super::cancel::check()?;
         let det = game.resample_hidden(me, rng.next_u64());
+        // Drawn only when settling, so the plain Greedy's draws stay as they were.
+        let ties = if settle_turn { rng.next_u64() } else { 0 };
         for (v, &a) in sums.iter_mut().zip(moves) {
             let mut after = det.clone();
             after.apply(a).map_err(|e| {
@@ -58,8 +109,34 @@ pub(super) fn score_moves<G: Game>(
                     game.action_notation(a)
                 ))
             })?;
+            if settle_turn {
+                settle(&mut after, owner, &mut GameRng::seed(ties))?;
+            }
             *v += teams.value(&after, me);
         }
+    }
+    Ok(())
+}
+
+/// Plays the rest of `owner`'s turn in `state` with the game's rule-based moves
+/// ([`Game::heuristic_action`]), every decision inside it (reactions of others included),
+/// until the turn changes hands ([`Game::turn_owner`]) or the game ends. A game without a
+/// heuristic player is left as it is.
+fn settle<G: Game>(state: &mut G, owner: Option<Player>, rng: &mut GameRng) -> Result<()> {
+    for _ in 0..MAX_SETTLE {
+        if state.is_terminal() || state.turn_owner() != owner {
+            break;
+        }
+        let Some(a) = state.heuristic_action(rng) else {
+            break;
+        };
+        state.apply(a).map_err(|e| {
+            Error::invalid(format!(
+                "{}: the heuristic move {} is illegal ({e})",
+                G::NAME,
+                state.action_notation(a)
+            ))
+        })?;
     }
     Ok(())
 }
@@ -99,15 +176,14 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
         self.values.clear();
         self.values.resize(self.buf.len(), 0.0);
         let teams = Teams::of(game);
-        let samples = self
-            .config
-            .samples
-            .unwrap_or_else(|| G::search_params().greedy_samples);
-        score_moves(
+        let params = G::search_params();
+        let samples = self.config.samples.unwrap_or(params.greedy_samples);
+        let settle = self.config.settle.unwrap_or(params.greedy_settle);
+        score_settled(
             game,
             me,
             &self.buf,
-            samples.max(1),
+            (samples.max(1), settle),
             &mut self.rng,
             &teams,
             &mut self.values,

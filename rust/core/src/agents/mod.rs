@@ -210,20 +210,20 @@ impl AgentSpec {
         match self {
             AgentSpec::Random { .. } => "random".into(),
             AgentSpec::Heuristic { .. } => "heuristic".into(),
-            AgentSpec::Greedy(GreedyConfig {
-                samples: Some(n), ..
-            }) => format!("greedy:samples={n}"),
-            AgentSpec::Greedy(_) => "greedy".into(),
+            AgentSpec::Greedy(c) => c.name(),
             AgentSpec::Ismcts(c) => c.name(),
         }
     }
 
-    /// Parse the command-line form: `random`, `heuristic`, `greedy`, `greedy:samples=4`, `ismcts`
+    /// Parse the command-line form: `random`, `heuristic`, `greedy`, `greedy:samples=4`,
+    /// `greedy:settle=heuristic`, `ismcts`
     /// (1000 iterations), `ismcts:1000`, `ismcts:1000,c=0.5,depth=none,time=0.2`
     /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth;
     /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `prior`
     /// (root prior redraws), `pv` (the prior's weight in visits), `seed`;
-    /// `samples` and `seed` for greedy; `seed` for random and heuristic).
+    /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
+    /// player before judging; `none`: judge right after the move) and `seed` for greedy;
+    /// `seed` for random and heuristic).
     pub fn parse(text: &str) -> Result<AgentSpec> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
         let mut pairs: Vec<(&str, &str)> = Vec::new();
@@ -278,10 +278,22 @@ impl AgentSpec {
                         "" | "samples" => {
                             c.samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
+                        "settle" => {
+                            c.settle = Some(match v {
+                                "heuristic" | "1" => true,
+                                "none" | "0" => false,
+                                _ => {
+                                    return Err(spec_error(
+                                        text,
+                                        &format!("settle: {v:?} is not heuristic or none"),
+                                    ))
+                                }
+                            })
+                        }
                         _ => {
                             return Err(spec_error(
                                 text,
-                                &format!("greedy takes samples and seed, not {k:?}"),
+                                &format!("greedy takes samples, settle and seed, not {k:?}"),
                             ))
                         }
                     }

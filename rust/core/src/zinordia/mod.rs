@@ -59,6 +59,13 @@ impl Game for Zinordia {
     fn current_player(&self) -> Option<Player> {
         Zinordia::current_player(self)
     }
+    /// A reaction window belongs to the turn it opens in (ZN-9.4).
+    fn turn_owner(&self) -> Option<Player> {
+        match self.phase {
+            state::Phase::Main => Some(self.turn_player()),
+            _ => self.current_player(),
+        }
+    }
     fn legal_actions(&self, out: &mut Vec<Action>) {
         Zinordia::legal_actions(self, out);
     }
@@ -140,6 +147,9 @@ impl Game for Zinordia {
     }
     fn heuristic_action(&self, rng: &mut GameRng) -> Option<Action> {
         heuristic::choose(self, rng)
+    }
+    fn search_params() -> crate::game::SearchParams {
+        evaluate::SEARCH
     }
 }
 

@@ -307,3 +307,49 @@ fn the_heuristic_picks_strong_stars_and_collects_markers() {
     g.apply(Action::Play(0)).unwrap();
     assert_eq!(Game::heuristic_action(&g, &mut rng), Some(Action::Collect));
 }
+
+#[test]
+fn zn_9_4_a_reaction_window_stays_in_the_turn_it_opens_in() {
+    let mut g = game(mode("duel", None), 2);
+    super::through_setup(&mut g);
+    let p = g.turn_player();
+    assert_eq!(Game::turn_owner(&g), Some(p));
+    // An enemy Star is asked to react: its player decides, the turn is still `p`'s
+    // (Greedy's settle plays on through it).
+    let e = (1 - p) * g.shared.per_player;
+    g.offers.push_back(crate::zinordia::state::Offer {
+        star: e,
+        trigger: crate::zinordia::Trigger::Targeted,
+        source: Some(p * g.shared.per_player),
+    });
+    assert_eq!(Game::current_player(&g), Some(1 - p));
+    assert_eq!(Game::turn_owner(&g), Some(p));
+}
+
+#[test]
+fn zinordias_greedy_settles_its_turn_by_default() {
+    // Greedy() is Zinordia's search setting (4 redraws, settle): the same moves as the
+    // spelled-out agent, and not always those of the one-ply Greedy.
+    use crate::agents::AgentSpec;
+    let spec = |s: &str| AgentSpec::parse(s).unwrap();
+    let mut differs = false;
+    for seed in 0..6 {
+        let mut g = new(json!({}), seed);
+        let states = playout(&mut g, seed, 40);
+        let g = states.last().unwrap();
+        for salt in 0..3 {
+            let chosen = spec("greedy").build::<Zinordia>(salt).act(g).unwrap();
+            let settled = spec("greedy:samples=4,settle=heuristic")
+                .build::<Zinordia>(salt)
+                .act(g)
+                .unwrap();
+            assert_eq!(chosen, settled, "seed {seed}");
+            let plain = spec("greedy:samples=4,settle=none")
+                .build::<Zinordia>(salt)
+                .act(g)
+                .unwrap();
+            differs |= plain != settled;
+        }
+    }
+    assert!(differs, "settling never changed a move");
+}
