@@ -41,7 +41,7 @@ pub struct SearchParams {
     /// before a leaf is scored, the player who just moved finishes their turn with the
     /// game's heuristic move ([`Game::heuristic_action`]), so leaves are scored between
     /// turns. Off by default.
-    pub settle_heuristic: bool,
+    pub ismcts_settle: bool,
 }
 
 impl SearchParams {
@@ -52,7 +52,7 @@ impl SearchParams {
         greedy_settle: false,
         prior_samples: 0,
         prior_visits: 0.0,
-        settle_heuristic: false,
+        ismcts_settle: false,
     };
 }
 

@@ -60,7 +60,7 @@ pub struct IsmctsConfig {
     /// `Some(true)`: before a leaf is evaluated, the player who just moved finishes their
     /// turn with greedy choices, so leaves are scored between turns rather than mid-turn;
     /// `Some(false)`: leaves are scored as they are; `None`: the game's own
-    /// ([`Game::search_params`]: `settle_heuristic` settles with the heuristic move).
+    /// ([`Game::search_params`]: `ismcts_settle` settles with the heuristic move).
     pub settle: Option<bool>,
     /// With `settle: Some(true)`: the turn is finished with the game's rule-based move
     /// ([`Game::heuristic_action`], no evaluation of every legal action) instead of greedy
@@ -335,7 +335,7 @@ impl<G: Game> Ismcts<G> {
         self.settle = match self.config.settle {
             Some(s) => (s, s && self.config.settle_heuristic),
             None => {
-                let h = G::search_params().settle_heuristic;
+                let h = G::search_params().ismcts_settle;
                 (h, h)
             }
         };

@@ -16,7 +16,7 @@ use crate::game::SearchParams;
 /// unsettled, 69.5% and 73.8% settled (docs/agents.md).
 pub(super) const SEARCH: SearchParams = SearchParams {
     greedy_samples: 16,
-    settle_heuristic: true,
+    ismcts_settle: true,
     ..SearchParams::DEFAULT
 };
 
