@@ -87,6 +87,20 @@ struct Buffers<T> {
     player: Vec<i64>,
 }
 
+impl<T: ObsElement> Buffers<T> {
+    /// These fresh (all-false mask) buffers as the batch's views, with `final_obs` beside
+    /// them (empty when not wanted).
+    fn views<'a>(&'a mut self, final_obs: &'a mut [T]) -> AnyViews<'a> {
+        T::views(Views {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            player: &mut self.player,
+            final_obs,
+            zeroed: true,
+        })
+    }
+}
+
 impl PyBatch {
     /// The actions as a slice (copied only when not contiguous), one per game.
     fn actions<'a>(&self, actions: &'a PyReadonlyArray1<'_, i64>) -> PyResult<Cow<'a, [i64]>> {
@@ -148,18 +162,8 @@ impl PyBatch {
 
     fn observe_as<'py, T: ObsElement>(&self, py: Python<'py>) -> PyResult<Observed<'py>> {
         let mut b = self.buffers::<T>();
-        py.detach(|| {
-            self.with(|batch| {
-                batch.observe(T::views(Views {
-                    obs: &mut b.obs,
-                    mask: &mut b.mask,
-                    player: &mut b.player,
-                    final_obs: &mut [],
-                    zeroed: true,
-                }))
-            })
-        })
-        .py()?;
+        py.detach(|| self.with(|batch| batch.observe(b.views(&mut []))))
+            .py()?;
         self.arrays(py, b)
     }
 
@@ -169,21 +173,8 @@ impl PyBatch {
         seed: Option<u64>,
     ) -> PyResult<Observed<'py>> {
         let mut b = self.buffers::<T>();
-        py.detach(|| {
-            self.with(|batch| {
-                batch.reset(
-                    seed,
-                    T::views(Views {
-                        obs: &mut b.obs,
-                        mask: &mut b.mask,
-                        player: &mut b.player,
-                        final_obs: &mut [],
-                        zeroed: true,
-                    }),
-                )
-            })
-        })
-        .py()?;
+        py.detach(|| self.with(|batch| batch.reset(seed, b.views(&mut []))))
+            .py()?;
         self.arrays(py, b)
     }
 
@@ -193,20 +184,7 @@ impl PyBatch {
         let mut dones = vec![false; self.n];
         let mut finals = vec![T::ZERO; b.obs.len()];
         py.detach(|| {
-            self.with(|batch| {
-                batch.step(
-                    acts,
-                    T::views(Views {
-                        obs: &mut b.obs,
-                        mask: &mut b.mask,
-                        player: &mut b.player,
-                        final_obs: &mut finals,
-                        zeroed: true,
-                    }),
-                    &mut rewards,
-                    &mut dones,
-                )
-            })
+            self.with(|batch| batch.step(acts, b.views(&mut finals), &mut rewards, &mut dones))
         })
         .py()?;
         let (obs, mask, player) = self.arrays(py, b)?;
