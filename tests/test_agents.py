@@ -149,6 +149,24 @@ def test_every_agent_acts_legally_and_reproducibly(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_built_in_agents_choose_alike_in_worlds_their_player_cannot_tell_apart(name: str) -> None:
+    # The agents channel of hidden information: an agent's move with a given seed must not
+    # depend on what its player cannot see. `resample_hidden` is a function of the view and
+    # the seed, so the redrawn twins below are the same game to the mover.
+    for seed in (3, 4, 5):
+        g = midgame(name, seed=seed, plies=4 + seed)
+        me = g.current_player
+        if me is None:
+            continue
+        twins = [g.resample_hidden(me, seed=k) for k in (11, 12)]
+        assert all(t.view(me) == g.view(me) for t in twins)
+        assert g.resample_hidden(me, seed=9) == twins[0].resample_hidden(me, seed=9)
+        for make in (lambda: Greedy(seed=5), lambda: ISMCTS(60, seed=5)):
+            move = make().act(g)
+            assert [make().act(t) for t in twins] == [move, move]
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_ismcts_analyze_reports_every_root_action(name: str) -> None:
     g = midgame(name)
     s = ISMCTS(iterations=300, seed=1).analyze(g)

@@ -15,6 +15,10 @@
 //!
 //! Per game: ids, notations and actions round-trip; a game replays exactly from its record.
 //!
+//! `resample_hidden(p, seed)` depends on `p`'s view and the seed alone; Greedy's and ISMCTS's
+//! moves (every fifth ply) are the same, seed for seed, in the game and in every
+//! `resample_hidden` of the mover's view.
+//!
 //! The heuristic player (`Game::heuristic_action`, where a game has one): at every ply its
 //! move is legal and the same on every `resample_hidden` of the mover's view (it uses only
 //! what the mover may see); a game it plays against itself ends and replays the same from
@@ -29,6 +33,7 @@
 mod common;
 
 use common::{describe, legal, option_sets, options, random_playout};
+use kingdoms_core::agents::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::registry::GAMES;
 use kingdoms_core::rng::GameRng;
 use kingdoms_core::{with_game, Error, Game, Session};
@@ -38,6 +43,11 @@ use serde_json::{Map, Value};
 const SEEDS: [u64; 2] = [11, 12];
 /// Determinizations compared per player and ply.
 const RESAMPLES: [u64; 2] = [101, 202];
+
+/// The searching agents are checked at every this-many-th ply (they cost most of the suite).
+const AGENT_EVERY: usize = 5;
+/// ISMCTS iterations for that check: enough to reach evaluations, rollouts and settling.
+const AGENT_ITERATIONS: u64 = 40;
 
 /// (game, property, why it fails today).
 const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
@@ -100,6 +110,9 @@ fn conformance<G: Game>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
                 json_round_trip(&mut r, g);
                 determinizations(&mut r, g, &refusals);
                 heuristic_sight(&mut r, g);
+                if ply % AGENT_EVERY == 0 {
+                    agents_sight(&mut r, g);
+                }
             }
             replay(&mut r, seed, &opts_json, &states, &actions);
             heuristic_games::<G>(&mut r, &opts, seed);
@@ -247,6 +260,14 @@ fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]
                 d.render(Some(p)) == picture,
                 || format!("resample_hidden({p}, {seed}) changes render(Some({p}))"),
             );
+            // The draw is a function of the view and the seed: redrawing from `d` (which
+            // `p` cannot tell from `g`) gives the same world as redrawing from `g`.
+            let again = g.resample_hidden(p, 5).to_json();
+            r.check(
+                "resample_depends_on_view_only",
+                d.resample_hidden(p, 5).to_json() == again,
+                || format!("resample_hidden({p}, 5) differs after resample_hidden({p}, {seed})"),
+            );
             let valid = G::from_json(&d.to_json());
             r.check("resample_is_valid", valid.is_ok(), || {
                 format!("resample_hidden({p}, {seed}) is not a valid state: {valid:?}")
@@ -302,6 +323,46 @@ fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
                 b.map(|b| d.action_notation(b))
             )
         });
+    }
+}
+
+/// The searching agents' moves do not depend on what the mover cannot see: with the same
+/// seed, Greedy and ISMCTS choose the same move in the game and in every `resample_hidden`
+/// of the mover's view (they reach hidden things only through `resample_hidden`, which is a
+/// function of the view and the seed).
+fn agents_sight<G: Game>(r: &mut Report, g: &G) {
+    let Some(mover) = g.current_player() else {
+        return;
+    };
+    let greedy = |h: &G| {
+        GreedyAgent::new(GreedyConfig {
+            seed: 3,
+            ..GreedyConfig::default()
+        })
+        .act(h)
+        .ok()
+    };
+    let ismcts = |h: &G| {
+        Ismcts::new(IsmctsConfig {
+            iterations: Some(AGENT_ITERATIONS),
+            seed: 3,
+            ..IsmctsConfig::default()
+        })
+        .act(h)
+        .ok()
+    };
+    let (a, b) = (greedy(g), ismcts(g));
+    for seed in RESAMPLES {
+        let d = g.resample_hidden(mover, seed);
+        for (name, ours, theirs) in [("Greedy", a, greedy(&d)), ("ISMCTS", b, ismcts(&d))] {
+            r.check("agents_hide_nothing", ours == theirs, || {
+                format!(
+                    "{name} chose {:?}, but {:?} in resample_hidden({mover}, {seed})",
+                    ours.map(|x| g.action_notation(x)),
+                    theirs.map(|x| d.action_notation(x))
+                )
+            });
+        }
     }
 }
 

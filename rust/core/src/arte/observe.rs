@@ -499,6 +499,9 @@ impl Arte {
             if let Some(d) = &g.draft {
                 pool.extend(unseen_slots.iter().filter_map(|&i| d.slots[i]));
             }
+            // Sorted before the shuffle, so the draw depends on the view and the seed alone,
+            // not on where the hidden cards really are (else a seeded agent's move would).
+            pool.sort_unstable();
             rng.shuffle(&mut pool);
             let mut deal = pool.into_iter();
             for c in g.piles[k].iter_mut() {

@@ -272,7 +272,9 @@ impl BattleLine {
             .map_err(|e| Error::invalid(format!("view: {e}")))
     }
 
-    /// A state consistent with `player`'s view, every card hidden from them redrawn.
+    /// A state consistent with `player`'s view, every card hidden from them redrawn. It is a
+    /// function of that view and `seed` alone: two states `player` cannot tell apart give the
+    /// same result.
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
         let (p, o) = me_and_opponent(player)?;
         let mut g = self.clone();
@@ -299,6 +301,10 @@ impl BattleLine {
                 tactics.push(c);
             }
         }
+        // Sorted before the shuffle, so the draw depends on the view and the seed alone, not
+        // on where the hidden cards really are (else a seeded agent's move would).
+        troops.sort_unstable();
+        tactics.sort_unstable();
         rng.shuffle(&mut troops);
         rng.shuffle(&mut tactics);
         let n_troops = hidden_hand.troops().count_ones() as usize;

@@ -38,7 +38,8 @@ fn ability_flags(abilities: &[Ability]) -> [bool; FLAGS] {
 impl Strifull {
     /// SK-10: a state consistent with `player`'s view, with everything hidden from them
     /// redrawn: the opponent's face-down troops and pile (one shuffled pool), the unknown
-    /// part of the own pile's order, the opponent's secret setup choices, and the RNG.
+    /// part of the own pile's order, the opponent's secret setup choices, and the RNG. It is a
+    /// function of that view and `seed` alone.
     pub(crate) fn resample(&self, player: usize, seed: u64) -> Strifull {
         let mut g = self.clone();
         let mut rng = GameRng::stream(seed, 0);
@@ -52,6 +53,9 @@ impl Strifull {
                 .map(|c| c.card)
                 .chain(s.pile.as_slice().iter().copied())
                 .collect();
+            // Sorted before the shuffle, so the draw depends on the view and the seed alone,
+            // not on where the hidden cards really are (else a seeded agent's move would).
+            pool.sort_unstable();
             rng.shuffle(&mut pool);
             let mut it = pool.into_iter();
             for cell in s.cells.iter_mut() {
@@ -76,6 +80,7 @@ impl Strifull {
             let known = s.pile_known as usize;
             let pile = s.pile.as_mut_slice();
             if known < pile.len() {
+                pile[known..].sort_unstable();
                 rng.shuffle(&mut pile[known..]);
             }
         }

@@ -29,26 +29,30 @@ impl Zinordia {
         {
             let sh = &self.shared;
             let roster = sh.content.stars.len();
-            for o in 0..sh.players {
-                if self.sees_picks(Some(player), o) {
-                    continue;
-                }
+            // The unseen picks are cleared first and drawn again one by one, each among the
+            // Stars its team does not hold yet: the draw then depends on the view and the seed
+            // alone, not on the true picks (else a seeded agent's move would).
+            const UNDRAWN: usize = usize::MAX;
+            let unseen: Vec<Player> = (0..sh.players)
+                .filter(|&o| !self.sees_picks(Some(player), o))
+                .collect();
+            for &o in &unseen {
+                g.picks[o].fill(UNDRAWN);
+            }
+            for &o in &unseen {
                 for i in 0..g.picks[o].len() {
-                    // Stars o's team holds besides this pick.
                     let taken: Vec<usize> = (0..sh.players)
                         .filter(|&t| sh.team(t) == sh.team(o))
-                        .flat_map(|t| {
-                            g.picks[t]
-                                .iter()
-                                .enumerate()
-                                .filter(move |&(j, _)| !(t == o && j == i))
-                                .map(|(_, &r)| r)
-                        })
+                        .flat_map(|t| g.picks[t].iter().copied())
+                        .filter(|&r| r != UNDRAWN)
                         .collect();
                     let free: Vec<usize> = (0..roster).filter(|r| !taken.contains(r)).collect();
-                    if !free.is_empty() {
-                        g.picks[o][i] = free[rng.below(free.len())];
-                    }
+                    g.picks[o][i] = if free.is_empty() {
+                        // Cannot happen with a valid roster; keep the state valid regardless.
+                        self.picks[o][i]
+                    } else {
+                        free[rng.below(free.len())]
+                    };
                 }
             }
         }
