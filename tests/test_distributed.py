@@ -64,6 +64,31 @@ def test_a_ray_tournament_gives_the_local_tables(cluster: Any, name: str) -> Non
     assert seen[0] == (0, 12) and seen[-1] == (12, 12)
 
 
+def test_a_ray_tournament_from_a_position_gives_the_local_result(cluster: Any) -> None:
+    g = kingdoms.new_game("battleline", seed=5)
+    for _ in range(6):
+        g.apply(g.legal_actions()[0])
+    view = g.position(g.current_player)  # hidden cards dealt afresh for each deal
+    agents = [Random(), Greedy()]
+    local = kingdoms.tournament(g.name, agents, games=6, seed=3, records=True, position=view)
+    remote = kd.tournament(g.name, agents, games=6, seed=3, records=True, tasks=3, position=view)
+    assert without_time(remote) == without_time(local)
+    assert remote.records is not None and remote.records == local.records
+    starts = {r.position for r in remote.records}
+    assert len(starts) == 3, "one starting position per deal, the same in both seat orders"
+
+
+def test_a_bad_position_is_refused_before_the_cluster_is_used(
+    cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_cluster(address: str | None = None) -> Any:
+        raise AssertionError("the cluster was used")
+
+    monkeypatch.setattr(kd, "connect", no_cluster)
+    with pytest.raises(kingdoms.StateError, match="position"):
+        kd.tournament("battleline", [Random(), Random()], games=2, position="garbage")
+
+
 def test_ray_simulate_adds_up_to_the_local_totals(cluster: Any) -> None:
     local = kingdoms.simulate("arte", 60, 5, first=7)
     remote = kd.simulate("arte", 60, 5, first=7, tasks=4)

@@ -200,8 +200,6 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             "partners": args.partners,
         }
         if args.position is not None:
-            if args.ray is not None:
-                raise kingdoms.ArgumentError("--position does not run on Ray yet: leave out --ray")
             common["position"] = args.position
         if args.ray is not None:
             from kingdoms import distributed

@@ -117,6 +117,7 @@ def _play_slice(
     threads: int,
     pairing: str,
     records: bool,
+    position: str | None,
     options: dict[str, Any],
 ) -> list[kingdoms.GameResult]:
     return tournament_games(
@@ -129,6 +130,7 @@ def _play_slice(
         threads,
         pairing=pairing,
         records=records,
+        position=position,
         **options,
     )
 
@@ -152,22 +154,24 @@ def tournament(
     """:func:`kingdoms.tournament` on a Ray cluster: the same result for the same arguments.
     The schedule is cut into ``tasks`` slices (default: four per ``cpus_per_task`` CPUs of
     the cluster), each played by the Rust arena on ``cpus_per_task`` cores of a worker.
-    ``progress(done, total)`` counts finished games. A start ``position`` is not played on
-    Ray yet: it is refused (use :func:`kingdoms.tournament`), never taken for a rules
-    option."""
-    if position is not None:
-        raise kingdoms.ArgumentError(
-            "position: a distributed tournament starts from each game's deal; play a "
-            "tournament from a position with kingdoms.tournament(..., position=...)"
-        )
-    ray = connect(address)
+    ``progress(done, total)`` counts finished games. A start ``position`` starts every game
+    there, as in :func:`kingdoms.tournament`; it is checked here, before any task starts."""
     agents = list(agents)
     total = len(tournament_schedule(game, len(agents), games, pairing=pairing, **options))
+    if position is not None:
+        # An empty slice reads the position and the options the way every task will, so a
+        # bad one is refused on the driver, with the local message, and no cluster is used.
+        tournament_games(
+            game, agents, 0, 0, games, seed, 1, pairing=pairing, position=position, **options
+        )
+    ray = connect(address)
     start = time.perf_counter()
     play = _remote(ray, _play_slice, cpus_per_task)
     slices = split(total, _tasks(ray, tasks, cpus_per_task))
     refs = [
-        play.remote(game, agents, a, b, games, seed, cpus_per_task, pairing, records, options)
+        play.remote(
+            game, agents, a, b, games, seed, cpus_per_task, pairing, records, position, options
+        )
         for a, b in slices
     ]
     results: list[kingdoms.GameResult] = []
