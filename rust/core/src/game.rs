@@ -193,8 +193,20 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// Write `player`'s compact observation (only called when `observation_divisors` is
     /// `Some`): `out[i] as f32 / divisors[i]` is `observation`'s element `i`, bit for bit
     /// (both divide in `f32`). Every element is written, as in `observation`.
+    ///
+    /// The default derives it from `observation` (allocating a float buffer each call), so a
+    /// game that declares divisors is correct before it is fast; a game overrides it with a
+    /// writer of its own (Battle Line: one generic writer serves both forms).
     fn observation_u8(&self, player: Player, out: &mut [u8]) {
-        let _ = (player, out);
+        let Some(divisors) = self.observation_divisors() else {
+            return;
+        };
+        let mut obs = vec![0.0f32; out.len()];
+        self.observation(player, &mut obs);
+        for ((o, &x), &d) in out.iter_mut().zip(&obs).zip(&divisors) {
+            // A whole number by the contract above; `as` saturates anything else into 0..=255.
+            *o = (x * d).round() as u8;
+        }
     }
 
     /// A readable text picture. `None`: the whole state (for the omniscient user);

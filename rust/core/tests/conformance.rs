@@ -8,6 +8,8 @@
 //! - every legal action is accepted by `apply`; every other id in `0..num_actions()` is
 //!   refused as an illegal action and the state is unchanged (`to_json` compared);
 //! - `from_json(to_json())` is the same state (JSON and every view);
+//! - a compact observation (`observation_u8`, where a game declares divisors) divides back
+//!   to the observation bit for bit;
 //! - for each player `p` and several seeds, `resample_hidden(p, seed)` keeps `p`'s view,
 //!   observation and picture, is itself a valid state, and — for the player to move — has the
 //!   same legal actions and refuses every other id with the same error kind and text (a
@@ -244,6 +246,21 @@ fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]
         r.check("observation_writes_every_element", reused == obs, || {
             format!("observation({p}) into a reused buffer differs from one into a zeroed buffer")
         });
+        if let Some(divisors) = g.observation_divisors() {
+            // The compact form is the observation's counts: divided back, bit for bit.
+            let mut compact = vec![0xA5u8; len];
+            g.observation_u8(p, &mut compact);
+            let back: Vec<f32> = compact
+                .iter()
+                .zip(&divisors)
+                .map(|(&c, &d)| f32::from(c) / d)
+                .collect();
+            r.check(
+                "compact_observation_matches",
+                divisors.len() == len && back == obs,
+                || format!("observation_u8({p}) over its divisors differs from observation({p})"),
+            );
+        }
         let picture = g.render(Some(p));
         for seed in RESAMPLES {
             let d = g.resample_hidden(p, seed);

@@ -30,6 +30,9 @@ pub struct LanesOptions {
     pub players: usize,
     /// Four players only: seats 0 and 2 against 1 and 3.
     pub teams: bool,
+    /// Declare a compact observation (divisors all 1; every element is 0 or 1) without a
+    /// writer of its own, so `Game::observation_u8`'s default is what writes it.
+    pub compact: bool,
 }
 
 impl Default for LanesOptions {
@@ -37,6 +40,7 @@ impl Default for LanesOptions {
         LanesOptions {
             players: 2,
             teams: false,
+            compact: false,
         }
     }
 }
@@ -46,12 +50,14 @@ impl LanesOptions {
         LanesOptions {
             players,
             teams: false,
+            compact: false,
         }
     }
     pub fn two_against_two() -> Self {
         LanesOptions {
             players: 4,
             teams: true,
+            compact: false,
         }
     }
     fn cards(&self) -> usize {
@@ -359,6 +365,10 @@ impl Game for Lanes {
                 }
             }
         }
+    }
+    fn observation_divisors(&self) -> Option<Vec<f32>> {
+        let len: usize = self.observation_shape().iter().product();
+        self.options.compact.then(|| vec![1.0; len])
     }
     fn render(&self, _player: Option<Player>) -> String {
         format!("{self:?}")

@@ -770,3 +770,66 @@ fn batch_keeps_the_final_observation_of_a_game_that_ends() {
         }
     }
 }
+
+#[test]
+fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
+    // Lanes declares divisors (all 1) when asked and has no uint8 writer of its own: the
+    // trait's default derives it from the float observation, for every player and ply.
+    let opts = LanesOptions {
+        compact: true,
+        ..LanesOptions::default()
+    };
+    let mut g = Lanes::new(4, &opts).unwrap();
+    let len: usize = g.observation_shape().iter().product();
+    assert_eq!(g.observation_divisors(), Some(vec![1.0; len]));
+    assert_eq!(
+        Lanes::new(4, &LanesOptions::default())
+            .unwrap()
+            .observation_divisors(),
+        None
+    );
+    let mut buf = Vec::new();
+    let mut plies = 0;
+    while !g.is_terminal() {
+        for p in 0..g.num_players() {
+            let mut obs = vec![0.0f32; len];
+            g.observation(p, &mut obs);
+            let mut compact = vec![0xA5u8; len];
+            g.observation_u8(p, &mut compact);
+            let back: Vec<f32> = compact.iter().map(|&c| f32::from(c)).collect();
+            assert_eq!(back, obs, "ply {plies}, player {p}");
+        }
+        g.legal_actions(&mut buf);
+        g.apply(buf[plies % buf.len()]).unwrap();
+        plies += 1;
+    }
+    // A batch takes uint8 buffers for it and fills them with the same counts.
+    let mut b = Batch::<Lanes>::new(opts, 3, 2, None, None, Some(1)).unwrap();
+    let (mut obs, mut mask, mut player) = (vec![0u8; 3 * len], vec![false; 3 * 72], vec![0; 3]);
+    b.reset_as(
+        Some(5),
+        Views {
+            obs: &mut obs,
+            mask: &mut mask,
+            player: &mut player,
+            final_obs: &mut [],
+            zeroed: true,
+        },
+    )
+    .unwrap();
+    let (mut f, mut fmask, mut fplayer) = views(&b);
+    b.reset(
+        Some(5),
+        Views {
+            obs: &mut f,
+            mask: &mut fmask,
+            player: &mut fplayer,
+            final_obs: &mut [],
+            zeroed: true,
+        },
+    )
+    .unwrap();
+    assert!(obs.contains(&1));
+    assert_eq!(obs.iter().map(|&x| f32::from(x)).collect::<Vec<_>>(), f);
+    assert_eq!((mask, player), (fmask, fplayer));
+}
