@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn option_variants() -> Vec<Options> {
+pub(super) fn option_variants() -> Vec<Options> {
     let mut v = Vec::new();
     let inq = ["ella_de_belberg", "aurelio", "ilsa"];
     let mag = ["teodoro", "lyra", "corvin"];
