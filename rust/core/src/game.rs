@@ -205,16 +205,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// agent and as a tie-breaker. Terminal states should return the true result.
     fn evaluate(&self, player: Player) -> f64;
 
-    /// Every player's [`Game::evaluate`] after `action`, at its exact expectation over the
-    /// chance the action meets (dice), written into `values` (one per player); `false`
-    /// when the game does not compute it (the default, and for an action that meets no
-    /// chance), and `values` is left as it was. ISMCTS's settle scores a leaf whose turn
-    /// ends in such an action this way, so the leaf's value does not carry one roll.
-    fn expected_values(&self, action: Self::Action, values: &mut [f64]) -> bool {
-        let _ = (action, values);
-        false
-    }
-
     /// The move a sensible rule-based player makes here (the `Heuristic` agent, issue 14):
     /// the game's own rules of thumb, no search. Uses only what the player to move may see;
     /// `rng` breaks ties. `None`: this game has no heuristic player (the agent refuses it).

@@ -261,8 +261,6 @@ pub struct Ismcts<G: Game> {
     /// Partnerships of the game searched (empty: none shared).
     teams: Teams,
     scratch: Vec<f64>,
-    /// Each player's expected value of an action meeting chance ([`Game::expected_values`]).
-    chance_values: Vec<f64>,
     /// `root_sums[id * players + p]`: the sum of player `p`'s values over the iterations
     /// that went through root action `id`.
     root_sums: Vec<f64>,
@@ -291,7 +289,6 @@ impl<G: Game> Ismcts<G> {
             expanded_applied: false,
             teams: Teams::default(),
             scratch: Vec::new(),
-            chance_values: Vec::new(),
             root_sums: Vec::new(),
             prior: Vec::new(),
             prior_visits: 0.0,
@@ -493,7 +490,11 @@ impl<G: Game> Ismcts<G> {
                         let j = i + self.rng.below(self.untried.len() - i);
                         self.untried.swap(i, j);
                     }
-                    self.best_untried(&mut det, m, mover)?
+                    let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
+                        .ok_or_else(no_moves::<G>)?;
+                    det = after;
+                    self.expanded_applied = true;
+                    a
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -628,15 +629,6 @@ impl<G: Game> Ismcts<G> {
                         .then(|| det.heuristic_action(&mut self.rng))
                         .flatten()
                     {
-                        // An action meeting chance the game can value exactly (STRIFULL's
-                        // attack and its dice) is scored at its expectation, not one roll.
-                        Some(a) if det.expected_values(a, &mut self.values) => {
-                            self.best_expected(det, mover.unwrap_or(0))?;
-                            for v in &mut self.values {
-                                *v = v.clamp(-1.0, 1.0);
-                            }
-                            return Ok(());
-                        }
                         Some(a) => det.apply(a)?,
                         None => self.greedy_step(det, mover.unwrap_or(0))?,
                     }
@@ -660,64 +652,6 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
-    }
-
-    /// Expansion: the best of the first `m` untried actions for `mover`'s team, applied to
-    /// `det`. Each is judged by `evaluate` after it, at the exact expectation over its
-    /// dice where the game gives one ([`Game::expected_values`]): judged on one roll, the
-    /// attack whose roll happened to go well would be the one tried first.
-    fn best_untried(&mut self, det: &mut G, m: usize, mover: Player) -> Result<G::Action> {
-        let mut best: Option<(f64, G::Action, Option<G>)> = None;
-        let mut ev = std::mem::take(&mut self.chance_values);
-        ev.resize(self.values.len(), 0.0);
-        for &a in &self.untried[..m] {
-            let (v, after) = if det.expected_values(a, &mut ev) {
-                self.teams.share(&mut ev, &mut self.scratch);
-                (ev.get(mover).copied().unwrap_or(0.0), None)
-            } else {
-                let mut after = det.clone();
-                after.apply(a)?;
-                (self.teams.value(&after, mover), Some(after))
-            };
-            if best.as_ref().is_none_or(|(b, _, _)| v > *b) {
-                best = Some((v, a, after));
-            }
-        }
-        self.chance_values = ev;
-        let (_, a, after) = best.ok_or_else(no_moves::<G>)?;
-        match after {
-            Some(after) => *det = after,
-            None => det.apply(a)?,
-        }
-        self.expanded_applied = true;
-        Ok(a)
-    }
-
-    /// The settle's action meets chance the game values exactly (its values are in
-    /// `self.values`): the best such action for `mover`'s team, by that expectation, replaces
-    /// it, and its values are left in `self.values`.
-    fn best_expected(&mut self, det: &G, mover: Player) -> Result<()> {
-        det.legal_actions(&mut self.legal);
-        let mut ev = std::mem::take(&mut self.chance_values);
-        ev.resize(self.values.len(), 0.0);
-        self.scratch.clear();
-        let mine = |v: &[f64], teams: &Teams, scratch: &mut Vec<f64>| {
-            let mut v = v.to_vec();
-            teams.share(&mut v, scratch);
-            v.get(mover).copied().unwrap_or(0.0)
-        };
-        let mut best = mine(&self.values, &self.teams, &mut self.scratch);
-        for &a in &self.legal {
-            if det.expected_values(a, &mut ev) {
-                let v = mine(&ev, &self.teams, &mut self.scratch);
-                if v > best {
-                    best = v;
-                    self.values.copy_from_slice(&ev);
-                }
-            }
-        }
-        self.chance_values = ev;
-        Ok(())
     }
 
     /// Play the action that `evaluate`s best for `mover`'s team (ties: the first found).

@@ -10,17 +10,6 @@ use super::state::{
 };
 use super::MutualWipeout;
 
-/// A combat up to the dice ([`Strifull::engage`]): attacker `p`, defender `q`, the face-up
-/// ability sources, the defender's `use_defence`, and the two combat values.
-struct Engagement {
-    p: usize,
-    q: usize,
-    sources: u64,
-    uses_defence: bool,
-    va: i32,
-    vd: i32,
-}
-
 /// The troop an ability query is about: where it stands, its role in combat (the trigger
 /// that applies to it) and its combat opponent's cell on the other side.
 #[derive(Clone, Copy)]
@@ -448,30 +437,23 @@ impl Strifull {
         (out, n)
     }
 
-    /// Turn steps V-VII up to the dice: both combatants revealed (SK-5.5), the defender's
-    /// `use_defence` and both combat values (SK-6.1-6.4).
-    fn engage(&mut self, a: usize, t: usize) -> Engagement {
+    /// Turn steps V-IX: player `turn_player`'s troop at `a` attacks the defence troop at `t`.
+    pub(crate) fn resolve_attack(&mut self, a: usize, t: usize) {
         let p = self.turn_player as usize;
         let q = 1 - p;
+        // SK-5.5: both are revealed.
         self.sides[p].cells[a].revealed = true;
         self.sides[q].cells[t].revealed = true;
+        let cards = [self.sides[p].cells[a].card, self.sides[q].cells[t].card];
         let sources = self.aura_sources();
         let uses_defence = self.forces_defence(q, t, a, sources);
-        Engagement {
-            p,
-            q,
-            sources,
-            uses_defence,
-            va: self.combat_value(p, a, true, uses_defence, t, sources),
-            vd: self.combat_value(q, t, false, false, a, sources),
-        }
-    }
-
-    /// SK-6.6-6.7: which combatants fall (attacker, defender), whether they lost (a tie
-    /// loses both) and whether a `tie` ability took the winner along, for the totals `ta`
-    /// (attacker) and `td`. `ties` says whether the attacker's and the defender's defeats
-    /// become ties (asked only when needed).
-    fn fall(ta: i32, td: i32, ties: &mut dyn FnMut(usize) -> bool) -> (CombatResult, [bool; 2], [bool; 2], bool) {
+        let va = self.combat_value(p, a, true, uses_defence, t, sources);
+        let vd = self.combat_value(q, t, false, false, a, sources);
+        // SK-6.5: both roll; the side with the advantage adds it.
+        let dice = [self.rng.roll(6) as u8, self.rng.roll(6) as u8];
+        let adv = va - vd;
+        let ta = i32::from(dice[0]) + adv.max(0);
+        let td = i32::from(dice[1]) + (-adv).max(0);
         let result = match ta.cmp(&td) {
             std::cmp::Ordering::Greater => CombatResult::Attacker,
             std::cmp::Ordering::Less => CombatResult::Defender,
@@ -487,45 +469,19 @@ impl Strifull {
         // SK-6.7: a defeat turned into a tie takes the winner too.
         let mut tie_by_ability = false;
         match result {
-            CombatResult::Attacker if ties(1) => {
+            CombatResult::Attacker if self.defeat_is_tie(q, t, a, sources) => {
                 fell[0] = true;
                 tie_by_ability = true;
             }
-            CombatResult::Defender if ties(0) => {
+            CombatResult::Defender if self.defeat_is_tie(p, a, t, sources) => {
                 fell[1] = true;
                 tie_by_ability = true;
             }
             _ => {}
         }
-        (result, fell, lost, tie_by_ability)
-    }
-
-    /// Turn steps V-IX: player `turn_player`'s troop at `a` attacks the defence troop at `t`.
-    pub(crate) fn resolve_attack(&mut self, a: usize, t: usize) {
-        let cards = [
-            self.sides[self.turn_player as usize].cells[a].card,
-            self.sides[1 - self.turn_player as usize].cells[t].card,
-        ];
-        let Engagement {
-            p,
-            q,
-            sources,
-            uses_defence,
-            va,
-            vd,
-        } = self.engage(a, t);
-        // SK-6.5: both roll; the side with the advantage adds it.
-        let dice = [self.rng.roll(6) as u8, self.rng.roll(6) as u8];
-        let adv = va - vd;
-        let ta = i32::from(dice[0]) + adv.max(0);
-        let td = i32::from(dice[1]) + (-adv).max(0);
-        let who = [(p, a, t), (q, t, a)];
-        let (result, fell, lost, tie_by_ability) = Self::fall(ta, td, &mut |i| {
-            let (s, c, fc) = who[i];
-            self.defeat_is_tie(s, c, fc, sources)
-        });
         // SK-6.8: survival rolls for each defeated troop.
         let tie_is_defeat = self.shared.options.tie_is_defeat;
+        let who = [(p, a, t), (q, t, a)];
         let mut survival = [[0u8; 2]; 2];
         let mut survived = [false; 2];
         for i in 0..2 {
@@ -548,8 +504,16 @@ impl Strifull {
                 }
             }
         }
-        let gone = [fell[0] && !survived[0], fell[1] && !survived[1]];
-        let rows_lost = self.remove_fallen(a, t, gone);
+        for i in 0..2 {
+            if fell[i] && !survived[i] {
+                let (s, c, _) = who[i];
+                let card = self.sides[s].cells[c].card;
+                self.sides[s].grave.push(card);
+                self.sides[s].cells[c] = Cell::NONE;
+            }
+        }
+        // SK-7.1: rows with an empty half fall.
+        let rows_lost = [self.eliminate_rows(p), self.eliminate_rows(q)];
         self.last_combat = Some(CombatLog {
             player: p as u8,
             cells: [a as u8, t as u8],
@@ -564,99 +528,7 @@ impl Strifull {
             survived,
             rows_lost,
         });
-        self.conclude_attack(rows_lost);
-    }
-
-    /// The chances of an attack's four endings (SK-6.5-6.8), without rolling: index
-    /// `attacker gone + 2 * defender gone` (gone: eliminated and not saved by a survival
-    /// roll). Exact over both combat dice and every survival die.
-    pub(crate) fn attack_chances(&self, a: usize, t: usize) -> [f64; 4] {
-        let mut g = self.clone();
-        let Engagement {
-            p,
-            q,
-            sources,
-            va,
-            vd,
-            ..
-        } = g.engage(a, t);
-        let who = [(p, a, t), (q, t, a)];
-        // Asked at most once each: whether a defeat becomes a tie, and the chance a
-        // defeated troop survives (1 - the chance every one of its survival dice misses).
-        let mut ties: [Option<bool>; 2] = [None; 2];
-        let mut save = [None::<f64>; 2];
-        let tie_is_defeat = g.shared.options.tie_is_defeat;
-        let adv = va - vd;
-        let mut out = [0.0; 4];
-        for da in 1..=6 {
-            for dd in 1..=6 {
-                let ta = da + adv.max(0);
-                let td = dd + (-adv).max(0);
-                let (result, fell, lost, _) = Self::fall(ta, td, &mut |i| {
-                    let (s, c, fc) = who[i];
-                    *ties[i].get_or_insert_with(|| g.defeat_is_tie(s, c, fc, sources))
-                });
-                // The chance each side is gone, then the four endings as independent.
-                let mut gone = [0.0; 2];
-                for i in 0..2 {
-                    if !fell[i] {
-                        continue;
-                    }
-                    let defeated =
-                        tie_is_defeat || (lost[i] && result != CombatResult::Tie);
-                    gone[i] = if defeated {
-                        *save[i].get_or_insert_with(|| {
-                            let (s, c, fc) = who[i];
-                            let (needs, n) = g.survival_thresholds(s, c, fc, sources);
-                            needs[..n]
-                                .iter()
-                                .map(|&need| f64::from(need.clamp(1, 7) - 1) / 6.0)
-                                .product()
-                        })
-                    } else {
-                        1.0
-                    };
-                }
-                for (k, o) in out.iter_mut().enumerate() {
-                    let pa = if k & 1 != 0 { gone[0] } else { 1.0 - gone[0] };
-                    let pd = if k & 2 != 0 { gone[1] } else { 1.0 - gone[1] };
-                    *o += pa * pd / 36.0;
-                }
-            }
-        }
-        out
-    }
-
-    /// The attack of the troop at `a` on the defence troop at `t` played to the ending
-    /// `gone` (attacker, defender eliminated) without rolling, as `resolve_attack` would
-    /// leave it for those dice (no combat log): for scoring an ending in search.
-    pub(crate) fn resolve_attack_as(&mut self, a: usize, t: usize, gone: [bool; 2]) {
-        self.engage(a, t);
-        self.last_combat = None;
-        let rows_lost = self.remove_fallen(a, t, gone);
-        self.conclude_attack(rows_lost);
-    }
-
-    /// SK-6.6: the gone combatants (attacker at `a`, defender at `t`) go to the graveyard;
-    /// SK-7.1: rows with an empty half fall. Returns the rows lost (attacker, defender).
-    fn remove_fallen(&mut self, a: usize, t: usize, gone: [bool; 2]) -> [u8; 2] {
-        let p = self.turn_player as usize;
-        let q = 1 - p;
-        for (i, (s, c)) in [(p, a), (q, t)].into_iter().enumerate() {
-            if gone[i] {
-                let card = self.sides[s].cells[c].card;
-                self.sides[s].grave.push(card);
-                self.sides[s].cells[c] = Cell::NONE;
-            }
-        }
-        [self.eliminate_rows(p), self.eliminate_rows(q)]
-    }
-
-    /// SK-8: victory after an attack; else SK-7.2, SK-7.3, the consequences of lost rows,
-    /// attacker's side first.
-    fn conclude_attack(&mut self, rows_lost: [u8; 2]) {
-        let p = self.turn_player as usize;
-        let q = 1 - p;
+        // SK-8: victory.
         let out = [
             self.sides[p].live_rows() == 0,
             self.sides[q].live_rows() == 0,
@@ -673,6 +545,7 @@ impl Strifull {
         if self.outcome != Outcome::Running {
             return;
         }
+        // SK-7.2, SK-7.3: the consequences, attacker's side first.
         for (s, lost) in [(p, rows_lost[0]), (q, rows_lost[1])] {
             self.after_rows_lost(s, lost);
         }

@@ -1,8 +1,7 @@
 //! The heuristic `evaluate`: a material count from one player's point of view, built only
 //! from what that player may see (SK-10).
 
-use super::notation::Action;
-use super::state::{row_of, zone_of, Outcome, Step, Strifull, CELLS};
+use super::state::{row_of, zone_of, Outcome, Strifull, CELLS};
 use crate::game::SearchParams;
 
 /// STRIFULL's search settings (`Game::search_params`). Every attack is settled by dice
@@ -106,33 +105,5 @@ impl Strifull {
             v
         };
         ((score(player) - score(1 - player)) / SCALE).tanh()
-    }
-
-    /// Both players' `heuristic` after `action` at its exact expectation over the dice, if
-    /// it is an attack (SK-6.5-6.8: [`Strifull::attack_chances`]); `false` for any other
-    /// action or an illegal one. Each ending is played out as the attack would leave it.
-    pub(crate) fn attack_expectation(&self, action: Action, values: &mut [f64]) -> bool {
-        let Action::Attack(a, t) = action else {
-            return false;
-        };
-        if self.step != Step::Attack || values.len() < 2 || self.check(action).is_err() {
-            return false;
-        }
-        let (a, t) = (a as usize, t as usize);
-        let chances = self.attack_chances(a, t);
-        let mut sum = [0.0; 2];
-        for (k, &pr) in chances.iter().enumerate() {
-            if pr <= 0.0 {
-                continue;
-            }
-            let mut g = self.clone();
-            g.resolve_attack_as(a, t, [k & 1 != 0, k & 2 != 0]);
-            g.next_pending();
-            for (p, s) in sum.iter_mut().enumerate() {
-                *s += pr * g.heuristic(p);
-            }
-        }
-        values[..2].copy_from_slice(&sum);
-        true
     }
 }

@@ -125,9 +125,6 @@ impl Game for Strifull {
     fn evaluate(&self, player: Player) -> f64 {
         self.heuristic(player)
     }
-    fn expected_values(&self, action: Action, values: &mut [f64]) -> bool {
-        self.attack_expectation(action, values)
-    }
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }

@@ -549,7 +549,7 @@ impl Strifull {
     }
 
     /// After an attack: the next owed decision (SK-7.2, SK-7.3), else the next turn.
-    pub(super) fn next_pending(&mut self) {
+    fn next_pending(&mut self) {
         if self.outcome != Outcome::Running {
             self.step = Step::Over;
             self.pending_len = 0;

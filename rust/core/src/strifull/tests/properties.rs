@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub(super) fn option_variants() -> Vec<Options> {
+fn option_variants() -> Vec<Options> {
     let mut v = Vec::new();
     let inq = ["ella_de_belberg", "aurelio", "ilsa"];
     let mag = ["teodoro", "lyra", "corvin"];
