@@ -57,7 +57,9 @@ def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids
 
 
-def chooser(env: Batch, unpack: bool = False) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
+def chooser(
+    env: Batch, unpack: bool = False
+) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
     """The random legal-id chooser for `env`'s masks: `random_ids` on bool masks (or on
     packed ones unpacked, with `unpack`), `random_legal_ids` on packed ones."""
     if env.mask_format == "bool":
@@ -94,7 +96,12 @@ def batch(
 
 
 def replayed(
-    game: str, n: int, threads: int, seconds: float, dtype: str = "float32", mask_format: str = "bool"
+    game: str,
+    n: int,
+    threads: int,
+    seconds: float,
+    dtype: str = "float32",
+    mask_format: str = "bool",
 ) -> dict[str, float]:
     """``step(out=)`` on ids recorded from a first run (random legal ids); the batch is
     restarted with ``reset(seed=1)`` (untimed) whenever the recording runs out."""

@@ -282,7 +282,9 @@ def packbits(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
     return np.packbits(mask, axis=-1, bitorder="little")
 
 
-@pytest.mark.parametrize(("threads", "dtype"), [(1, "float32"), (2, "float32"), (1, "uint8"), (2, "uint8")])
+@pytest.mark.parametrize(
+    ("threads", "dtype"), [(1, "float32"), (2, "float32"), (1, "uint8"), (2, "uint8")]
+)
 def test_packed_masks_are_np_packbits_of_the_bool_masks(threads: int, dtype: str) -> None:
     """mask="bits": the same games as bool masks, every mask np.packbits(..., "little") of
     the bool one, on 1 and 2 threads, float32 and uint8 observations, fresh arrays and out=
@@ -354,7 +356,9 @@ def test_random_legal_ids_draws_legal_ids_uniformly_from_packed_masks() -> None:
 
 
 def test_packed_masks_refuse_bad_options_and_buffers_and_change_nothing() -> None:
-    with pytest.raises(kingdoms.KingdomsError, match="mask must be 'bool' .* or 'bits' .* not 'bytes'"):
+    with pytest.raises(
+        kingdoms.KingdomsError, match="mask must be 'bool' .* or 'bits' .* not \"bytes\""
+    ):
         Batch("battleline", 2, mask="bytes")
     env = Batch("battleline", 4, seed=3, mask="bits")
     bits = env.reset().mask

@@ -81,14 +81,16 @@ __all__ = ["Batch", "Observation", "Step", "random_legal_ids"]
 
 # Set bits of each byte value, and the position (0-7, from the least significant bit) of
 # each byte value's j-th set bit: the tables `random_legal_ids` reads.
-_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], np.int16)
+_POPCOUNT = np.array([b.bit_count() for b in range(256)], np.int16)
 _NTH_BIT = np.zeros((256, 8), np.int64)
 for _b in range(256):
     _ones = [j for j in range(8) if _b >> j & 1]
     _NTH_BIT[_b, : len(_ones)] = _ones
 
 
-def random_legal_ids(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+def random_legal_ids(
+    bits: npt.NDArray[np.uint8], rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
     """One uniformly random legal id per row of packed masks (``Batch(..., mask="bits")``),
     read from the packed bytes alone: per row, the ``k``-th legal id for a uniform ``k``,
     found through running counts of set bits per byte. Raises ``ValueError`` for a row
@@ -103,7 +105,8 @@ def random_legal_ids(bits: npt.NDArray[np.uint8], rng: np.random.Generator) -> n
     byte = (ends <= k[:, None]).sum(axis=1)  # the byte holding it
     rows = np.arange(len(bits))
     rank = k - (ends[rows, byte] - counts[rows, byte])  # its rank among its byte's bits
-    return byte * 8 + _NTH_BIT[bits[rows, byte], rank]
+    ids: npt.NDArray[np.int64] = byte * 8 + _NTH_BIT[bits[rows, byte], rank]
+    return ids
 
 
 class Observation(NamedTuple):

@@ -111,8 +111,16 @@ where
         }
     };
     let mut mask = Masks {
-        flags: if bits { Vec::new() } else { vec![false; n * na] },
-        bits: if bits { vec![0; n * na.div_ceil(8)] } else { Vec::new() },
+        flags: if bits {
+            Vec::new()
+        } else {
+            vec![false; n * na]
+        },
+        bits: if bits {
+            vec![0; n * na.div_ceil(8)]
+        } else {
+            Vec::new()
+        },
     };
     let (mut obs, mut player) = (vec![T::ZERO; n * ol], vec![0i64; n]);
     let (mut rewards, mut dones, mut actions) = (vec![0f32; n * np], vec![false; n], vec![0i64; n]);
@@ -128,7 +136,11 @@ where
     for _ in 0..steps {
         for (i, a) in actions.iter_mut().enumerate() {
             legal.clear();
-            legal.extend((0..na).filter(|&id| mask.legal(i, id, na)).map(|id| id as i64));
+            legal.extend(
+                (0..na)
+                    .filter(|&id| mask.legal(i, id, na))
+                    .map(|id| id as i64),
+            );
             *a = rng.choose(&legal).copied().unwrap_or(0);
         }
         for (i, x) in evict.iter_mut().enumerate() {

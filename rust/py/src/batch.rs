@@ -178,7 +178,9 @@ impl PyBatch {
     ) -> PyResult<Observed<'py>> {
         let shape = vec![self.n, self.mask_row()];
         let mask = if self.packed {
-            PyArray1::from_vec(py, b.mask.bits).reshape(shape)?.into_any()
+            PyArray1::from_vec(py, b.mask.bits)
+                .reshape(shape)?
+                .into_any()
         } else {
             PyArray1::from_vec(py, b.mask.flags)
                 .reshape(shape)?

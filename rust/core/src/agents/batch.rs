@@ -208,9 +208,7 @@ impl<'a, G: Game, T> Part<'a, G, T> {
             .zip(self.player.iter_mut().zip(rows(self.rewards, np)))
             .zip(dones.zip(rows(self.final_obs, ol).zip(rows(self.bits, words))));
         let mut masks = self.mask;
-        for (k, (((env, obs), (player, rewards)), (done, (final_obs, bits)))) in
-            games.enumerate()
-        {
+        for (k, (((env, obs), (player, rewards)), (done, (final_obs, bits)))) in games.enumerate() {
             let (mask, rest) = masks.split(1, mask_row);
             masks = rest;
             let out = Out {
@@ -870,12 +868,7 @@ mod tests {
     /// Step a Battle Line batch of `n` games with seeded random legal ids into buffers of
     /// `T`, reused between steps as `Batch.step(out=)` reuses them; masks as flags, or
     /// `packed` (in a buffer that starts as garbage: rows are written whole).
-    fn play<T: ObsValue>(
-        n: usize,
-        steps: usize,
-        threads: usize,
-        packed: bool,
-    ) -> Vec<Written<T>> {
+    fn play<T: ObsValue>(n: usize, steps: usize, threads: usize, packed: bool) -> Vec<Written<T>> {
         let mut b =
             Batch::<BattleLine>::new(Options::default(), n, 5, None, None, Some(threads)).unwrap();
         let na = b.num_actions();
@@ -1005,7 +998,9 @@ mod tests {
         assert!(ended > 20, "only {ended} games ended");
         // 1,998 ids: 250 bytes a game, the last two bits padding.
         assert_eq!(flags[0].1.len(), n * 250);
-        assert!(flags.iter().all(|f| f.1.chunks(250).all(|r| r[249] >> 6 == 0)));
+        assert!(flags
+            .iter()
+            .all(|f| f.1.chunks(250).all(|r| r[249] >> 6 == 0)));
     }
 
     #[test]
