@@ -14,6 +14,11 @@ the output arrays out of the caches, as a policy network's forward pass would. T
 between: the step alone, as ``rust/core/examples/batch_steps.rs`` times it in Rust.
 The "uint8" rows step the compact observation (``obs_dtype="uint8"``, a quarter of the
 float32 bytes) on the same games; a game without one (every game but Battle Line) skips them.
+The "mask=bits" rows step packed masks (``mask="bits"``, an eighth of the bool mask's
+bytes); their chooser is ``kingdoms.batch.random_legal_ids``, which reads the packed bytes
+(a few arrays of ``num_games x ceil(num_actions / 8)``, 2 MB in all for Battle Line, instead
+of 32 MB), so it evicts less of the caches than ``random_ids``: the row "chooser on unpacked
+masks" runs ``random_ids`` on ``Batch.unpack_mask`` of them instead, to tell the two apart.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-from kingdoms.batch import Batch
+from kingdoms.batch import Batch, random_legal_ids
 from kingdoms.envs import BatchVectorEnv, SingleAgentEnv, aec_env
 
 
@@ -52,16 +57,36 @@ def random_ids(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ids
 
 
+def chooser(
+    env: Batch, unpack: bool = False
+) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
+    """The random legal-id chooser for `env`'s masks: `random_ids` on bool masks (or on
+    packed ones unpacked, with `unpack`), `random_legal_ids` on packed ones."""
+    if env.mask_format == "bool":
+        return random_ids
+    if unpack:
+        return lambda bits, rng: random_ids(env.unpack_mask(bits), rng)
+    return random_legal_ids
+
+
 def batch(
-    game: str, n: int, threads: int, out: bool, seconds: float, dtype: str = "float32"
+    game: str,
+    n: int,
+    threads: int,
+    out: bool,
+    seconds: float,
+    dtype: str = "float32",
+    mask: str = "bool",
+    unpack: bool = False,
 ) -> dict[str, float]:
-    env = Batch(game, n, seed=1, threads=threads, obs_dtype=dtype)
+    env = Batch(game, n, seed=1, threads=threads, obs_dtype=dtype, mask=mask)
     buf = env.buffers() if out else None
     rng = np.random.default_rng(0)
     state = {"mask": env.reset().mask, "ids": np.zeros(n, np.int64)}
+    pick = chooser(env, unpack)
 
     def choose() -> None:
-        state["ids"] = random_ids(state["mask"], rng)
+        state["ids"] = pick(state["mask"], rng)
 
     def step() -> int:
         state["mask"] = env.step(state["ids"], out=buf).mask
@@ -71,17 +96,23 @@ def batch(
 
 
 def replayed(
-    game: str, n: int, threads: int, seconds: float, dtype: str = "float32"
+    game: str,
+    n: int,
+    threads: int,
+    seconds: float,
+    dtype: str = "float32",
+    mask_format: str = "bool",
 ) -> dict[str, float]:
     """``step(out=)`` on ids recorded from a first run (random legal ids); the batch is
     restarted with ``reset(seed=1)`` (untimed) whenever the recording runs out."""
-    env = Batch(game, n, seed=1, threads=threads, obs_dtype=dtype)
+    env = Batch(game, n, seed=1, threads=threads, obs_dtype=dtype, mask=mask_format)
     buf = env.buffers()
     mask = env.reset(seed=1).mask
     rng = np.random.default_rng(0)
+    pick = chooser(env)
     recorded = []
     for _ in range(200):
-        ids = random_ids(mask, rng)
+        ids = pick(mask, rng)
         recorded.append(ids)
         mask = env.step(ids, out=buf).mask
     state = {"next": len(recorded)}  # the batch is past the recording: restart it first
@@ -175,6 +206,18 @@ def figures(game: str, seconds: float) -> dict[str, dict[str, float]]:
             out[f"Batch.step(out=...), 1024 games, {threads} thread(s), uint8, ids replayed"] = (
                 replayed(game, 1024, threads, seconds, "uint8")
             )
+        dtype = "uint8" if compact else "float32"
+        out[f"Batch.step(out=...), 1024 games, {threads} thread(s), {dtype}, mask=bits"] = batch(
+            game, 1024, threads, True, seconds, dtype, "bits"
+        )
+        if threads == 1:
+            out[
+                f"Batch.step(out=...), 1024 games, 1 thread(s), {dtype}, mask=bits, "
+                "chooser on unpacked masks"
+            ] = batch(game, 1024, threads, True, seconds, dtype, "bits", unpack=True)
+        out[
+            f"Batch.step(out=...), 1024 games, {threads} thread(s), {dtype}, mask=bits, ids replayed"
+        ] = replayed(game, 1024, threads, seconds, dtype, "bits")
     out["BatchVectorEnv.step, 1024 games, 1 thread, copy=False"] = vector(
         game, 1024, 1, False, seconds
     )

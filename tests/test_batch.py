@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from kingdoms.agents import Greedy, Random
-from kingdoms.batch import Batch
+from kingdoms.batch import Batch, random_legal_ids
 
 GAMES = kingdoms.games()
 pytestmark = pytest.mark.skipif(not GAMES, reason="no games registered")
@@ -276,3 +276,104 @@ def test_compact_observations_are_refused_where_a_game_has_none() -> None:
     with pytest.raises(TypeError, match="obs must be a numpy array of dtype uint8"):
         env.step(np.argmax(mask, axis=1), out=floats)
     assert [env.game(i).to_json() for i in range(4)] == before
+
+
+def packbits(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    return np.packbits(mask, axis=-1, bitorder="little")
+
+
+@pytest.mark.parametrize(
+    ("threads", "dtype"), [(1, "float32"), (2, "float32"), (1, "uint8"), (2, "uint8")]
+)
+def test_packed_masks_are_np_packbits_of_the_bool_masks(threads: int, dtype: str) -> None:
+    """mask="bits": the same games as bool masks, every mask np.packbits(..., "little") of
+    the bool one, on 1 and 2 threads, float32 and uint8 observations, fresh arrays and out=
+    buffers (which start as garbage: rows are written whole); the same observations,
+    players, rewards, dones and final observations."""
+    n = 200  # over the parallel threshold
+    a = Batch("battleline", n, seed=6, threads=threads, obs_dtype=dtype)
+    b = Batch("battleline", n, seed=6, threads=threads, obs_dtype=dtype, mask="bits")
+    assert (a.mask_format, b.mask_format) == ("bool", "bits")
+    assert b.mask_shape == (n, 250) and a.mask_shape == (n, a.num_actions)
+    fa, fb = a.reset(), b.reset()
+    assert fb.mask.dtype == np.uint8 and fb.mask.shape == (n, 250)
+    np.testing.assert_array_equal(fb.mask, packbits(fa.mask))
+    np.testing.assert_array_equal(b.unpack_mask(fb.mask), fa.mask)
+    np.testing.assert_array_equal(b.observe().mask, fb.mask)
+    out = b.buffers()
+    assert out.mask.dtype == np.uint8 and out.mask.shape == (n, 250)
+    out.mask[:] = 0xFF
+    rng = np.random.default_rng(8)
+    mask, ended = fa.mask, 0
+    for k in range(250):
+        acts = random_actions(mask, rng)
+        fresh = a.step(acts)
+        got = b.step(acts, out=out) if k % 2 else b.step(acts)
+        np.testing.assert_array_equal(got.mask, packbits(fresh.mask))
+        for field in ("obs", "player", "rewards", "dones"):
+            np.testing.assert_array_equal(getattr(got, field), getattr(fresh, field), field)
+        done = fresh.dones
+        np.testing.assert_array_equal(got.final_obs[done], fresh.final_obs[done])
+        ended += int(done.sum())
+        mask = fresh.mask
+    assert ended >= 20
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_packs_its_masks(name: str) -> None:
+    a, b = Batch(name, 6, seed=3), Batch(name, 6, seed=3, mask="bits")
+    mask = a.reset().mask
+    bits = b.reset().mask
+    assert bits.shape == (6, -(-a.num_actions // 8))
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        np.testing.assert_array_equal(bits, packbits(mask))
+        acts = random_actions(mask, rng)
+        mask, bits = a.step(acts).mask, b.step(acts).mask
+
+
+def test_random_legal_ids_draws_legal_ids_uniformly_from_packed_masks() -> None:
+    env = Batch("battleline", 64, seed=2, mask="bits")
+    bits = env.reset().mask
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        ids = random_legal_ids(bits, rng)
+        assert ids.dtype == np.int64
+        assert env.unpack_mask(bits)[np.arange(64), ids].all()
+        bits = env.step(ids).mask
+    # Uniform over a row's legal ids: ids 3, 8, 9, 1997 legal (bytes 0, 1 and 249).
+    row = np.zeros((1, env.num_actions), np.bool_)
+    row[0, [3, 8, 9, 1997]] = True
+    many = np.repeat(packbits(row), 20000, axis=0)
+    counts = np.bincount(random_legal_ids(many, np.random.default_rng(5)), minlength=2000)
+    assert set(np.flatnonzero(counts)) == {3, 8, 9, 1997}
+    assert all(4700 < counts[i] < 5300 for i in (3, 8, 9, 1997)), counts[[3, 8, 9, 1997]]
+    # Seeded: the same generator state draws the same ids.
+    again = random_legal_ids(many[:50], np.random.default_rng(5))
+    np.testing.assert_array_equal(again, random_legal_ids(many[:50], np.random.default_rng(5)))
+    with pytest.raises(ValueError, match="row 1 of the mask has no legal id"):
+        random_legal_ids(np.vstack([packbits(row), np.zeros((1, 250), np.uint8)]), rng)
+
+
+def test_packed_masks_refuse_bad_options_and_buffers_and_change_nothing() -> None:
+    with pytest.raises(
+        kingdoms.KingdomsError, match="mask must be 'bool' .* or 'bits' .* not \"bytes\""
+    ):
+        Batch("battleline", 2, mask="bytes")
+    env = Batch("battleline", 4, seed=3, mask="bits")
+    bits = env.reset().mask
+    acts = random_legal_ids(bits, np.random.default_rng(0))
+    before = [env.game(i).to_json() for i in range(4)]
+    good = env.buffers()
+    with pytest.raises(TypeError, match="mask must be a numpy array of dtype uint8"):
+        env.step(acts, out=good._replace(mask=np.zeros((4, env.num_actions), np.bool_)))
+    with pytest.raises(ValueError, match=r"mask has shape \[4, 1998\], expected \[4, 250\]"):
+        env.step(acts, out=good._replace(mask=np.zeros((4, env.num_actions), np.uint8)))
+    with pytest.raises(ValueError, match="mask must be C-contiguous"):
+        env.step(acts, out=good._replace(mask=np.zeros((4, 500), np.uint8)[:, ::2]))
+    assert [env.game(i).to_json() for i in range(4)] == before
+    np.testing.assert_array_equal(env.observe().mask, bits)
+    # A bool batch refuses packed buffers.
+    flags = Batch("battleline", 4, seed=3)
+    with pytest.raises(TypeError, match="mask must be a numpy array of dtype bool"):
+        flags.step(acts, out=flags.buffers()._replace(mask=good.mask))

@@ -376,3 +376,12 @@ def test_vector_env_compact_observations_lie_in_their_uint8_space() -> None:
                 compact.batch.decode(infos["final_obs"][i]), f_infos["final_obs"][i]
             )
     assert ended >= 4
+
+
+def test_the_vector_env_keeps_bool_masks() -> None:
+    """Gymnasium's convention: infos["action_mask"] is bool; packed masks are Batch's."""
+    with pytest.raises(TypeError, match="mask= is an option of kingdoms.batch.Batch"):
+        BatchVectorEnv("battleline", 4, mask="bits")
+    envs = BatchVectorEnv("battleline", 4, seed=0)
+    _, infos = envs.reset(seed=0)
+    assert infos["action_mask"].dtype == np.bool_ and infos["action_mask"].shape == (4, 1998)

@@ -848,6 +848,7 @@ class Batch:
         seat: int | None = None,
         threads: int | None = None,
         obs_dtype: str | None = None,
+        mask: str | None = None,
         **options: Any,
     ) -> Batch: ...
     @property
@@ -868,19 +869,21 @@ class Batch:
     @property
     def obs_divisors(self) -> npt.NDArray[np.float32] | None: ...
     @property
+    def mask_format(self) -> str: ...
+    @property
     def episodes(self) -> int: ...
     def learner_seats(self) -> npt.NDArray[np.int64]: ...
     def observe(
         self,
-    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[np.int64]]: ...
     def reset(
         self, seed: int | None = None
-    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[np.int64]]: ...
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> tuple[
         npt.NDArray[Any],
-        npt.NDArray[np.bool_],
+        npt.NDArray[Any],
         npt.NDArray[np.int64],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
@@ -890,7 +893,7 @@ class Batch:
         self,
         actions: npt.NDArray[np.int64],
         obs: npt.NDArray[Any],
-        mask: npt.NDArray[np.bool_],
+        mask: npt.NDArray[Any],
         player: npt.NDArray[np.int64],
         rewards: npt.NDArray[np.float32],
         dones: npt.NDArray[np.bool_],

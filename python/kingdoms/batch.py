@@ -50,6 +50,20 @@ the float32 bytes. :attr:`Batch.obs_divisors` holds the divisors, and
 >>> obs8, mask8, _ = env8.reset()
 >>> obs8.dtype, bool((env8.decode(obs8) == obs).all()), bool((mask8 == mask).all())
 (dtype('uint8'), True, True)
+
+Packed masks: ``Batch(..., mask="bits")`` writes each game's mask as bits, eight action
+ids a byte, laid out as ``np.packbits(mask, axis=-1, bitorder="little")`` (id ``a`` is bit
+``a % 8`` of byte ``a // 8``): uint8 arrays of shape ``(num_games, ceil(num_actions / 8))``,
+an eighth of the bool mask's bytes. :meth:`Batch.unpack_mask` restores the bool mask and
+:func:`random_legal_ids` draws a uniformly random legal id per game from the packed bytes.
+
+>>> envb = Batch("battleline", 1024, seed=0, mask="bits")
+>>> bits = envb.reset().mask
+>>> bits.dtype, bits.shape, bool((envb.unpack_mask(bits) == mask).all())
+(dtype('uint8'), (1024, 250), True)
+>>> ids = random_legal_ids(bits, rng)
+>>> bool(mask[np.arange(1024), ids].all())
+True
 """
 
 from __future__ import annotations
@@ -63,7 +77,36 @@ from kingdoms._kingdoms import Batch as _Batch
 from kingdoms._kingdoms import Game
 from kingdoms.agents import RustAgent
 
-__all__ = ["Batch", "Observation", "Step"]
+__all__ = ["Batch", "Observation", "Step", "random_legal_ids"]
+
+# Set bits of each byte value, and the position (0-7, from the least significant bit) of
+# each byte value's j-th set bit: the tables `random_legal_ids` reads.
+_POPCOUNT = np.array([b.bit_count() for b in range(256)], np.int16)
+_NTH_BIT = np.zeros((256, 8), np.int64)
+for _b in range(256):
+    _ones = [j for j in range(8) if _b >> j & 1]
+    _NTH_BIT[_b, : len(_ones)] = _ones
+
+
+def random_legal_ids(
+    bits: npt.NDArray[np.uint8], rng: np.random.Generator
+) -> npt.NDArray[np.int64]:
+    """One uniformly random legal id per row of packed masks (``Batch(..., mask="bits")``),
+    read from the packed bytes alone: per row, the ``k``-th legal id for a uniform ``k``,
+    found through running counts of set bits per byte. Raises ``ValueError`` for a row
+    with no legal id."""
+    bits = np.asarray(bits, np.uint8)
+    counts = _POPCOUNT[bits]  # legal ids in each byte
+    ends = counts.cumsum(axis=1, dtype=np.int16)  # legal ids up to each byte, inclusive
+    total = ends[:, -1]
+    if (total == 0).any():
+        raise ValueError(f"row {int(np.argmax(total == 0))} of the mask has no legal id")
+    k = (rng.random(len(bits)) * total).astype(np.int16)  # which legal id of its row
+    byte = (ends <= k[:, None]).sum(axis=1)  # the byte holding it
+    rows = np.arange(len(bits))
+    rank = k - (ends[rows, byte] - counts[rows, byte])  # its rank among its byte's bits
+    ids: npt.NDArray[np.int64] = byte * 8 + _NTH_BIT[bits[rows, byte], rank]
+    return ids
 
 
 class Observation(NamedTuple):
@@ -72,8 +115,9 @@ class Observation(NamedTuple):
     obs: npt.NDArray[Any]
     """``(num_games, *observation_shape)``: each game's player to move's observation
     (float32, or uint8 with ``obs_dtype="uint8"``)."""
-    mask: npt.NDArray[np.bool_]
-    """``(num_games, num_actions)``: True where an action id is legal."""
+    mask: npt.NDArray[Any]
+    """``(num_games, num_actions)`` bool: True where an action id is legal; with
+    ``mask="bits"``, ``(num_games, ceil(num_actions / 8))`` uint8, those flags packed."""
     player: npt.NDArray[np.int64]
     """``(num_games,)``: the player to move."""
 
@@ -84,8 +128,9 @@ class Step(NamedTuple):
     obs: npt.NDArray[Any]
     """``(num_games, *observation_shape)``, after the step (of the new game after a done);
     of the batch's ``obs_dtype``."""
-    mask: npt.NDArray[np.bool_]
-    """``(num_games, num_actions)``."""
+    mask: npt.NDArray[Any]
+    """``(num_games, num_actions)`` bool, or packed (``mask="bits"``): as in
+    :class:`Observation`."""
     player: npt.NDArray[np.int64]
     """``(num_games,)``: the player to move now."""
     rewards: npt.NDArray[np.float32]
@@ -104,7 +149,9 @@ class Batch:
     """``num_games`` games of ``game`` (a name; ``**options`` are its rules options).
 
     ``obs_dtype``: ``np.float32`` (the default), or ``np.uint8`` for the compact
-    observation of a game that has one (Battle Line): see the module's docstring."""
+    observation of a game that has one (Battle Line). ``mask``: ``"bool"`` (the default, a
+    flag per action id) or ``"bits"`` (packed eight ids a byte, every game). See the
+    module's docstring."""
 
     def __init__(
         self,
@@ -116,6 +163,7 @@ class Batch:
         seat: int | None = None,
         threads: int | None = None,
         obs_dtype: npt.DTypeLike = np.float32,
+        mask: str = "bool",
         **options: Any,
     ) -> None:
         try:
@@ -130,6 +178,7 @@ class Batch:
             seat=seat,
             threads=threads,
             obs_dtype=dtype,
+            mask=mask,
             **options,
         )
 
@@ -181,6 +230,30 @@ class Batch:
         return cast(npt.NDArray[np.float32], np.divide(obs, divisors, dtype=np.float32))
 
     @property
+    def mask_format(self) -> str:
+        """``"bool"`` (a flag per action id) or ``"bits"`` (packed: see the module's
+        docstring)."""
+        return self._inner.mask_format
+
+    @property
+    def mask_shape(self) -> tuple[int, int]:
+        """The masks' shape: ``(num_games, num_actions)``, or with ``mask="bits"``
+        ``(num_games, ceil(num_actions / 8))``."""
+        per_game = self.num_actions
+        if self.mask_format == "bits":
+            per_game = -(-per_game // 8)
+        return (self.num_games, per_game)
+
+    def unpack_mask(self, mask: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+        """Masks of this batch (``(..., per_game)``) as bool flags ``(..., num_actions)``:
+        packed ones unpacked (``np.unpackbits(mask, axis=-1, count=num_actions,
+        bitorder="little")``), bool ones copied."""
+        if mask.dtype == np.bool_:
+            return np.array(mask)
+        flags = np.unpackbits(mask, axis=-1, count=self.num_actions, bitorder="little")
+        return flags.view(np.bool_)
+
+    @property
     def episodes(self) -> int:
         """Games played to their end so far, over all slots (not those ``reset`` abandons)."""
         return self._inner.episodes
@@ -203,7 +276,7 @@ class Batch:
         n, shape, dtype = self.num_games, self.observation_shape, self.obs_dtype
         return Step(
             obs=np.zeros((n, *shape), dtype),
-            mask=np.zeros((n, self.num_actions), np.bool_),
+            mask=np.zeros(self.mask_shape, np.uint8 if self.mask_format == "bits" else np.bool_),
             player=np.zeros(n, np.int64),
             rewards=np.zeros((n, self.num_players), np.float32),
             dones=np.zeros(n, np.bool_),

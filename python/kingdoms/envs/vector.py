@@ -69,6 +69,12 @@ class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
         obs_dtype: npt.DTypeLike = np.float32,
         **options: Any,
     ) -> None:
+        if "mask" in options:
+            # Gymnasium's vector envs hand out bool masks; packed ones are Batch's option.
+            raise TypeError(
+                "BatchVectorEnv's infos['action_mask'] is bool, Gymnasium's convention: "
+                "mask= is an option of kingdoms.batch.Batch (mask='bits')"
+            )
         self.batch = Batch(
             game,
             num_envs,

@@ -2,24 +2,27 @@
 //! profiling (`valgrind --tool=callgrind`) and for a CPU-time figure without Python around it.
 //!
 //! ```sh
-//! cargo run --release --example batch_steps -- [GAME [GAMES [STEPS [THREADS [DTYPE]]]]]
-//! cargo run --release --example batch_steps -- battleline 1024 300 1 uint8
+//! cargo run --release --example batch_steps -- [GAME [GAMES [STEPS [THREADS [DTYPE [MASK]]]]]]
+//! cargo run --release --example batch_steps -- battleline 1024 300 1 uint8 bits
 //! ```
 //! Each step plays a uniformly random legal id in every game (chosen outside the timed part
 //! from the masks, with a fixed seed) and prints game-steps per second of process CPU time.
 //! DTYPE is the observations' type: `float32` (the default) or `uint8` (the compact
-//! observation, `Batch(..., obs_dtype="uint8")`); the same seed plays the same games.
+//! observation, `Batch(..., obs_dtype="uint8")`); MASK is `bool` (the default, a flag per
+//! action id) or `bits` (packed, `Batch(..., mask="bits")`); the same seed plays the same
+//! games whatever they are.
 //! With `EVICT_MB=32` in the environment, the untimed part also writes 32 MB between steps,
 //! evicting the caches as a policy network (or `bench_rl.py`'s numpy chooser) does: the
 //! realistic case, where a step's cost is the memory it writes.
 
-use kingdoms_core::agents::batch::{new_dyn, AnyViews, Views};
+use kingdoms_core::agents::batch::{new_dyn, AnyViews, Mask, Views};
 use kingdoms_core::game::ObsValue;
 use kingdoms_core::rng::GameRng;
 use kingdoms_core::{Error, Result};
 use std::time::Instant;
 
-const USAGE: &str = "usage: batch_steps [GAME [GAMES [STEPS [THREADS [float32|uint8]]]]]";
+const USAGE: &str =
+    "usage: batch_steps [GAME [GAMES [STEPS [THREADS [float32|uint8 [bool|bits]]]]]]";
 
 fn number(args: &[String], i: usize, default: usize) -> Result<usize> {
     args.get(i).map_or(Ok(default), |t| {
@@ -32,15 +35,40 @@ fn cpu_seconds() -> f64 {
     cpu_time::ProcessTime::now().as_duration().as_secs_f64()
 }
 
+/// The masks: flags, or packed bits when `bits` is non-empty.
+struct Masks {
+    flags: Vec<bool>,
+    bits: Vec<u8>,
+}
+
+impl Masks {
+    fn view(&mut self) -> Mask<'_> {
+        if self.bits.is_empty() {
+            Mask::Bools(&mut self.flags)
+        } else {
+            Mask::Bits(&mut self.bits)
+        }
+    }
+
+    /// Whether id `a` of game `i` is legal (`na` action ids).
+    fn legal(&self, i: usize, a: usize, na: usize) -> bool {
+        if self.bits.is_empty() {
+            self.flags[i * na + a]
+        } else {
+            self.bits[i * na.div_ceil(8) + a / 8] >> (a % 8) & 1 == 1
+        }
+    }
+}
+
 /// Reused buffers, not zeroed between calls (as `Batch.step(..., out=buf)` passes them).
 fn views<'a, T: ObsValue>(
     obs: &'a mut [T],
-    mask: &'a mut [bool],
+    mask: &'a mut Masks,
     player: &'a mut [i64],
 ) -> Views<'a, T> {
     Views {
         obs,
-        mask,
+        mask: mask.view(),
         player,
         final_obs: &mut [],
         zeroed: std::env::var_os("NOCLEAR").is_some(),
@@ -73,8 +101,28 @@ where
         batch.num_actions(),
         batch.num_players(),
     );
-    let (mut obs, mut mask, mut player) =
-        (vec![T::ZERO; n * ol], vec![false; n * na], vec![0i64; n]);
+    let bits = match args.get(5).map_or("bool", String::as_str) {
+        "bool" => false,
+        "bits" => true,
+        other => {
+            return Err(Error::invalid(format!(
+                "MASK must be bool or bits, not {other:?}\n{USAGE}"
+            )))
+        }
+    };
+    let mut mask = Masks {
+        flags: if bits {
+            Vec::new()
+        } else {
+            vec![false; n * na]
+        },
+        bits: if bits {
+            vec![0; n * na.div_ceil(8)]
+        } else {
+            Vec::new()
+        },
+    };
+    let (mut obs, mut player) = (vec![T::ZERO; n * ol], vec![0i64; n]);
     let (mut rewards, mut dones, mut actions) = (vec![0f32; n * np], vec![false; n], vec![0i64; n]);
     batch.reset(None, views(&mut obs, &mut mask, &mut player).into())?;
     let mut rng = GameRng::seed(0);
@@ -86,13 +134,12 @@ where
     let mut evict = vec![0u8; evict_mb << 20];
     let (mut cpu, mut wall) = (0.0, 0.0);
     for _ in 0..steps {
-        for (a, m) in actions.iter_mut().zip(mask.chunks(na)) {
+        for (i, a) in actions.iter_mut().enumerate() {
             legal.clear();
             legal.extend(
-                m.iter()
-                    .enumerate()
-                    .filter(|(_, &b)| b)
-                    .map(|(i, _)| i as i64),
+                (0..na)
+                    .filter(|&id| mask.legal(i, id, na))
+                    .map(|id| id as i64),
             );
             *a = rng.choose(&legal).copied().unwrap_or(0);
         }
@@ -112,10 +159,11 @@ where
     }
     let total = (n * steps) as f64;
     Ok(format!(
-        "{game}: {n} games x {steps} steps on {threads} thread(s), {} observations: \
+        "{game}: {n} games x {steps} steps on {threads} thread(s), {} observations, {} masks: \
          {:.0} steps/s (cpu), \
          {:.0} steps/s (wall), {} games finished",
         if T::COMPACT { "uint8" } else { "float32" },
+        if mask.bits.is_empty() { "bool" } else { "bits" },
         total / cpu,
         total / wall,
         batch.episodes_finished()

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use kingdoms_core::agents::batch::{new_dyn, AnyViews, DynBatch, Views};
+use kingdoms_core::agents::batch::{new_dyn, AnyViews, DynBatch, Mask, Views};
 use kingdoms_core::game::ObsValue;
 use kingdoms_core::Error;
 use numpy::{
@@ -22,15 +22,16 @@ use crate::args::{self, Text, Whole};
 use crate::errors::IntoPy;
 use crate::{classes, json};
 
-/// Observations are float32 arrays, or uint8 ones for a batch made with `obs_dtype="uint8"`.
+/// Observations are float32 arrays, or uint8 ones for a batch made with `obs_dtype="uint8"`;
+/// masks bool arrays, or uint8 bits for one made with `mask="bits"`.
 type Observed<'py> = (
     Bound<'py, PyAny>,
-    Bound<'py, PyArrayDyn<bool>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArray1<i64>>,
 );
 type Stepped<'py> = (
     Bound<'py, PyAny>,
-    Bound<'py, PyArrayDyn<bool>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArrayDyn<f32>>,
     Bound<'py, PyArray1<bool>>,
@@ -68,7 +69,15 @@ pub struct PyBatch {
     num_players: usize,
     /// Observations in the compact form (`obs_dtype="uint8"`).
     compact: bool,
+    /// Masks packed eight ids a byte (`mask="bits"`).
+    packed: bool,
     divisors: Option<Vec<f32>>,
+}
+
+/// A caller's mask array, borrowed for writing: flags, or packed bits.
+enum OutMask<'py> {
+    Flags(PyReadwriteArrayDyn<'py, bool>),
+    Bits(PyReadwriteArrayDyn<'py, u8>),
 }
 
 /// The caller's arrays of `step_into`: obs, mask, player, rewards, dones, final_obs.
@@ -81,9 +90,15 @@ type OutArrays<'a, 'py> = (
     &'a Bound<'py, PyAny>,
 );
 
+/// The masks of a fresh call: flags, or bits (the other one empty).
+struct Masks {
+    flags: Vec<bool>,
+    bits: Vec<u8>,
+}
+
 struct Buffers<T> {
     obs: Vec<T>,
-    mask: Vec<bool>,
+    mask: Masks,
     player: Vec<i64>,
 }
 
@@ -91,9 +106,14 @@ impl<T: ObsElement> Buffers<T> {
     /// These fresh (all-false mask) buffers as the batch's views, with `final_obs` beside
     /// them (empty when not wanted).
     fn views<'a>(&'a mut self, final_obs: &'a mut [T]) -> AnyViews<'a> {
+        let mask = if self.mask.bits.is_empty() {
+            Mask::Bools(&mut self.mask.flags)
+        } else {
+            Mask::Bits(&mut self.mask.bits)
+        };
         T::views(Views {
             obs: &mut self.obs,
-            mask: &mut self.mask,
+            mask,
             player: &mut self.player,
             final_obs,
             zeroed: true,
@@ -117,11 +137,25 @@ impl PyBatch {
         })
     }
 
+    /// Items in a game's mask row: flags, or bytes of bits.
+    fn mask_row(&self) -> usize {
+        if self.packed {
+            self.num_actions.div_ceil(8)
+        } else {
+            self.num_actions
+        }
+    }
+
     fn buffers<T: ObsElement>(&self) -> Buffers<T> {
         let obs_len: usize = self.obs_shape.iter().product();
+        let (flags, bits) = if self.packed {
+            (Vec::new(), vec![0; self.n * self.mask_row()])
+        } else {
+            (vec![false; self.n * self.num_actions], Vec::new())
+        };
         Buffers {
             obs: vec![T::ZERO; self.n * obs_len],
-            mask: vec![false; self.n * self.num_actions],
+            mask: Masks { flags, bits },
             player: vec![0; self.n],
         }
     }
@@ -142,9 +176,19 @@ impl PyBatch {
         py: Python<'py>,
         b: Buffers<T>,
     ) -> PyResult<Observed<'py>> {
+        let shape = vec![self.n, self.mask_row()];
+        let mask = if self.packed {
+            PyArray1::from_vec(py, b.mask.bits)
+                .reshape(shape)?
+                .into_any()
+        } else {
+            PyArray1::from_vec(py, b.mask.flags)
+                .reshape(shape)?
+                .into_any()
+        };
         Ok((
             self.obs_array(py, b.obs)?,
-            PyArray1::from_vec(py, b.mask).reshape(vec![self.n, self.num_actions])?,
+            mask,
             PyArray1::from_vec(py, b.player),
         ))
     }
@@ -207,15 +251,24 @@ impl PyBatch {
         let mut obs_shape = vec![self.n];
         obs_shape.extend(&self.obs_shape);
         let mut obs = out_array::<T>(T::DTYPE, obs, "obs", &obs_shape)?;
-        let mut mask = out_array::<bool>("bool", mask, "mask", &[self.n, self.num_actions])?;
+        // The mask in the batch's form (its `mask` option).
+        let shape = [self.n, self.mask_row()];
+        let mut mask = if self.packed {
+            OutMask::Bits(out_array::<u8>("uint8", mask, "mask", &shape)?)
+        } else {
+            OutMask::Flags(out_array::<bool>("bool", mask, "mask", &shape)?)
+        };
         let mut player = out_array::<i64>("int64", player, "player", &[self.n])?;
         let mut rewards =
             out_array::<f32>("float32", rewards, "rewards", &[self.n, self.num_players])?;
         let mut dones = out_array::<bool>("bool", dones, "dones", &[self.n])?;
         let mut finals = out_array::<T>(T::DTYPE, final_obs, "final_obs", &obs_shape)?;
-        let (obs, mask, player, rewards, dones, finals) = (
+        let mask = match &mut mask {
+            OutMask::Flags(f) => Mask::Bools(contiguous(f, "mask")?),
+            OutMask::Bits(b) => Mask::Bits(contiguous(b, "mask")?),
+        };
+        let (obs, player, rewards, dones, finals) = (
             contiguous(&mut obs, "obs")?,
-            contiguous(&mut mask, "mask")?,
             contiguous(&mut player, "player")?,
             contiguous(&mut rewards, "rewards")?,
             contiguous(&mut dones, "dones")?,
@@ -244,9 +297,9 @@ impl PyBatch {
 #[pymethods]
 impl PyBatch {
     #[new]
-    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, obs_dtype=None, **options))]
+    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, obs_dtype=None, mask=None, **options))]
     #[pyo3(
-        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, obs_dtype=None, **options)"
+        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, obs_dtype=None, mask=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -258,8 +311,19 @@ impl PyBatch {
         seat: Option<Whole>,
         threads: Option<Whole>,
         obs_dtype: Option<Text>,
+        mask: Option<Text>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let packed = match mask.as_deref() {
+            None | Some("bool") => false,
+            Some("bits") => true,
+            Some(other) => {
+                return Err(crate::errors::to_py(Error::invalid(format!(
+                    "mask must be 'bool' (a flag per action id) or 'bits' (packed eight ids \
+                     a byte), not {other:?}"
+                ))))
+            }
+        };
         let compact = match obs_dtype.as_deref() {
             None | Some("float32") => false,
             Some("uint8") => true,
@@ -303,6 +367,7 @@ impl PyBatch {
         }
         Ok(PyBatch {
             compact,
+            packed,
             divisors,
             name: inner.name(),
             n: inner.len(),
@@ -359,6 +424,16 @@ impl PyBatch {
                     .into_any())
             })
             .transpose()
+    }
+    /// The masks' form: "bool" (a flag per action id) or "bits" (packed eight ids a byte,
+    /// uint8, as `np.packbits(flags, axis=-1, bitorder="little")`).
+    #[getter]
+    fn mask_format(&self) -> &'static str {
+        if self.packed {
+            "bits"
+        } else {
+            "bool"
+        }
     }
     #[getter]
     fn num_players(&self) -> usize {

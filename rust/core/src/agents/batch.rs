@@ -14,6 +14,8 @@
 //! Observations are `f32`, or, for a game with a compact form (Battle Line), `u8` whole
 //! counts that divide back to the `f32` values exactly ([`Game::observation_divisors`]): a
 //! quarter of the bytes, and a step that has to write them to memory is that much cheaper.
+//! Masks are one `bool` per action id, or packed eight ids a byte ([`Mask::Bits`], laid out
+//! as numpy's `packbits(..., bitorder="little")`): an eighth of the bytes.
 //!
 //! Any number of players: `rewards` holds every player's return (`n * players`), as
 //! [`Game::returns`] gives them, so in a team game partners get their team's reward.
@@ -36,20 +38,62 @@ use std::sync::{Mutex, PoisonError};
 /// Batches smaller than this are stepped on the calling thread.
 pub const PARALLEL_MIN: usize = 128;
 
+/// The legal-action masks a call writes, game-major.
+pub enum Mask<'a> {
+    /// `n * num_actions` flags.
+    Bools(&'a mut [bool]),
+    /// `n * num_actions.div_ceil(8)` bytes, as `np.packbits(mask, axis=-1,
+    /// bitorder="little")` lays out the flags: id `a` of a game is bit `a % 8` (counting
+    /// from the least significant) of byte `a / 8` of its row; the bits past `num_actions`
+    /// are 0. Each row is written whole, so a reused buffer is never cleared first.
+    Bits(&'a mut [u8]),
+}
+
+impl<'a> Mask<'a> {
+    /// Items per game: flags, or bytes of bits.
+    pub fn row_len(&self, num_actions: usize) -> usize {
+        match self {
+            Mask::Bools(_) => num_actions,
+            Mask::Bits(_) => num_actions.div_ceil(8),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Mask::Bools(m) => m.len(),
+            Mask::Bits(m) => m.len(),
+        }
+    }
+
+    /// The first `games` games' rows (of `row` items each), and the rest.
+    fn split(self, games: usize, row: usize) -> (Self, Self) {
+        match self {
+            Mask::Bools(m) => {
+                let (a, b) = split(m, games, row);
+                (Mask::Bools(a), Mask::Bools(b))
+            }
+            Mask::Bits(m) => {
+                let (a, b) = split(m, games, row);
+                (Mask::Bits(a), Mask::Bits(b))
+            }
+        }
+    }
+}
+
 /// The per-game outputs every call writes: flat, game-major. The observations are `f32`,
 /// or `u8` for the compact observation of a game that has one
 /// ([`Game::observation_divisors`]).
 pub struct Views<'a, T: ObsValue = f32> {
     /// `n * obs_len` elements.
     pub obs: &'a mut [T],
-    /// `n * num_actions` flags.
-    pub mask: &'a mut [bool],
+    /// Flags or bits (see [`Mask`]).
+    pub mask: Mask<'a>,
     /// `n` players to move.
     pub player: &'a mut [i64],
     /// `n * obs_len` elements, or empty when not wanted: where a game ends in `step`, the
     /// final observation of the player who moved in it (other rows are left as they are).
     pub final_obs: &'a mut [T],
-    /// The caller guarantees `mask` is all false (a fresh buffer), so it need not be
+    /// The caller guarantees `mask` is all false (a fresh buffer), so flags need not be
     /// cleared first. (Observations are written whole: `Game::observation` writes every
     /// element, so reused `obs` / `final_obs` buffers are never cleared.)
     pub zeroed: bool,
@@ -69,7 +113,8 @@ struct Env<G: Game> {
 /// One game's outputs, handed to the per-game work of a call.
 struct Out<'a, T> {
     obs: &'a mut [T],
-    mask: &'a mut [bool],
+    /// This game's row.
+    mask: Mask<'a>,
     player: &'a mut i64,
     /// Empty in calls that report no returns (observe, reset).
     rewards: &'a mut [f32],
@@ -102,7 +147,7 @@ struct Part<'a, G: Game, T> {
     start: usize,
     envs: &'a mut [Env<G>],
     obs: &'a mut [T],
-    mask: &'a mut [bool],
+    mask: Mask<'a>,
     player: &'a mut [i64],
     rewards: &'a mut [f32],
     dones: &'a mut [bool],
@@ -110,16 +155,16 @@ struct Part<'a, G: Game, T> {
     bits: &'a mut [u64],
 }
 
-/// Items per game of each buffer: (observation, actions, players, legal-bit words).
+/// Items per game of each buffer: (observation, mask row, players, legal-bit words).
 type Dims = (usize, usize, usize, usize);
 
 impl<'a, G: Game, T> Part<'a, G, T> {
     /// The first `games` games, and the rest.
-    fn split_off(self, games: usize, (ol, na, np, words): Dims) -> (Self, Self) {
+    fn split_off(self, games: usize, (ol, mask_row, np, words): Dims) -> (Self, Self) {
         let games = games.min(self.envs.len());
         let (e0, e1) = self.envs.split_at_mut(games);
         let (o0, o1) = split(self.obs, games, ol);
-        let (m0, m1) = split(self.mask, games, na);
+        let (m0, m1) = self.mask.split(games, mask_row);
         let (p0, p1) = split(self.player, games, 1);
         let (r0, r1) = split(self.rewards, games, np);
         let (d0, d1) = split(self.dones, games, 1);
@@ -151,7 +196,7 @@ impl<'a, G: Game, T> Part<'a, G, T> {
     }
 
     /// Run `f` on each game in turn; stops at the first error.
-    fn run<F>(self, (ol, na, np, words): Dims, f: &F) -> Result<()>
+    fn run<F>(self, (ol, mask_row, np, words): Dims, f: &F) -> Result<()>
     where
         F: Fn(usize, &mut Env<G>, Out<'_, T>) -> Result<()>,
     {
@@ -159,12 +204,13 @@ impl<'a, G: Game, T> Part<'a, G, T> {
         let games = self
             .envs
             .iter_mut()
-            .zip(rows(self.obs, ol).zip(rows(self.mask, na)))
+            .zip(rows(self.obs, ol))
             .zip(self.player.iter_mut().zip(rows(self.rewards, np)))
             .zip(dones.zip(rows(self.final_obs, ol).zip(rows(self.bits, words))));
-        for (k, (((env, (obs, mask)), (player, rewards)), (done, (final_obs, bits)))) in
-            games.enumerate()
-        {
+        let mut masks = self.mask;
+        for (k, (((env, obs), (player, rewards)), (done, (final_obs, bits)))) in games.enumerate() {
+            let (mask, rest) = masks.split(1, mask_row);
+            masks = rest;
             let out = Out {
                 obs,
                 mask,
@@ -247,26 +293,59 @@ impl<G: Game> Env<G> {
     }
 
     fn write<T: ObsValue>(&mut self, out: &mut Out<'_, T>, zeroed: bool) {
-        if !zeroed {
-            out.mask.fill(false);
-        }
-        out.bits.fill(0);
-        self.session.game.legal_actions(&mut self.legal);
-        match self.session.game.current_player() {
+        let g = &self.session.game;
+        g.legal_actions(&mut self.legal);
+        let mover = g.current_player();
+        match mover {
             Some(p) => {
                 *out.player = p as i64;
-                T::observe(&self.session.game, p, out.obs);
-                for &a in &self.legal {
-                    let id = self.session.game.action_id(a);
-                    if let Some(m) = out.mask.get_mut(id) {
-                        *m = true;
-                    }
-                    if let Some(w) = out.bits.get_mut(id / 64) {
-                        *w |= 1 << (id % 64);
+                T::observe(g, p, out.obs);
+            }
+            None => {
+                *out.player = -1;
+                self.legal.clear();
+            }
+        }
+        // Packed rows are copied from the kept words below, when the batch keeps them.
+        let copy_bits = !out.bits.is_empty();
+        out.bits.fill(0);
+        match &mut out.mask {
+            Mask::Bools(m) if !zeroed => m.fill(false),
+            Mask::Bits(m) if !copy_bits => m.fill(0),
+            _ => {}
+        }
+        for &a in &self.legal {
+            let id = g.action_id(a);
+            if let Some(w) = out.bits.get_mut(id / 64) {
+                *w |= 1 << (id % 64);
+            }
+            match &mut out.mask {
+                Mask::Bools(m) => {
+                    if let Some(f) = m.get_mut(id) {
+                        *f = true;
                     }
                 }
+                Mask::Bits(m) if !copy_bits => {
+                    if let Some(b) = m.get_mut(id / 8) {
+                        *b |= 1 << (id % 8);
+                    }
+                }
+                Mask::Bits(_) => {}
             }
-            None => *out.player = -1,
+        }
+        if let (Mask::Bits(m), true) = (&mut out.mask, copy_bits) {
+            // Little-endian words are the packed row's bytes: id 64w + 8k + j is bit j of
+            // byte k of word w.
+            let whole = m.len() / 8;
+            let mut bytes = m.chunks_exact_mut(8);
+            for (b, w) in (&mut bytes).zip(out.bits.iter()) {
+                b.copy_from_slice(&w.to_le_bytes());
+            }
+            let rest = bytes.into_remainder();
+            if let Some(w) = out.bits.get(whole) {
+                let n = rest.len();
+                rest.copy_from_slice(&w.to_le_bytes()[..n]);
+            }
         }
     }
 
@@ -410,7 +489,7 @@ impl<G: Game> Batch<G> {
             )));
         }
         if v.obs.len() != n * self.obs_len
-            || v.mask.len() != n * self.num_actions
+            || v.mask.len() != n * v.mask.row_len(self.num_actions)
             || v.player.len() != n
             || !(v.final_obs.is_empty() || v.final_obs.len() == n * self.obs_len)
         {
@@ -430,7 +509,12 @@ impl<G: Game> Batch<G> {
     where
         F: Fn(usize, &mut Env<G>, Out<'_, T>) -> Result<()> + Sync,
     {
-        let dims = (self.obs_len, self.num_actions, self.num_players, self.words);
+        let dims = (
+            self.obs_len,
+            v.mask.row_len(self.num_actions),
+            self.num_players,
+            self.words,
+        );
         let n = self.envs.len();
         let all = Part {
             start: 0,
@@ -768,24 +852,46 @@ mod tests {
     use super::*;
     use crate::battleline::{observe::OBS_LEN, BattleLine, Options};
 
-    /// Per step, what a batch wrote: observations, masks, players, rewards, dones, final
-    /// observations.
-    type Written<T> = (Vec<T>, Vec<bool>, Vec<i64>, Vec<f32>, Vec<bool>, Vec<T>);
+    /// Per step, what a batch wrote: observations, masks (packed: see `packbits`),
+    /// players, rewards, dones, final observations.
+    type Written<T> = (Vec<T>, Vec<u8>, Vec<i64>, Vec<f32>, Vec<bool>, Vec<T>);
+
+    /// `np.packbits(flags, axis=-1, bitorder="little")` of rows of `row` flags, spelled out.
+    fn packbits(flags: &[bool], row: usize) -> Vec<u8> {
+        flags
+            .chunks(row)
+            .flat_map(|r| r.chunks(8))
+            .map(|c| (0..c.len()).fold(0u8, |b, j| b | u8::from(c[j]) << j))
+            .collect()
+    }
 
     /// Step a Battle Line batch of `n` games with seeded random legal ids into buffers of
-    /// `T`, reused between steps as `Batch.step(out=)` reuses them.
-    fn play<T: ObsValue>(n: usize, steps: usize, threads: usize) -> Vec<Written<T>> {
+    /// `T`, reused between steps as `Batch.step(out=)` reuses them; masks as flags, or
+    /// `packed` (in a buffer that starts as garbage: rows are written whole).
+    fn play<T: ObsValue>(n: usize, steps: usize, threads: usize, packed: bool) -> Vec<Written<T>> {
         let mut b =
             Batch::<BattleLine>::new(Options::default(), n, 5, None, None, Some(threads)).unwrap();
         let na = b.num_actions();
-        let (mut obs, mut mask, mut player) =
-            (vec![T::ZERO; n * OBS_LEN], vec![false; n * na], vec![0; n]);
+        let nb = na.div_ceil(8);
+        let (mut obs, mut flags, mut bytes, mut player) = (
+            vec![T::ZERO; n * OBS_LEN],
+            vec![false; n * na],
+            vec![0xa5u8; n * nb],
+            vec![0; n],
+        );
         let mut finals = vec![T::ZERO; n * OBS_LEN];
+        fn mask<'a>(packed: bool, flags: &'a mut [bool], bytes: &'a mut [u8]) -> Mask<'a> {
+            if packed {
+                Mask::Bits(bytes)
+            } else {
+                Mask::Bools(flags)
+            }
+        }
         b.reset_as(
             None,
             Views {
                 obs: &mut obs,
-                mask: &mut mask,
+                mask: mask(packed, &mut flags, &mut bytes),
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
@@ -795,10 +901,15 @@ mod tests {
         let mut rng = GameRng::seed(3);
         let mut out = Vec::new();
         for _ in 0..steps {
-            let actions: Vec<i64> = mask
-                .chunks(na)
-                .map(|m| {
-                    let legal: Vec<i64> = (0..na as i64).filter(|&a| m[a as usize]).collect();
+            let actions: Vec<i64> = (0..n)
+                .map(|i| {
+                    let legal: Vec<i64> = (0..na)
+                        .filter(|&a| match packed {
+                            true => bytes[i * nb + a / 8] >> (a % 8) & 1 == 1,
+                            false => flags[i * na + a],
+                        })
+                        .map(|a| a as i64)
+                        .collect();
                     *rng.choose(&legal).unwrap()
                 })
                 .collect();
@@ -807,7 +918,7 @@ mod tests {
                 &actions,
                 Views {
                     obs: &mut obs,
-                    mask: &mut mask,
+                    mask: mask(packed, &mut flags, &mut bytes),
                     player: &mut player,
                     final_obs: &mut finals,
                     zeroed: false,
@@ -818,7 +929,11 @@ mod tests {
             .unwrap();
             out.push((
                 obs.clone(),
-                mask.clone(),
+                if packed {
+                    bytes.clone()
+                } else {
+                    packbits(&flags, na)
+                },
                 player.clone(),
                 rewards,
                 dones.clone(),
@@ -841,8 +956,8 @@ mod tests {
     fn battleline_compact_observations_decode_to_the_float_ones_bit_for_bit() {
         // Same seed, same ids: the same games, whatever the observation type and threads.
         let (n, steps) = (160, 200); // over PARALLEL_MIN: the threaded path too
-        let floats = play::<f32>(n, steps, 1);
-        let compact = play::<u8>(n, steps, 2);
+        let floats = play::<f32>(n, steps, 1, false);
+        let compact = play::<u8>(n, steps, 2, false);
         let divisors = crate::battleline::observe::observation_divisors();
         let mut ended = 0;
         for (f, c) in floats.iter().zip(&compact) {
@@ -859,6 +974,54 @@ mod tests {
         );
         // The globals really take counts above 1 (decks, hands), not only flags.
         assert!(compact.iter().any(|c| c.0.iter().any(|&x| x > 1)));
+    }
+
+    #[test]
+    fn packed_masks_are_the_flags_packed_bit_for_bit_on_one_and_two_threads() {
+        // The same seed and ids play the same games whatever the mask form, observation
+        // type and threads; the packed rows are np.packbits(flags, bitorder="little") of
+        // the flags, padding bits 0, though the buffer started as garbage.
+        let (n, steps) = (160, 200); // over PARALLEL_MIN: the threaded path too
+        let flags = play::<f32>(n, steps, 1, false);
+        let bits = play::<f32>(n, steps, 2, true);
+        let compact = play::<u8>(n, steps, 1, true);
+        let divisors = crate::battleline::observe::observation_divisors();
+        let mut ended = 0;
+        for ((f, b), c) in flags.iter().zip(&bits).zip(&compact) {
+            assert_eq!(f, b);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&f.0), bits(&decode(&c.0, &divisors)));
+            assert_eq!(bits(&f.5), bits(&decode(&c.5, &divisors)));
+            assert_eq!((&f.1, &f.2, &f.3, &f.4), (&c.1, &c.2, &c.3, &c.4));
+            ended += f.4.iter().filter(|&&d| d).count();
+        }
+        assert!(ended > 20, "only {ended} games ended");
+        // 1,998 ids: 250 bytes a game, the last two bits padding.
+        assert_eq!(flags[0].1.len(), n * 250);
+        assert!(flags
+            .iter()
+            .all(|f| f.1.chunks(250).all(|r| r[249] >> 6 == 0)));
+    }
+
+    #[test]
+    fn a_packed_mask_buffer_of_the_wrong_size_is_refused() {
+        let n = 4;
+        let mut b =
+            Batch::<BattleLine>::new(Options::default(), n, 1, None, None, Some(1)).unwrap();
+        let (mut obs, mut player) = (vec![0f32; n * OBS_LEN], vec![0; n]);
+        for len in [n * 1998, n * 249, 0] {
+            let mut bytes = vec![0u8; len];
+            let e = b
+                .observe(Views {
+                    obs: &mut obs,
+                    mask: Mask::Bits(&mut bytes),
+                    player: &mut player,
+                    final_obs: &mut [],
+                    zeroed: false,
+                })
+                .unwrap_err();
+            assert!(e.to_string().contains("wrong sizes"), "{e}");
+        }
     }
 
     #[test]
@@ -879,7 +1042,7 @@ mod tests {
                 Some(9),
                 Views {
                     obs: &mut obs,
-                    mask: &mut mask,
+                    mask: Mask::Bools(&mut mask),
                     player: &mut player,
                     final_obs: &mut [],
                     zeroed: false,

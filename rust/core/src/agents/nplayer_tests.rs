@@ -388,7 +388,7 @@ fn every_agent_plays_three_and_four_seats_to_the_end() {
 /// Step a batch `steps` times with the `k`-th legal id of each game (k varies), returning
 /// per step the players to move, the rewards and the dones.
 fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec<f32>, Vec<bool>)> {
-    use super::batch::Views;
+    use super::batch::{Mask, Views};
     let n = b.len();
     let (ol, na, np) = (
         b.obs_shape().iter().product::<usize>(),
@@ -398,7 +398,7 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
     let (mut obs, mut mask, mut player) = (vec![0.0; n * ol], vec![false; n * na], vec![0; n]);
     b.observe(Views {
         obs: &mut obs,
-        mask: &mut mask,
+        mask: Mask::Bools(&mut mask),
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
@@ -417,7 +417,7 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
             &actions,
             Views {
                 obs: &mut obs,
-                mask: &mut mask,
+                mask: Mask::Bools(&mut mask),
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,

@@ -1,7 +1,7 @@
 //! Agents, arenas and batches on the test game `Lanes` (hidden hands, chance draws).
 
 use super::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
-use super::batch::{Batch, Views};
+use super::batch::{Batch, Mask, Views};
 use super::testgame::{Lanes, LanesOptions, Play};
 use super::*;
 use crate::game::Game;
@@ -430,7 +430,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
     let (mut obs, mut mask, mut player) = views(b);
     b.observe(Views {
         obs: &mut obs,
-        mask: &mut mask,
+        mask: Mask::Bools(&mut mask),
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
@@ -451,7 +451,7 @@ fn drive(b: &mut Batch<Lanes>, steps: usize) -> Vec<Written> {
             &actions,
             Views {
                 obs: &mut obs,
-                mask: &mut mask,
+                mask: Mask::Bools(&mut mask),
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
@@ -514,7 +514,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
     let (mut obs, mut mask, mut player) = views(&b);
     b.observe(Views {
         obs: &mut obs,
-        mask: &mut mask,
+        mask: Mask::Bools(&mut mask),
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
@@ -535,7 +535,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
             &actions,
             Views {
                 obs: &mut obs,
-                mask: &mut mask,
+                mask: Mask::Bools(&mut mask),
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
@@ -551,7 +551,7 @@ fn batch_rejects_an_illegal_action_and_changes_nothing() {
             &actions,
             Views {
                 obs: &mut obs,
-                mask: &mut mask,
+                mask: Mask::Bools(&mut mask),
                 player: &mut player,
                 final_obs: &mut [],
                 zeroed: false,
@@ -575,7 +575,7 @@ fn step_once(b: &mut Batch<Lanes>, actions: &[i64]) -> std::result::Result<Writt
         actions,
         Views {
             obs: &mut obs,
-            mask: &mut mask,
+            mask: Mask::Bools(&mut mask),
             player: &mut player,
             final_obs: &mut [],
             zeroed: true,
@@ -691,7 +691,7 @@ fn observed(b: &mut Batch<Lanes>) -> (Vec<f32>, Vec<bool>, Vec<i64>) {
     let (mut obs, mut mask, mut player) = views(b);
     b.observe(Views {
         obs: &mut obs,
-        mask: &mut mask,
+        mask: Mask::Bools(&mut mask),
         player: &mut player,
         final_obs: &mut [],
         zeroed: false,
@@ -711,7 +711,7 @@ fn batch_reset_with_a_seed_restarts_every_stream() {
         Some(11),
         Views {
             obs: &mut obs,
-            mask: &mut mask,
+            mask: Mask::Bools(&mut mask),
             player: &mut player,
             final_obs: &mut [],
             zeroed: false,
@@ -750,7 +750,7 @@ fn batch_keeps_the_final_observation_of_a_game_that_ends() {
             &actions,
             Views {
                 obs: &mut obs,
-                mask: &mut mask,
+                mask: Mask::Bools(&mut mask),
                 player: &mut player,
                 final_obs: &mut finals,
                 zeroed: false,
