@@ -810,7 +810,7 @@ fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
         Some(5),
         Views {
             obs: &mut obs,
-            mask: &mut mask,
+            mask: Mask::Bools(&mut mask),
             player: &mut player,
             final_obs: &mut [],
             zeroed: true,
@@ -822,7 +822,7 @@ fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
         Some(5),
         Views {
             obs: &mut f,
-            mask: &mut fmask,
+            mask: Mask::Bools(&mut fmask),
             player: &mut fplayer,
             final_obs: &mut [],
             zeroed: true,
