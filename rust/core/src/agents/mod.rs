@@ -420,6 +420,14 @@ mod spec_tests {
             AgentSpec::parse(&c.name()).unwrap(),
             AgentSpec::Ismcts(IsmctsConfig { seed: 0, ..c })
         );
+        // `settle=turn`: the heuristic settle, to the end of the leaf's turn.
+        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:settle=turn").unwrap() else {
+            panic!("not ismcts")
+        };
+        assert_eq!(
+            (c.settle, c.settle_heuristic, c.settle_turns),
+            (Some(true), true, Some(1))
+        );
         let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:depth=none").unwrap() else {
             panic!("not ismcts")
         };
@@ -432,6 +440,7 @@ mod spec_tests {
         for text in [
             "ismcts:500,settle=heuristic,prior=4,pv=10",
             "ismcts:500,settle=1,prior=0",
+            "ismcts:500,settle=heuristic,settle_turns=2,prior=4,pv=10,prior_settle=1",
         ] {
             let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
                 panic!("not ismcts")
@@ -448,6 +457,8 @@ mod spec_tests {
             "ismcts:pv=-1",
             "ismcts:prior=x",
             "ismcts:settle=greedy",
+            "ismcts:prior_settle=x",
+            "ismcts:settle_turns=-1",
             "random:7",
             "heuristic:samples=2",
         ] {
