@@ -78,12 +78,18 @@ def test_agents_are_frozen_configurations() -> None:
     for bad in ({"prior_visits": -1.0}, {"prior_samples": -1}):
         with pytest.raises(kingdoms.KingdomsError):
             ISMCTS(**bad)  # type: ignore[arg-type]
+    turned = ISMCTS(
+        iterations=300, settle_heuristic=True, settle_turns=1, prior_samples=4, prior_settle=True
+    )
+    assert (turned.settle_turns, turned.prior_settle, ISMCTS().settle_turns) == (1, True, None)
+    assert parse("ismcts:300,settle=turn,prior=4,prior_settle=heuristic") == turned
+    assert turned.name == "ismcts:300,settle=heuristic,settle_turns=1,prior=4,prior_settle=1"
     settled = Greedy(samples=4, seed=2, settle=True)
     assert parse("greedy:samples=4,settle=heuristic,seed=2") == settled
     assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed):
+    for agent in (*agents, a, timed, ISMCTS(), primed, turned):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)

@@ -42,6 +42,14 @@ pub struct SearchParams {
     /// game's heuristic move ([`Game::heuristic_action`]), so leaves are scored between
     /// turns. Off by default.
     pub ismcts_settle: bool,
+    /// With `ismcts_settle`: how many whole turns a settle finishes ([`Game::turn_owner`],
+    /// reactions of other players inside a turn included): 1 the leaf's own, as Greedy's
+    /// settle does, 2 that and the reply turn; 0: only while the player who just moved is
+    /// to move.
+    pub ismcts_settle_turns: u32,
+    /// ISMCTS's root prior judges each root action as the settled Greedy does: after the
+    /// rest of its turn is played by the game's rule-based player (`greedy_settle`).
+    pub prior_settle: bool,
 }
 
 impl SearchParams {
@@ -53,6 +61,8 @@ impl SearchParams {
         prior_samples: 0,
         prior_visits: 0.0,
         ismcts_settle: false,
+        ismcts_settle_turns: 0,
+        prior_settle: false,
     };
 }
 

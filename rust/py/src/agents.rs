@@ -294,7 +294,10 @@ impl PyGreedy {
 /// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
 /// in play (None: every action is tried before any is revisited); `settle` lets the player
 /// who just moved finish their turn greedily (`settle_heuristic`: with the game's heuristic
-/// move) before a leaf is scored (None: the game's own). docs/agents.md says
+/// move; `settle_turns`: whole turns, 1 the leaf's own, reactions inside it included) before a leaf
+/// is scored (None: the game's own); `prior_samples` redraws score every root action first
+/// as Greedy does (`prior_settle`: after its turn is settled), worth `prior_visits` visits
+/// (None: the game's own). docs/agents.md says
 /// how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
@@ -306,8 +309,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -323,6 +326,8 @@ impl PyIsmcts {
         prior_samples: Option<Whole>,
         prior_visits: Option<f64>,
         settle_heuristic: bool,
+        settle_turns: Option<Whole>,
+        prior_settle: Option<bool>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -353,6 +358,12 @@ impl PyIsmcts {
                     .map(|k| k as u32)
             })
             .transpose()?;
+        let settle_turns = settle_turns
+            .map(|k| {
+                k.count(u64::from(IsmctsConfig::MAX_DEPTH), "settle_turns")
+                    .map(|k| k as u32)
+            })
+            .transpose()?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -366,8 +377,10 @@ impl PyIsmcts {
             // A heuristic settle is a settle; unset, the game decides.
             settle: if settle_heuristic { Some(true) } else { settle },
             settle_heuristic,
+            settle_turns,
             prior_samples,
             prior_visits,
+            prior_settle,
             seed,
         };
         config.validate().py()?;
@@ -413,6 +426,17 @@ impl PyIsmcts {
     #[getter]
     fn settle_heuristic(&self) -> bool {
         self.config.settle_heuristic
+    }
+    /// Whole turns a settle finishes (1: the leaf's own, reactions inside it included; 2:
+    /// and the reply turn; 0: while the mover is to move), or None (the game's own).
+    #[getter]
+    fn settle_turns(&self) -> Option<u32> {
+        self.config.settle_turns
+    }
+    /// Whether the root prior judges a move after its turn is settled, or None (the game's).
+    #[getter]
+    fn prior_settle(&self) -> Option<bool> {
+        self.config.prior_settle
     }
     /// Redraws of the root prior, or None (the game's own).
     #[getter]
@@ -495,7 +519,8 @@ impl PyIsmcts {
         let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
-             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={})",
+             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
+             settle_turns={}, prior_settle={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -507,6 +532,8 @@ impl PyIsmcts {
             opt(c.prior_samples.map(|x| x.to_string())),
             opt(c.prior_visits.map(|x| format!("{x:?}"))),
             if c.settle_heuristic { "True" } else { "False" },
+            opt(c.settle_turns.map(|x| x.to_string())),
+            opt(c.prior_settle.map(|s| if s { "True" } else { "False" }.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -517,24 +544,24 @@ impl PyIsmcts {
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let c = &self.config;
-        (
-            py.get_type::<PyIsmcts>(),
-            (
-                c.iterations,
-                c.seed,
-                c.exploration,
-                c.time_limit,
-                c.rollout_depth,
-                c.expand_samples,
-                c.widening,
-                c.settle,
-                None::<f64>,
-                c.prior_samples,
-                c.prior_visits,
-                c.settle_heuristic,
-            ),
+        // Two tuples joined: PyO3 converts tuples of at most 12 items.
+        let later = (c.settle_turns, c.prior_settle).into_pyobject(py)?;
+        let first = (
+            c.iterations,
+            c.seed,
+            c.exploration,
+            c.time_limit,
+            c.rollout_depth,
+            c.expand_samples,
+            c.widening,
+            c.settle,
+            None::<f64>,
+            c.prior_samples,
+            c.prior_visits,
+            c.settle_heuristic,
         )
-            .into_pyobject(py)
+            .into_pyobject(py)?;
+        (py.get_type::<PyIsmcts>(), first.add(later)?).into_pyobject(py)
     }
 }
 

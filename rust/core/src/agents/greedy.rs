@@ -62,27 +62,15 @@ impl GreedyConfig {
 
 /// Most decisions a settle plays after the move judged: a guard against a heuristic player
 /// that never ends its turn (a Zinordia turn is a few dozen decisions at most).
-const MAX_SETTLE: u32 = 512;
+pub(super) const MAX_SETTLE: u32 = 512;
 
 /// Adds to `sums[i]` the value for `me` (its team's, [`Teams::value`]) of playing `moves[i]`,
 /// summed over `samples` redraws of what `me` cannot see, every move on the same redraws
-/// (common random numbers). Greedy picks by these sums; ISMCTS's root prior starts from them.
-pub(super) fn score_moves<G: Game>(
-    game: &G,
-    me: Player,
-    moves: &[G::Action],
-    samples: u32,
-    rng: &mut GameRng,
-    teams: &Teams,
-    sums: &mut [f64],
-) -> Result<()> {
-    score_settled(game, me, moves, (samples, false), rng, teams, sums)
-}
-
-/// [`score_moves`], and with `settle` each move's position is judged after the rest of the
-/// turn it is made in is played by the game's rule-based player ([`settle`]), every move
-/// with the same tie-breaking draws in a redraw.
-fn score_settled<G: Game>(
+/// (common random numbers). With `settle` each move's position is judged after the rest of
+/// the turn it is made in is played by the game's rule-based player ([`settle`]), every move
+/// with the same tie-breaking draws in a redraw. Greedy picks by these sums; ISMCTS's root
+/// prior starts from them.
+pub(super) fn score_settled<G: Game>(
     game: &G,
     me: Player,
     moves: &[G::Action],

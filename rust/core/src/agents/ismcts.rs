@@ -30,6 +30,7 @@
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
 
+use super::greedy::MAX_SETTLE;
 use super::{best_reply, no_moves, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
@@ -66,6 +67,12 @@ pub struct IsmctsConfig {
     /// ([`Game::heuristic_action`], no evaluation of every legal action) instead of greedy
     /// choices; a game without a heuristic player settles greedily.
     pub settle_heuristic: bool,
+    /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`]:
+    /// reactions of other players inside a turn included): `1` the leaf's own turn, as
+    /// Greedy's settle does, `2` that and the next player's reply turn, ...; `0`: only while
+    /// the player who just moved is to move (a reaction ends it). `None`: the game's own
+    /// ([`Game::search_params`]: `ismcts_settle_turns`).
+    pub settle_turns: Option<u32>,
     /// Root prior: every root action is first scored one ply deep by the searcher's
     /// `Game::evaluate` on this many redraws (as Greedy scores moves), averaged; the root
     /// then expands its actions best prior first and starts each one's mean at its prior.
@@ -75,6 +82,10 @@ pub struct IsmctsConfig {
     /// `(rewards + prior_visits * prior) / (visits + prior_visits)`, so the prior leads
     /// while the action is little visited and fades as results come in. `None`: the game's.
     pub prior_visits: Option<f64>,
+    /// `Some(true)`: the root prior judges each action as the settled Greedy does, after the
+    /// rest of its turn is played by the game's rule-based player; `None`: the game's own
+    /// ([`Game::search_params`]: `prior_settle`).
+    pub prior_settle: Option<bool>,
     pub seed: u64,
 }
 
@@ -92,8 +103,10 @@ impl Default for IsmctsConfig {
             widening: Some(1.0),
             settle: None,
             settle_heuristic: false,
+            settle_turns: None,
             prior_samples: None,
             prior_visits: None,
+            prior_settle: None,
             seed: 0,
         }
     }
@@ -141,6 +154,7 @@ impl IsmctsConfig {
         depth("rollout_depth", self.rollout_depth.unwrap_or(0))?;
         depth("expand_samples", self.expand_samples)?;
         depth("prior_samples", self.prior_samples.unwrap_or(0))?;
+        depth("settle_turns", self.settle_turns.unwrap_or(0))?;
         if self
             .prior_visits
             .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
@@ -194,11 +208,17 @@ impl IsmctsConfig {
             Some(s) => parts.push(format!("settle={}", u8::from(s))),
             None => {}
         }
+        if let Some(t) = self.settle_turns {
+            parts.push(format!("settle_turns={t}"));
+        }
         if let Some(k) = self.prior_samples {
             parts.push(format!("prior={k}"));
         }
         if let Some(v) = self.prior_visits {
             parts.push(format!("pv={v}"));
+        }
+        if let Some(s) = self.prior_settle {
+            parts.push(format!("prior_settle={}", u8::from(s)));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -269,8 +289,12 @@ pub struct Ismcts<G: Game> {
     prior: Vec<f64>,
     /// The weight of the prior, in visits, for this search.
     prior_visits: f64,
-    /// This search's settle (the config's, else the game's): (settle, with the heuristic).
-    settle: (bool, bool),
+    /// This search's settle (the config's, else the game's): (settle, with the heuristic,
+    /// whole turns to finish).
+    settle: (bool, bool, u32),
+    /// Whose turn the last action of the tree descent was made in (`Game::turn_owner`
+    /// before it): a settle to the end of the turn finishes that turn.
+    leaf_owner: Option<Player>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -292,7 +316,8 @@ impl<G: Game> Ismcts<G> {
             root_sums: Vec::new(),
             prior: Vec::new(),
             prior_visits: 0.0,
-            settle: (false, false),
+            settle: (false, false, 0),
+            leaf_owner: None,
         }
     }
 
@@ -332,13 +357,16 @@ impl<G: Game> Ismcts<G> {
         self.teams = Teams::of(game);
         self.root_sums.clear();
         self.root_sums.resize(game.num_actions() * players, 0.0);
-        self.settle = match self.config.settle {
+        let params = G::search_params();
+        let (settle, heuristic) = match self.config.settle {
             Some(s) => (s, s && self.config.settle_heuristic),
-            None => {
-                let h = G::search_params().ismcts_settle;
-                (h, h)
-            }
+            None => (params.ismcts_settle, params.ismcts_settle),
         };
+        let turns = self
+            .config
+            .settle_turns
+            .unwrap_or(params.ismcts_settle_turns);
+        self.settle = (settle, heuristic, if settle { turns } else { 0 });
         self.root_prior(game, me)?;
 
         let mut done = 0u64;
@@ -490,6 +518,7 @@ impl<G: Game> Ismcts<G> {
                         let j = i + self.rng.below(self.untried.len() - i);
                         self.untried.swap(i, j);
                     }
+                    self.leaf_owner = det.turn_owner();
                     let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
                         .ok_or_else(no_moves::<G>)?;
                     det = after;
@@ -512,6 +541,7 @@ impl<G: Game> Ismcts<G> {
                     next_sibling: sibling,
                 });
                 if !std::mem::take(&mut self.expanded_applied) {
+                    self.leaf_owner = det.turn_owner();
                     det.apply(a)?;
                 }
                 self.path.push(child);
@@ -546,6 +576,7 @@ impl<G: Game> Ismcts<G> {
                 return Err(no_moves::<G>());
             }
             let a = self.nodes[best as usize].action.ok_or_else(no_moves::<G>)?;
+            self.leaf_owner = det.turn_owner();
             det.apply(a)?;
             self.path.push(best);
             node = best;
@@ -584,13 +615,14 @@ impl<G: Game> Ismcts<G> {
         if samples == 0 {
             return Ok(());
         }
+        let settle = self.config.prior_settle.unwrap_or(params.prior_settle);
         game.legal_actions(&mut self.legal);
         let mut sums = vec![0.0; self.legal.len()];
-        super::greedy::score_moves(
+        super::greedy::score_settled(
             game,
             me,
             &self.legal,
-            samples,
+            (samples, settle),
             &mut self.rng,
             &self.teams,
             &mut sums,
@@ -612,6 +644,9 @@ impl<G: Game> Ismcts<G> {
     fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
         let mut plies = 0u32;
         let mut settling = 0u32;
+        let mut owner = self.leaf_owner;
+        let (settle, heuristic, turns) = self.settle;
+        let mut turns_left = turns;
         loop {
             if det.is_terminal() {
                 let r = det.returns();
@@ -623,8 +658,17 @@ impl<G: Game> Ismcts<G> {
             if self.config.rollout_depth.is_some_and(|d| plies >= d) {
                 // Settle: the player who just moved finishes their turn greedily first.
                 let mover = det.current_player();
-                let (settle, heuristic) = self.settle;
-                if settle && mover.is_some() && mover == last_mover && settling < 64 {
+                let unfinished = if turns > 0 {
+                    // Whole turns, reactions inside them included (as Greedy's settle).
+                    if det.turn_owner() != owner && turns_left > 1 {
+                        turns_left -= 1;
+                        owner = det.turn_owner();
+                    }
+                    owner.is_some() && det.turn_owner() == owner && settling < MAX_SETTLE * turns
+                } else {
+                    mover.is_some() && mover == last_mover && settling < 64
+                };
+                if settle && unfinished {
                     match heuristic
                         .then(|| det.heuristic_action(&mut self.rng))
                         .flatten()
@@ -641,6 +685,7 @@ impl<G: Game> Ismcts<G> {
                 return Ok(());
             }
             last_mover = det.current_player();
+            owner = det.turn_owner();
             det.legal_actions(&mut self.legal);
             let &a = self.rng.choose(&self.legal).ok_or_else(no_moves::<G>)?;
             det.apply(a)?;

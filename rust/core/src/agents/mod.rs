@@ -219,8 +219,10 @@ impl AgentSpec {
     /// `greedy:settle=heuristic`, `ismcts`
     /// (1000 iterations), `ismcts:1000`, `ismcts:1000,c=0.5,depth=none,time=0.2`
     /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth;
-    /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `prior`
-    /// (root prior redraws), `pv` (the prior's weight in visits), `seed`;
+    /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `settle`
+    /// (`heuristic`, `turn`: to the end of the turn, `0`/`1`), `settle_turns` (whole turns), `prior`
+    /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
+    /// (`heuristic`/`none`: the prior judged as the settled Greedy), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
@@ -323,9 +325,28 @@ impl AgentSpec {
                         }
                         "seed" => c.seed = int(k, v)?,
                         "settle" => {
-                            // `settle=heuristic`: finish the turn with the game's rule-based move.
-                            c.settle_heuristic = v == "heuristic";
+                            // `settle=heuristic`: finish the mover's moves with the game's
+                            // rule-based move; `settle=turn`: the same to the end of the turn.
+                            c.settle_heuristic = v == "heuristic" || v == "turn";
                             c.settle = Some(c.settle_heuristic || int(k, v)? != 0);
+                            if v == "turn" {
+                                c.settle_turns = Some(1);
+                            }
+                        }
+                        "settle_turns" => {
+                            c.settle_turns = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
+                        "prior_settle" => {
+                            c.prior_settle = Some(match v {
+                                "heuristic" | "1" => true,
+                                "none" | "0" => false,
+                                _ => {
+                                    return Err(spec_error(
+                                        text,
+                                        &format!("prior_settle: {v:?} is not heuristic or none"),
+                                    ))
+                                }
+                            })
                         }
                         "prior" | "prior_samples" => {
                             c.prior_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
@@ -342,7 +363,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, prior, pv and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle and seed, not {k:?}"),
                         )),
                     }
                 }
@@ -399,6 +420,14 @@ mod spec_tests {
             AgentSpec::parse(&c.name()).unwrap(),
             AgentSpec::Ismcts(IsmctsConfig { seed: 0, ..c })
         );
+        // `settle=turn`: the heuristic settle, to the end of the leaf's turn.
+        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:settle=turn").unwrap() else {
+            panic!("not ismcts")
+        };
+        assert_eq!(
+            (c.settle, c.settle_heuristic, c.settle_turns),
+            (Some(true), true, Some(1))
+        );
         let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:depth=none").unwrap() else {
             panic!("not ismcts")
         };
@@ -411,6 +440,7 @@ mod spec_tests {
         for text in [
             "ismcts:500,settle=heuristic,prior=4,pv=10",
             "ismcts:500,settle=1,prior=0",
+            "ismcts:500,settle=heuristic,settle_turns=2,prior=4,pv=10,prior_settle=1",
         ] {
             let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
                 panic!("not ismcts")
@@ -427,6 +457,8 @@ mod spec_tests {
             "ismcts:pv=-1",
             "ismcts:prior=x",
             "ismcts:settle=greedy",
+            "ismcts:prior_settle=x",
+            "ismcts:settle_turns=-1",
             "random:7",
             "heuristic:samples=2",
         ] {

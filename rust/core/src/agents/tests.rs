@@ -57,6 +57,9 @@ fn every_agent_plays_legal_moves_to_the_end() {
         "ismcts:50,settle=1",
         "ismcts:50,settle=heuristic",
         "ismcts:50,prior=3,pv=5",
+        "ismcts:50,settle=turn",
+        "ismcts:50,settle=turn,settle_turns=2",
+        "ismcts:50,prior=3,pv=5,prior_settle=1",
         "ismcts:time=0.01",
     ] {
         let (record, returns) =
