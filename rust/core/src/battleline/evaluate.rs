@@ -155,28 +155,63 @@ pub static OUTCOME: [f64; 1 << NUM_FLAGS] = {
 };
 
 /// P(player 0 wins the game) if each flag `f` not in `won[0] | won[1]` goes to player 0 with
-/// probability `p[f]`, independently: the sum over every way the open flags can fall.
+/// probability `p[f]`, independently: the sum of [`OUTCOME`] over every way the open flags
+/// can fall, computed flag by flag from left to right over what decides the game — player
+/// 0's count (capped at five) and the current run of adjacent flags while neither side has
+/// broken through, then the other side's run — a few dozen states instead of 512 outcomes.
 pub fn win_probability(p: &[f64; NUM_FLAGS], won: [u16; 2]) -> f64 {
-    let open = !(won[0] | won[1]) & ((1 << NUM_FLAGS) - 1);
-    // probs[j] / masks[j]: the chance and player 0's flags of the j-th way the open flags
-    // considered so far can fall.
-    let mut probs = [0.0f64; 1 << NUM_FLAGS];
-    let mut masks = [0u16; 1 << NUM_FLAGS];
-    probs[0] = 1.0;
-    masks[0] = won[0];
-    let mut n = 1;
+    type Counts = [f64; 6];
+    // Player 0's count so far, index 5 for five or more, the runs ending at the last flag.
+    let up = |a: &Counts, x: f64| -> Counts {
+        [
+            0.0,
+            a[0] * x,
+            a[1] * x,
+            a[2] * x,
+            a[3] * x,
+            (a[4] + a[5]) * x,
+        ]
+    };
+    let scale = |a: &Counts, x: f64| -> Counts { a.map(|v| v * x) };
+    let add = |a: &Counts, b: &Counts| -> Counts { std::array::from_fn(|i| a[i] + b[i]) };
+    let sum = |a: &Counts| -> f64 { a.iter().sum() };
+    // Runs of one or two flags of player 0 (p1, p2) or of player 1 (q1, q2).
+    let (mut p1, mut p2, mut q1, mut q2) = ([0.0; 6], [0.0; 6], [0.0; 6], [0.0; 6]);
+    // After player 0 (player 1) broke through: the other side's run of 0, 1 or 2 flags.
+    let (mut after0, mut after1) = ([0.0f64; 3], [0.0f64; 3]);
+    let mut both = 0.0;
     for f in 0..NUM_FLAGS {
-        if open >> f & 1 == 0 {
+        let x = if won[0] >> f & 1 == 1 {
+            1.0
+        } else if won[1] >> f & 1 == 1 {
+            0.0
+        } else {
+            p[f]
+        };
+        let y = 1.0 - x;
+        if f == 0 {
+            p1[1] = x;
+            q1[0] = y;
             continue;
         }
-        for j in 0..n {
-            probs[j + n] = probs[j] * p[f];
-            masks[j + n] = masks[j] | 1 << f;
-            probs[j] *= 1.0 - p[f];
-        }
-        n *= 2;
+        let broke0 = x * sum(&p2);
+        let broke1 = y * sum(&q2);
+        both += y * after0[2] + x * after1[2];
+        after0 = [
+            x * after0.iter().sum::<f64>() + broke0,
+            y * after0[0],
+            y * after0[1],
+        ];
+        after1 = [
+            y * after1.iter().sum::<f64>() + broke1,
+            x * after1[0],
+            x * after1[1],
+        ];
+        let (np1, np2) = (up(&add(&q1, &q2), x), up(&p1, x));
+        let (nq1, nq2) = (scale(&add(&p1, &p2), y), scale(&q1, y));
+        (p1, p2, q1, q2) = (np1, np2, nq1, nq2);
     }
-    (0..n).map(|j| probs[j] * OUTCOME[masks[j] as usize]).sum()
+    p1[5] + p2[5] + q1[5] + q2[5] + after0.iter().sum::<f64>() + 0.5 * both
 }
 
 /// The logistic function: log-odds to a probability.

@@ -111,16 +111,29 @@ fn flags_combine_by_the_winning_conditions() {
     far[6] = 0.9;
     let (third, far) = (win_probability(&third, won), win_probability(&far, won));
     assert!(third > far && far > base, "{third} {far} {base}");
-    // Against the sum over every outcome, written out.
+    // Against the sum of OUTCOME over every way the open flags can fall, written out.
     let q: [f64; NUM_FLAGS] = std::array::from_fn(|f| 0.1 + 0.09 * f as f64);
-    let mut brute = 0.0;
-    for m in 0..1usize << NUM_FLAGS {
-        let chance: f64 = (0..NUM_FLAGS)
-            .map(|f| if m >> f & 1 == 1 { q[f] } else { 1.0 - q[f] })
-            .product();
-        brute += chance * OUTCOME[m];
+    for won in [
+        [0, 0],
+        [0b11, 0b1000_0000],
+        [0b1_0101, 0b10_1010],
+        [0b111, 0],
+    ] {
+        let mut brute = 0.0;
+        for m in 0..1usize << NUM_FLAGS {
+            let chance: f64 = (0..NUM_FLAGS)
+                .map(|f| match (won[0] >> f & 1, won[1] >> f & 1, m >> f & 1) {
+                    (1, _, 1) | (_, 1, 0) => 1.0,
+                    (1, _, _) | (_, 1, _) => 0.0,
+                    (_, _, 1) => q[f],
+                    _ => 1.0 - q[f],
+                })
+                .product();
+            brute += chance * OUTCOME[m];
+        }
+        let dp = win_probability(&q, won);
+        assert!((dp - brute).abs() < 1e-12, "{won:?}: {dp} {brute}");
     }
-    assert!((win_probability(&q, [0, 0]) - brute).abs() < 1e-12);
 }
 
 /// A claim player 0 can prove now counts for nearly a won flag.
