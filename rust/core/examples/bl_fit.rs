@@ -51,7 +51,7 @@ fn number<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> Result
 fn play(seed: u64, i: u64) -> Result<Vec<Sample>> {
     let deal = seed.wrapping_mul(1_000_003).wrapping_add(i);
     let mut g = BattleLine::new(deal, &Default::default())?;
-    let mut rng = GameRng::seed(deal ^ 0x5eed_f17);
+    let mut rng = GameRng::seed(deal ^ 0x05ee_df17);
     let epsilon = EPSILON[(i % 3) as usize];
     let mut inputs = Vec::new();
     let mut legal = Vec::new();
@@ -116,12 +116,12 @@ fn loss_and_grad(s: &Sample, w: &Weights, grad: &mut [f64; PARAMS]) -> f64 {
     masks[0] = s.inputs.won[0];
     let mut n = 1;
     let mut flags = Vec::with_capacity(FLAGS);
-    for f in 0..FLAGS {
+    for (f, &pf) in p.iter().enumerate() {
         if open >> f & 1 == 1 {
             for j in 0..n {
-                probs[j + n] = probs[j] * p[f];
+                probs[j + n] = probs[j] * pf;
                 masks[j + n] = masks[j] | 1 << f;
-                probs[j] *= 1.0 - p[f];
+                probs[j] *= 1.0 - pf;
             }
             n *= 2;
             flags.push(f);
@@ -156,8 +156,8 @@ fn loss_and_grad(s: &Sample, w: &Weights, grad: &mut [f64; PARAMS]) -> f64 {
         if s.inputs.proved[f] != 0 {
             grad[NUM_INPUTS] += d * f64::from(s.inputs.proved[f]);
         } else {
-            for k in 0..NUM_INPUTS {
-                grad[k] += d * s.inputs.x[f][k];
+            for (g, x) in grad.iter_mut().zip(&s.inputs.x[f]) {
+                *g += d * x;
             }
         }
     }

@@ -180,13 +180,13 @@ pub fn win_probability(p: &[f64; NUM_FLAGS], won: [u16; 2]) -> f64 {
     // After player 0 (player 1) broke through: the other side's run of 0, 1 or 2 flags.
     let (mut after0, mut after1) = ([0.0f64; 3], [0.0f64; 3]);
     let mut both = 0.0;
-    for f in 0..NUM_FLAGS {
+    for (f, &pf) in p.iter().enumerate() {
         let x = if won[0] >> f & 1 == 1 {
             1.0
         } else if won[1] >> f & 1 == 1 {
             0.0
         } else {
-            p[f]
+            pf
         };
         let y = 1.0 - x;
         if f == 0 {
@@ -273,6 +273,7 @@ impl BattleLine {
     /// 2. the cards on the side, over the formation size,
     /// 3. tactics cards in hand that the limit (BL-6.1) keeps there, beyond one playable,
     /// 4. a playable tactics card in hand (0 or 1).
+    ///
     /// The last two are the same for every flag.
     pub fn flag_inputs(&self) -> FlagInputs {
         let hands = [self.hands[0].troops(), self.hands[1].troops()];

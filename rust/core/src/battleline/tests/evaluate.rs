@@ -120,7 +120,7 @@ fn flags_combine_by_the_winning_conditions() {
         [0b111, 0],
     ] {
         let mut brute = 0.0;
-        for m in 0..1usize << NUM_FLAGS {
+        for (m, outcome) in OUTCOME.iter().enumerate() {
             let chance: f64 = (0..NUM_FLAGS)
                 .map(|f| match (won[0] >> f & 1, won[1] >> f & 1, m >> f & 1) {
                     (1, _, 1) | (_, 1, 0) => 1.0,
@@ -129,7 +129,7 @@ fn flags_combine_by_the_winning_conditions() {
                     _ => 1.0 - q[f],
                 })
                 .product();
-            brute += chance * OUTCOME[m];
+            brute += chance * outcome;
         }
         let dp = win_probability(&q, won);
         assert!((dp - brute).abs() < 1e-12, "{won:?}: {dp} {brute}");
