@@ -276,11 +276,21 @@ def test_mutated_positions_raise_a_clear_error_or_load_a_playable_game(name: str
                     h.apply(rng.choice(h.legal_actions()))
 
 
-def test_a_distributed_tournament_refuses_a_position_clearly() -> None:
-    """Ray tournaments don't start from a position yet: a clear ArgumentError before any
-    cluster is reached, not an "unknown rules option" (issue 17)."""
+def test_a_distributed_tournament_reads_its_position_before_any_cluster(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ray tournament takes a start position (issue 17), read on the driver before any
+    cluster is reached: a bad one is the local StateError naming the position, never an
+    "unknown rules option"."""
     import kingdoms.distributed as kd
 
+    def no_cluster(address: str | None = None) -> None:
+        raise AssertionError("the cluster was reached")
+
+    monkeypatch.setattr(kd, "connect", no_cluster)
     g = kingdoms.new_game("battleline", seed=3)
-    with pytest.raises(kingdoms.ArgumentError, match="position: a distributed tournament"):
+    cut = g.position()[:-9]
+    with pytest.raises(kingdoms.StateError, match="position"):
+        kd.tournament("battleline", [Random(), Random()], games=2, position=cut)
+    with pytest.raises(AssertionError, match="cluster was reached"):
         kd.tournament("battleline", [Random(), Random()], games=2, position=g.position())
