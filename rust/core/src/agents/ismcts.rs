@@ -518,7 +518,7 @@ impl<G: Game> Ismcts<G> {
                         let j = i + self.rng.below(self.untried.len() - i);
                         self.untried.swap(i, j);
                     }
-                    self.leaf_owner = det.turn_owner();
+                    self.note_turn(&det);
                     let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
                         .ok_or_else(no_moves::<G>)?;
                     det = after;
@@ -541,7 +541,7 @@ impl<G: Game> Ismcts<G> {
                     next_sibling: sibling,
                 });
                 if !std::mem::take(&mut self.expanded_applied) {
-                    self.leaf_owner = det.turn_owner();
+                    self.note_turn(&det);
                     det.apply(a)?;
                 }
                 self.path.push(child);
@@ -576,7 +576,7 @@ impl<G: Game> Ismcts<G> {
                 return Err(no_moves::<G>());
             }
             let a = self.nodes[best as usize].action.ok_or_else(no_moves::<G>)?;
-            self.leaf_owner = det.turn_owner();
+            self.note_turn(&det);
             det.apply(a)?;
             self.path.push(best);
             node = best;
@@ -641,6 +641,14 @@ impl<G: Game> Ismcts<G> {
 
     /// Play `det` out (or `rollout_depth` plies) and leave each player's result in
     /// `self.values`, in [-1, 1].
+    /// Record whose turn the next descent action is made in, for a whole-turn settle; off
+    /// the hot path when no settle reads it (`settle_turns` 0, the default).
+    fn note_turn(&mut self, det: &G) {
+        if self.settle.2 > 0 {
+            self.leaf_owner = det.turn_owner();
+        }
+    }
+
     fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
         let mut plies = 0u32;
         let mut settling = 0u32;
@@ -685,7 +693,9 @@ impl<G: Game> Ismcts<G> {
                 return Ok(());
             }
             last_mover = det.current_player();
-            owner = det.turn_owner();
+            if turns > 0 {
+                owner = det.turn_owner();
+            }
             det.legal_actions(&mut self.legal);
             let &a = self.rng.choose(&self.legal).ok_or_else(no_moves::<G>)?;
             det.apply(a)?;
