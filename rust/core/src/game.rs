@@ -93,6 +93,16 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// The legal actions in a canonical order (ascending action id), written into `out`
     /// (cleared first) so search can reuse one buffer.
     fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// The ids of `legal_actions` as bits (id `i` is bit `i % 64` of `words[i / 64]`), ORed
+    /// into `words` (all zero on entry, at least `num_actions()` bits long), written straight
+    /// from the state where the game can: a batch's masks need the ids, not the actions.
+    /// `false` (the default): not provided, `words` untouched; the caller maps
+    /// `legal_actions` instead. A game that overrides it is checked against `legal_actions`
+    /// at every ply by the conformance suite.
+    fn legal_action_bits(&self, words: &mut [u64]) -> bool {
+        let _ = words;
+        false
+    }
     /// Whether `action` is legal now for the current player: `Ok`, or
     /// `Error::illegal(rule_id, why)` naming the broken rule. Never mutates. Built from the
     /// same conditions as `legal_actions`, so `check(a).is_ok()` exactly when `a` is listed

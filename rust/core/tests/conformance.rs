@@ -7,6 +7,8 @@
 //!   action; otherwise the legal actions are sorted by strictly ascending id;
 //! - every legal action is accepted by `apply`; every other id in `0..num_actions()` is
 //!   refused as an illegal action and the state is unchanged (`to_json` compared);
+//! - where a game writes its legal ids as bits (`legal_action_bits`), they are exactly the
+//!   ids of `legal_actions`;
 //! - `from_json(to_json())` is the same state (JSON and every view);
 //! - a compact observation (`observation_u8`, where a game declares divisors) divides back
 //!   to the observation bit for bit;
@@ -166,6 +168,15 @@ fn legality<G: Game>(r: &mut Report, g: &G) -> Vec<(usize, String)> {
     r.check("legal_sorted", ids.windows(2).all(|w| w[0] < w[1]), || {
         format!("legal action ids not strictly ascending: {ids:?}")
     });
+    let mut words = vec![0u64; g.num_actions().div_ceil(64)];
+    if g.legal_action_bits(&mut words) {
+        let from_bits: Vec<usize> = (0..g.num_actions())
+            .filter(|&i| words[i / 64] >> (i % 64) & 1 == 1)
+            .collect();
+        r.check("legal_bits", from_bits == ids, || {
+            format!("legal_action_bits gives ids {from_bits:?}, legal_actions {ids:?}")
+        });
+    }
     for &a in &moves {
         let mut h = g.clone();
         let res = h.apply(a);

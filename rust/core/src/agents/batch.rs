@@ -104,6 +104,8 @@ struct Env<G: Game> {
     rng: GameRng,
     /// Games of this slot that reached their end (not those abandoned by `reset`).
     finished: u64,
+    /// The legal actions, ascending by id; empty when the game wrote the kept words itself
+    /// (`Game::legal_action_bits`), which then answer every question about legality.
     legal: Vec<G::Action>,
     /// The learner's seat in this game (with an opponent, which plays every other seat).
     learner: usize,
@@ -271,7 +273,13 @@ impl<G: Game> Env<G> {
     ) -> Result<()> {
         let seed = self.rng.next_u64();
         let salt = self.rng.next_u64();
+        // The new game's record reuses the old one's memory (no regrowing it every game).
+        let mut history = self.session.history.take();
         self.session = Session::new(seed, options)?;
+        if let (Some(old), Some(new)) = (history.as_mut(), self.session.history.as_mut()) {
+            old.clear();
+            std::mem::swap(old, new);
+        }
         let n = self.session.game.num_players();
         self.learner = learner_seat.unwrap_or((index + self.finished as usize) % n);
         self.opponent = opponent.map(|s| s.build::<G>(salt));
@@ -294,25 +302,40 @@ impl<G: Game> Env<G> {
 
     fn write<T: ObsValue>(&mut self, out: &mut Out<'_, T>, zeroed: bool) {
         let g = &self.session.game;
-        g.legal_actions(&mut self.legal);
         let mover = g.current_player();
         match mover {
             Some(p) => {
                 *out.player = p as i64;
                 T::observe(g, p, out.obs);
             }
-            None => {
-                *out.player = -1;
-                self.legal.clear();
-            }
+            None => *out.player = -1,
         }
         // Packed rows are copied from the kept words below, when the batch keeps them.
         let copy_bits = !out.bits.is_empty();
         out.bits.fill(0);
+        // The kept words straight from the state where the game writes them (no list of
+        // actions, no id per action); `legal` is then left empty (`Env::legal_ids`).
+        let direct = copy_bits && mover.is_some() && g.legal_action_bits(out.bits);
+        if direct || mover.is_none() {
+            self.legal.clear();
+        } else {
+            g.legal_actions(&mut self.legal);
+        }
         match &mut out.mask {
             Mask::Bools(m) if !zeroed => m.fill(false),
             Mask::Bits(m) if !copy_bits => m.fill(0),
             _ => {}
+        }
+        if let (Mask::Bools(m), true) = (&mut out.mask, direct) {
+            for (w, &word) in out.bits.iter().enumerate() {
+                let mut x = word;
+                while x != 0 {
+                    if let Some(f) = m.get_mut(w * 64 + x.trailing_zeros() as usize) {
+                        *f = true;
+                    }
+                    x &= x - 1;
+                }
+            }
         }
         for &a in &self.legal {
             let id = g.action_id(a);
@@ -347,6 +370,15 @@ impl<G: Game> Env<G> {
                 rest.copy_from_slice(&w.to_le_bytes()[..n]);
             }
         }
+    }
+
+    /// The legal ids, for an error message (`legal` is empty where the words were written
+    /// directly).
+    fn legal_ids(&self) -> Vec<usize> {
+        let g = &self.session.game;
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        legal.iter().map(|&a| g.action_id(a)).collect()
     }
 
     /// Whether `id` is legal in this game (`bits`: its row of `Batch::bits`, or empty).
@@ -654,7 +686,7 @@ impl<G: Game> Batch<G> {
                     .and_then(|id| g.action_from_id(id))
                     .map(|a| format!(" ({})", g.action_notation(a)))
                     .unwrap_or_default();
-                let ids: Vec<usize> = env.legal.iter().map(|&a| g.action_id(a)).collect();
+                let ids = env.legal_ids();
                 return Err(Error::illegal(
                     "legal_actions",
                     format!(
@@ -869,8 +901,23 @@ mod tests {
     /// `T`, reused between steps as `Batch.step(out=)` reuses them; masks as flags, or
     /// `packed` (in a buffer that starts as garbage: rows are written whole).
     fn play<T: ObsValue>(n: usize, steps: usize, threads: usize, packed: bool) -> Vec<Written<T>> {
+        play_with(n, steps, threads, packed, false)
+    }
+
+    /// `play`; with `lists`, the batch maps each game's legal list to ids, as for a game
+    /// without `Game::legal_action_bits`, instead of Battle Line writing its words.
+    fn play_with<T: ObsValue>(
+        n: usize,
+        steps: usize,
+        threads: usize,
+        packed: bool,
+        lists: bool,
+    ) -> Vec<Written<T>> {
         let mut b =
             Batch::<BattleLine>::new(Options::default(), n, 5, None, None, Some(threads)).unwrap();
+        if lists {
+            b.without_legal_bits();
+        }
         let na = b.num_actions();
         let nb = na.div_ceil(8);
         let (mut obs, mut flags, mut bytes, mut player) = (
@@ -1001,6 +1048,63 @@ mod tests {
         assert!(flags
             .iter()
             .all(|f| f.1.chunks(250).all(|r| r[249] >> 6 == 0)));
+    }
+
+    #[test]
+    fn battleline_legal_bits_written_by_the_game_give_the_masks_of_its_legal_lists() {
+        // `Game::legal_action_bits` (Battle Line's words straight from its state) against
+        // the legal lists mapped to ids: the same masks, flags and packed, and the same games.
+        let (n, steps) = (40, 300);
+        for packed in [false, true] {
+            let direct = play::<u8>(n, steps, 1, packed);
+            let lists = play_with::<u8>(n, steps, 1, packed, true);
+            assert!(direct == lists, "packed {packed}");
+        }
+        // An illegal id is refused with the same message, its legal ids listed.
+        let mk = || {
+            let mut b =
+                Batch::<BattleLine>::new(Options::default(), 2, 5, None, None, Some(1)).unwrap();
+            let (mut obs, mut flags, mut player) =
+                (vec![0u8; 2 * OBS_LEN], vec![false; 2 * 1998], vec![0; 2]);
+            b.observe_as(Views {
+                obs: &mut obs,
+                mask: Mask::Bools(&mut flags),
+                player: &mut player,
+                final_obs: &mut [],
+                zeroed: false,
+            })
+            .unwrap();
+            (b, obs, flags, player)
+        };
+        let (mut a, mut obs, mut flags, mut player) = mk();
+        let mut b = mk().0;
+        b.without_legal_bits();
+        let bad = [
+            flags[..1998].iter().position(|&f| !f).unwrap() as i64,
+            flags[1998..].iter().position(|&f| f).unwrap() as i64,
+        ];
+        let mut errors = Vec::new();
+        for batch in [&mut a, &mut b] {
+            let e = batch
+                .step_as(
+                    &bad,
+                    Views {
+                        obs: &mut obs,
+                        mask: Mask::Bools(&mut flags),
+                        player: &mut player,
+                        final_obs: &mut [],
+                        zeroed: false,
+                    },
+                    &mut [0.0; 4],
+                    &mut [false; 2],
+                )
+                .unwrap_err()
+                .to_string();
+            errors.push(e);
+        }
+        assert!(errors[0].contains("batch game 0"), "{}", errors[0]);
+        assert!(errors[0].contains("legal ids: [") && !errors[0].contains("[]"));
+        assert_eq!(errors[0], errors[1]);
     }
 
     #[test]

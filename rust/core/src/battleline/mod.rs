@@ -65,6 +65,9 @@ impl Game for BattleLine {
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.legal(out);
     }
+    fn legal_action_bits(&self, words: &mut [u64]) -> bool {
+        self.legal_bits(words)
+    }
     fn check(&self, action: Action) -> Result<()> {
         BattleLine::check(self, action)
     }

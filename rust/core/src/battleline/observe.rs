@@ -58,6 +58,27 @@ pub fn observation_divisors() -> Vec<f32> {
     d
 }
 
+/// The card feature (`k` above) of each location (`loc`, `LOC_*`) for each observer; 23 for
+/// none. A card in the opponent's hand or a deck is unknown (22) here: the writer moves the
+/// few the observer knows (Scout) to 1 or 21.
+const LOCATION_FEATURE: [[u8; 256]; 2] = [location_features(0), location_features(1)];
+
+const fn location_features(me: usize) -> [u8; 256] {
+    let mut t = [CARD_FEATURES as u8; 256];
+    t[LOC_HAND as usize + me] = 0;
+    t[LOC_HAND as usize + 1 - me] = 22;
+    t[LOC_TROOP_DECK as usize] = 22;
+    t[LOC_TACTICS_DECK as usize] = 22;
+    t[LOC_DISCARD as usize] = 20;
+    let mut f = 0;
+    while f < NUM_FLAGS {
+        t[loc_flag(f, me) as usize] = 2 + f as u8;
+        t[loc_flag(f, 1 - me) as usize] = 11 + f as u8;
+        f += 1;
+    }
+    t
+}
+
 impl BattleLine {
     /// Write `player`'s observation over the first [`OBS_LEN`] floats of `out`: every one
     /// of them is written (zeros included), so a reused buffer needs no clearing first.
@@ -77,46 +98,55 @@ impl BattleLine {
         }
         // Every element is written (the card section cleared, then one feature set per
         // card), so reused buffers need no clearing by the caller.
-        out[CARDS_OFFSET..FLAGS_OFFSET].fill(T::ZERO);
+        let cards = &mut out[CARDS_OFFSET..FLAGS_OFFSET];
+        cards.fill(T::ZERO);
+        // Each card's feature from its location alone (one table lookup per card), then the
+        // few cards this player knows more of (Scout) moved from "unknown" (22).
+        let feature = &LOCATION_FEATURE[me];
+        for (row, &l) in cards.chunks_exact_mut(CARD_FEATURES).zip(&self.loc) {
+            if let Some(x) = row.get_mut(feature[l as usize] as usize) {
+                *x = T::ONE;
+            }
+        }
+        let mut known = |c: Card, feat: usize| {
+            let at = c.id() * CARD_FEATURES;
+            if let Some(x) = cards.get_mut(at + 22) {
+                *x = T::ZERO;
+            }
+            if let Some(x) = cards.get_mut(at + feat) {
+                *x = T::ONE;
+            }
+        };
         let k = &self.known[me];
-        let mut set =
-            |c: Card, feat: usize| out[CARDS_OFFSET + c.id() * CARD_FEATURES + feat] = T::ONE;
-        for c in self.hands[me].iter() {
-            set(c, 0);
+        for c in CardSet(self.hands[op].0 & k.opp_hand.0).iter() {
+            known(c, 1);
         }
-        for c in self.hands[op].iter() {
-            set(c, if k.opp_hand.contains(c) { 1 } else { 22 });
-        }
-        for (d, cards) in [self.troop_deck.as_slice(), self.tactics_deck.as_slice()]
+        for (d, deck) in [self.troop_deck.as_slice(), self.tactics_deck.as_slice()]
             .iter()
             .enumerate()
         {
-            for (i, &c) in cards.iter().enumerate() {
-                set(c, if k.deck_pos[d] >> i & 1 == 1 { 21 } else { 22 });
-            }
-        }
-        for &c in self.discard.as_slice() {
-            set(c, 20);
-        }
-        for p in 0..2 {
-            for c in self.table[p].iter() {
-                if let Some((f, _)) = self.table_place(c) {
-                    set(c, if p == me { 2 + f } else { 11 + f });
+            let mut at = k.deck_pos[d];
+            while at != 0 {
+                let i = at.trailing_zeros() as usize;
+                at &= at - 1;
+                if let Some(&c) = deck.get(i) {
+                    known(c, 21);
                 }
             }
         }
         let b = |x: bool| if x { T::ONE } else { T::ZERO };
-        for (f, fl) in self.flags.iter().enumerate() {
-            let o =
-                &mut out[FLAGS_OFFSET + f * FLAG_FEATURES..FLAGS_OFFSET + (f + 1) * FLAG_FEATURES];
+        // `claim_proof(f, p)` holds, per flag: from the claim cache where it still stands.
+        let holds = [self.claims_holding(0), self.claims_holding(1)];
+        let rows = out[FLAGS_OFFSET..GLOBALS_OFFSET].chunks_exact_mut(FLAG_FEATURES);
+        for ((f, fl), o) in self.flags.iter().enumerate().zip(rows) {
             o[0] = b(fl.claimed == Some(me as u8));
             o[1] = b(fl.claimed == Some(op as u8));
             o[2] = b(fl.is_complete(me));
             o[3] = b(fl.is_complete(op));
             o[4] = b(fl.first_complete == Some(me as u8));
             o[5] = b(fl.first_complete == Some(op as u8));
-            o[6] = b(self.claim_proof(f, me).is_some_and(|p| p.holds()));
-            o[7] = b(self.claim_proof(f, op).is_some_and(|p| p.holds()));
+            o[6] = b(holds[me] >> f & 1 == 1);
+            o[7] = b(holds[op] >> f & 1 == 1);
         }
         // The globals as whole counts (each at most 60), then over their divisors.
         let hand_split = |p: usize| {

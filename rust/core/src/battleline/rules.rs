@@ -3,7 +3,7 @@
 
 use super::cards::{Card, CardSet, Deck, ALL_TROOPS, TACTICS_BITS};
 use super::formation::best_formation;
-use super::notation::Action;
+use super::notation::*;
 use super::proof::Verdict;
 use super::state::*;
 use crate::error::{Error, Result};
@@ -20,6 +20,20 @@ fn bits(mut m: u16) -> impl Iterator<Item = usize> {
             Some(b)
         }
     })
+}
+
+/// OR `mask` (at most 10 bits) into the bits of `words` from id `first` on.
+#[inline]
+fn put_bits(words: &mut [u64], first: usize, mask: u64) {
+    let (w, s) = (first / 64, first % 64);
+    if let Some(x) = words.get_mut(w) {
+        *x |= mask << s;
+    }
+    if s > 64 - 10 {
+        if let Some(x) = words.get_mut(w + 1) {
+            *x |= mask >> (64 - s);
+        }
+    }
 }
 
 impl BattleLine {
@@ -297,6 +311,83 @@ impl BattleLine {
         }
         if !self.has_troop_play(p) {
             out.push(Action::Pass);
+        }
+    }
+
+    /// The ids of [`BattleLine::legal`] as bits (id `i` is bit `i % 64` of `words[i / 64]`),
+    /// ORed into `words` straight from the same conditions: each card's flags or targets are
+    /// one mask, shifted into place at the card's first id (see `notation` for the layout).
+    /// `false` (nothing written) when `words` holds fewer than [`NUM_ACTIONS`] bits.
+    pub fn legal_bits(&self, words: &mut [u64]) -> bool {
+        if words.len() * 64 < NUM_ACTIONS {
+            return false;
+        }
+        let p = self.to_move as usize;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Play => self.legal_play_bits(p, words),
+            Phase::Claim => {
+                put_bits(words, CLAIM_BASE, u64::from(self.claimable));
+                put_bits(words, DONE_ID, 1);
+            }
+            Phase::Draw | Phase::ScoutDraw => {
+                put_bits(
+                    words,
+                    DRAW_TROOP_ID,
+                    u64::from(self.deck_len(Deck::Troop) > 0),
+                );
+                put_bits(
+                    words,
+                    DRAW_TACTICS_ID,
+                    u64::from(self.deck_len(Deck::Tactics) > 0),
+                );
+            }
+            Phase::ScoutReturn => {
+                for c in self.hands[p].iter() {
+                    put_bits(words, RETURN_BASE + c.id(), 1);
+                }
+            }
+        }
+        true
+    }
+
+    /// [`BattleLine::legal_plays`] as bits.
+    fn legal_play_bits(&self, p: usize, words: &mut [u64]) {
+        let o = 1 - p;
+        let free = self.free_flags(p);
+        for c in self.hands[p].iter() {
+            let flags = if c.is_troop() {
+                free
+            } else {
+                self.play_flags(p, c)
+            };
+            put_bits(words, PLAY_BASE + c.id() * 9, u64::from(flags));
+        }
+        if self.guile_allowed(p, Card::SCOUT) && !self.decks_empty() {
+            put_bits(words, SCOUT_ID, 1);
+        }
+        if self.guile_allowed(p, Card::REDEPLOY) {
+            for c in self.table[p].iter() {
+                // Bit 9 of the targets, the discard, is id `c * 10 + 9`: the layout's own.
+                let targets = self.redeploy_targets(p, c);
+                put_bits(words, REDEPLOY_BASE + c.id() * 10, u64::from(targets));
+            }
+        }
+        if self.guile_allowed(p, Card::DESERTER) {
+            for c in self.table[o].iter() {
+                if self.touchable(c, o).is_some() {
+                    put_bits(words, DESERTER_BASE + c.id(), 1);
+                }
+            }
+        }
+        if self.guile_allowed(p, Card::TRAITOR) {
+            for c in self.table[o].iter() {
+                let targets = self.traitor_targets(p, c);
+                put_bits(words, TRAITOR_BASE + c.id() * 9, u64::from(targets));
+            }
+        }
+        if !self.has_troop_play(p) {
+            put_bits(words, PASS_ID, 1);
         }
     }
 

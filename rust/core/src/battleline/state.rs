@@ -416,11 +416,11 @@ impl BattleLine {
         self.claimable_flags(p) >> flag & 1 == 1
     }
 
-    /// Bit per flag `p` may claim now. Only flags whose cached verdict may have changed
-    /// are proved again.
-    pub(crate) fn claimable_flags(&mut self, p: usize) -> u16 {
-        let cand = self.masks.complete[p];
-        let mut todo = cand & !self.masks.holds[p];
+    /// The flags (bits) where `p`'s cached verdict may have changed: complete, unclaimed,
+    /// neither known to hold nor failing on a counterexample that still stands.
+    #[inline]
+    fn stale_claims(&self, p: usize) -> u16 {
+        let mut todo = self.masks.complete[p] & !self.masks.holds[p];
         let mut fails = todo & self.masks.fails[p];
         while fails != 0 {
             let f = fails.trailing_zeros() as usize;
@@ -429,18 +429,48 @@ impl BattleLine {
                 todo &= !(1 << f); // the counterexample still stands
             }
         }
+        todo
+    }
+
+    /// The claim proof of flag `f` for `p`, whose side there is complete.
+    #[inline]
+    fn prove_flag(&self, f: usize, p: usize) -> ClaimProof {
+        let fl = &self.flags[f];
+        prove_unchecked(
+            fl.side(p),
+            fl.side(1 - p),
+            self.unseen,
+            fl.fog.is_some(),
+            fl.mud.is_some(),
+            fl.first_complete == Some(p as u8),
+        )
+    }
+
+    /// Bit per flag where `p`'s claim holds now: `claim_proof(f, p)` holds, for every flag
+    /// `f`. The cache answers where it can (read only: the observation of either player
+    /// asks this); only stale flags are proved.
+    pub(crate) fn claims_holding(&self, p: usize) -> u16 {
+        let mut holds = self.masks.complete[p] & self.masks.holds[p];
+        let mut todo = self.stale_claims(p);
         while todo != 0 {
             let f = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let fl = &self.flags[f];
-            let proof = prove_unchecked(
-                fl.side(p),
-                fl.side(1 - p),
-                self.unseen,
-                fl.fog.is_some(),
-                fl.mud.is_some(),
-                fl.first_complete == Some(p as u8),
-            );
+            if self.prove_flag(f, p).holds() {
+                holds |= 1 << f;
+            }
+        }
+        holds
+    }
+
+    /// Bit per flag `p` may claim now. Only flags whose cached verdict may have changed
+    /// are proved again (and the cache keeps the new verdicts).
+    pub(crate) fn claimable_flags(&mut self, p: usize) -> u16 {
+        let cand = self.masks.complete[p];
+        let mut todo = self.stale_claims(p);
+        while todo != 0 {
+            let f = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let proof = self.prove_flag(f, p);
             let bit = 1u16 << f;
             if proof.holds() {
                 self.masks.holds[p] |= bit;

@@ -251,18 +251,84 @@ fn check_invariants(g: &BattleLine) {
     if g.phase == Phase::Claim {
         assert_eq!(r.claimable, g.claimable);
     }
-    // The cache agrees with fresh proofs.
-    for f in 0..9 {
-        for p in 0..2 {
-            let fresh = g.claim_proof(f, p).is_some_and(|x| x.holds());
+    // The cache agrees with fresh proofs, read only (the observation's) and refreshed.
+    for p in 0..2 {
+        let mut fresh = 0u16;
+        for f in 0..9 {
+            let holds = g.claim_proof(f, p).is_some_and(|x| x.holds());
+            fresh |= u16::from(holds) << f;
             let mut c = g.clone();
-            assert_eq!(c.can_claim(f, p), fresh, "flag {f} player {p}");
+            assert_eq!(c.can_claim(f, p), holds, "flag {f} player {p}");
         }
+        assert_eq!(g.claims_holding(p), fresh, "player {p}");
+        let mut c = g.clone();
+        c.claimable_flags(p);
+        assert_eq!(c.claims_holding(p), fresh, "player {p}, cache refreshed");
+    }
+    // The legal ids as bits are the legal list's.
+    let mut legal = Vec::new();
+    g.legal(&mut legal);
+    let mut words = [0u64; super::NUM_ACTIONS.div_ceil(64)];
+    assert!(g.legal_bits(&mut words));
+    let ids: Vec<usize> = (0..super::NUM_ACTIONS)
+        .filter(|&i| words[i / 64] >> (i % 64) & 1 == 1)
+        .collect();
+    assert_eq!(ids, legal.iter().map(|a| a.id()).collect::<Vec<_>>());
+    assert!(!g.legal_bits(&mut [0u64; 31]));
+    // The observation's card section and claim features agree with a plain writer.
+    for p in 0..2 {
+        let mut obs = vec![0.5f32; super::observe::OBS_LEN];
+        g.write_observation(p, &mut obs).unwrap();
+        assert_eq!(reference_observation(g, p), obs, "player {p}");
     }
     // JSON round trip.
     let v = g.to_value();
     let back = BattleLine::from_value(&v).unwrap();
     assert_eq!(back.to_value(), v);
+}
+
+/// The observation's card section and claim features written the plain way (each place's
+/// cards in turn, a fresh proof per flag and player), the rest copied from the writer's own:
+/// what the writer's location table and claim cache must reproduce.
+fn reference_observation(g: &BattleLine, me: usize) -> Vec<f32> {
+    use super::observe::{CARD_FEATURES, FLAGS_OFFSET, FLAG_FEATURES, OBS_LEN};
+    let op = 1 - me;
+    let mut out = vec![0.0f32; OBS_LEN];
+    g.write_observation(me, &mut out).unwrap();
+    out[..FLAGS_OFFSET].fill(0.0);
+    let k = &g.known[me];
+    let mut set = |c: Card, feat: usize| out[c.id() * CARD_FEATURES + feat] = 1.0;
+    for c in g.hands[me].iter() {
+        set(c, 0);
+    }
+    for c in g.hands[op].iter() {
+        set(c, if k.opp_hand.contains(c) { 1 } else { 22 });
+    }
+    for (d, deck) in [g.troop_deck(), g.tactics_deck()].iter().enumerate() {
+        for (i, &c) in deck.iter().enumerate() {
+            set(c, if k.deck_pos[d] >> i & 1 == 1 { 21 } else { 22 });
+        }
+    }
+    for &c in g.discard() {
+        set(c, 20);
+    }
+    for (f, fl) in g.flags.iter().enumerate() {
+        for p in 0..2 {
+            let mut cards: Vec<Card> = fl.side(p).to_vec();
+            cards.extend(fl.fog.filter(|&s| s as usize == p).map(|_| Card::FOG));
+            cards.extend(fl.mud.filter(|&s| s as usize == p).map(|_| Card::MUD));
+            for c in cards {
+                set(c, if p == me { 2 + f } else { 11 + f });
+            }
+        }
+    }
+    for f in 0..9 {
+        let o = FLAGS_OFFSET + f * FLAG_FEATURES;
+        for (i, p) in [(6, me), (7, op)] {
+            out[o + i] = f32::from(u8::from(g.claim_proof(f, p).is_some_and(|x| x.holds())));
+        }
+    }
+    out
 }
 
 mod claims;
