@@ -3,8 +3,9 @@
 //! to the results of played games, by maximum likelihood (Texel-style tuning).
 //!
 //! ```sh
-//! cargo run --release --example bl_fit -- GAMES [SEED [STEPS]]
+//! cargo run --release --example bl_fit -- GAMES [SEED [STEPS [PLAYERS]]]
 //! cargo run --release --example bl_fit -- 3000 1
+//! cargo run --release --example bl_fit -- 1500 1 300 heuristic+greedy
 //! ```
 //! GAMES games (default options) from deals `SEED * 1_000_003 + i`, played by the heuristic
 //! player, each player making a uniformly random legal move instead with probability 0, 0.1
@@ -16,14 +17,22 @@
 //! games (Adam, full batch, STEPS steps, default 300); it prints the log-loss and Brier
 //! score of the built-in weights and of the fitted ones on both sets, the per-flag log-loss
 //! on the flags that were claimed by the game's end, and the fitted weights as Rust.
+//!
+//! PLAYERS (default `heuristic`): who plays the games, `+`-separated agent specs as on the
+//! command line (`heuristic+greedy`, `ismcts:100`); game `i` is played by the `i % n`th
+//! on both seats (with three players, each keeps one rate of random moves).
+//! `heuristic` is the rule-based player as above; any other agent reads `evaluate`, so its
+//! games, and the fit, depend on the weights built in. The scores are also printed for
+//! each player's positions, so a fit on one kind of play can be checked on the other.
 
+use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::battleline::evaluate::{
     sigmoid, value_of, FlagInputs, Weights, NUM_INPUTS, OUTCOME, WEIGHTS,
 };
 use kingdoms_core::battleline::{BattleLine, Phase};
 use kingdoms_core::{Error, Game, GameRng, Result};
 
-const USAGE: &str = "usage: bl_fit GAMES [SEED [STEPS]]";
+const USAGE: &str = "usage: bl_fit GAMES [SEED [STEPS [PLAYERS]]]";
 const FLAGS: usize = 9;
 const PARAMS: usize = NUM_INPUTS + 2;
 /// Chance of a random move instead of the heuristic one, by game (`i % 3`).
@@ -38,6 +47,8 @@ struct Sample {
     /// The engine's `evaluate_for(0)` there (the weights built in).
     engine: f64,
     held_out: bool,
+    /// Which of PLAYERS played the game.
+    player: usize,
 }
 
 fn number<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> Result<T> {
@@ -47,12 +58,20 @@ fn number<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> Result
     }
 }
 
-/// One game's samples.
-fn play(seed: u64, i: u64) -> Result<Vec<Sample>> {
+/// One game's samples, played by `players[i % n]` (None: the heuristic player).
+fn play(seed: u64, i: u64, players: &[Option<AgentSpec>]) -> Result<Vec<Sample>> {
     let deal = seed.wrapping_mul(1_000_003).wrapping_add(i);
     let mut g = BattleLine::new(deal, &Default::default())?;
     let mut rng = GameRng::seed(deal ^ 0x05ee_df17);
     let epsilon = EPSILON[(i % 3) as usize];
+    let player = (i % players.len() as u64) as usize;
+    let mut agents: Vec<_> = (0..2u64)
+        .filter_map(|seat| {
+            players[player]
+                .as_ref()
+                .map(|s| s.build::<BattleLine>(deal ^ seat))
+        })
+        .collect();
     let mut inputs = Vec::new();
     let mut legal = Vec::new();
     while let Some(p) = g.current_player() {
@@ -63,6 +82,8 @@ fn play(seed: u64, i: u64) -> Result<Vec<Sample>> {
         let a = if rng.unit() < epsilon {
             *rng.choose(&legal)
                 .ok_or_else(|| Error::invalid("no legal move"))?
+        } else if let Some(agent) = agents.get_mut(p) {
+            agent.act(&g)?
         } else {
             let view = g.resample_hidden(p, rng.next_u64());
             view.heuristic_action(&mut rng)
@@ -85,6 +106,7 @@ fn play(seed: u64, i: u64) -> Result<Vec<Sample>> {
             y,
             claimed,
             held_out: i % 5 == 4,
+            player,
         })
         .collect())
 }
@@ -166,16 +188,23 @@ fn loss_and_grad(s: &Sample, w: &Weights, grad: &mut [f64; PARAMS]) -> f64 {
 
 /// Mean log-loss and Brier score of the value's probability on the samples chosen.
 /// `w` None: the engine's own `evaluate`.
-fn scores(samples: &[Sample], held_out: bool, w: Option<&Weights>) -> (f64, f64, usize) {
+/// `player`: only that player's games.
+fn scores(
+    samples: &[Sample],
+    held_out: bool,
+    player: Option<usize>,
+    w: Option<&Weights>,
+) -> (f64, f64, usize) {
     let (mut ll, mut brier, mut n) = (0.0, 0.0, 0);
-    for s in samples.iter().filter(|s| s.held_out == held_out) {
+    let chosen = |s: &&Sample| s.held_out == held_out && player.is_none_or(|p| p == s.player);
+    for s in samples.iter().filter(chosen) {
         let v = w.map_or(s.engine, |w| value_of(&s.inputs, w));
         let q = ((v + 1.0) / 2.0).clamp(1e-12, 1.0 - 1e-12);
         ll -= s.y * q.ln() + (1.0 - s.y) * (1.0 - q).ln();
         brier += (q - s.y) * (q - s.y);
         n += 1;
     }
-    (ll / n as f64, brier / n as f64, n)
+    (ll / n.max(1) as f64, brier / n.max(1) as f64, n)
 }
 
 /// Mean log-loss of the per-flag probabilities on open flags claimed by the game's end.
@@ -204,17 +233,28 @@ fn flag_scores(samples: &[Sample], held_out: bool, w: &Weights) -> (f64, usize) 
 
 /// Calibration of the engine's `evaluate` and of the model with the weights built in (the
 /// fit's start) and with `fitted`.
-fn report(samples: &[Sample], fitted: &Weights) {
+fn report(samples: &[Sample], fitted: &Weights, players: &[&str]) {
     for (set, held) in [("training", false), ("held-out", true)] {
-        let (ll, brier, n) = scores(samples, held, None);
+        let (ll, brier, n) = scores(samples, held, None, None);
         println!("engine evaluate, {set}: log-loss {ll:.4}, Brier {brier:.4} ({n} positions)");
         for (what, w) in [("built-in", &WEIGHTS), ("fitted", fitted)] {
-            let (ll, brier, _) = scores(samples, held, Some(w));
+            let (ll, brier, _) = scores(samples, held, None, Some(w));
             let (fll, flags) = flag_scores(samples, held, w);
             println!(
                 "{what} weights, {set}: log-loss {ll:.4}, Brier {brier:.4}; \
                  per-flag log-loss {fll:.4} ({flags} flags claimed by the end)"
             );
+        }
+        if players.len() > 1 {
+            for (k, name) in players.iter().enumerate() {
+                let (e, _, n) = scores(samples, held, Some(k), None);
+                let (b, _, _) = scores(samples, held, Some(k), Some(&WEIGHTS));
+                let (f, _, _) = scores(samples, held, Some(k), Some(fitted));
+                println!(
+                    "  {name}'s {n} positions, {set}: log-loss engine {e:.4}, \
+                     built-in {b:.4}, fitted {f:.4}"
+                );
+            }
         }
     }
 }
@@ -223,10 +263,22 @@ fn run(args: &[String]) -> Result<()> {
     let games: u64 = number(args, 0, 3000)?;
     let seed: u64 = number(args, 1, 1)?;
     let steps: usize = number(args, 2, 300)?;
+    let names: Vec<&str> = args
+        .get(3)
+        .map_or("heuristic", |s| s.as_str())
+        .split('+')
+        .collect();
+    let players = names
+        .iter()
+        .map(|n| match *n {
+            "heuristic" => Ok(None),
+            spec => AgentSpec::parse(spec).map(Some),
+        })
+        .collect::<Result<Vec<_>>>()?;
     let start = std::time::Instant::now();
     let mut samples = Vec::new();
     for i in 0..games {
-        samples.extend(play(seed, i)?);
+        samples.extend(play(seed, i, &players)?);
     }
     let (wins, n) = samples.iter().fold((0.0, 0), |(w, n), s| (w + s.y, n + 1));
     println!(
@@ -261,7 +313,7 @@ fn run(args: &[String]) -> Result<()> {
         }
     }
     let fitted = weights(&theta);
-    report(&samples, &fitted);
+    report(&samples, &fitted, &names);
     let f = fitted.flag.map(|x| format!("{x:.3}")).join(", ");
     println!(
         "Weights {{ flag: [{f}], proved: {:.3}, sharp: {:.3} }}",
