@@ -13,7 +13,7 @@
 pub mod cards;
 pub mod combat;
 pub mod content;
-mod evaluate;
+pub mod evaluate;
 mod heuristic;
 mod json;
 pub mod notation;
