@@ -13,7 +13,7 @@
 pub mod cards;
 pub mod combat;
 pub mod content;
-pub mod evaluate;
+mod evaluate;
 mod heuristic;
 mod json;
 pub mod notation;

@@ -186,11 +186,6 @@ impl Arte {
         &self.set
     }
 
-    /// The phase of the game.
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-
     /// The first attacker of round `round` (they alternate, AG-5.1).
     pub(super) fn round_first(&self, round: u8) -> Player {
         self.first_attacker.unwrap_or(0) ^ usize::from(round.saturating_sub(1) & 1)
