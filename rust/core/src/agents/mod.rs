@@ -223,9 +223,9 @@ impl AgentSpec {
     /// (`heuristic`, `turn`: to the end of the turn, `0`/`1`), `settle_turns` (whole turns), `prior`
     /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
     /// (`heuristic`/`none`: the prior judged as the settled Greedy), `cv` (control variate
-    /// weight, 0..=1), `cv_fit` (the weight fitted, capped there), `norm` (`1`: min-max normalised means in UCB), `pick` (best mean
-    /// among children with this share of the top visits), `worlds` (determinizations
-    /// shared by the iterations), `seed`;
+    /// weight, 0..=1), `cv_fit` (the weight fitted, capped there), `norm` (`1`: min-max
+    /// normalised means in UCB), `pick` (best mean among children with this share of the
+    /// top visits), `worlds` (determinizations shared by the iterations), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
