@@ -50,6 +50,10 @@ pub struct SearchParams {
     /// ISMCTS's root prior judges each root action as the settled Greedy does: after the
     /// rest of its turn is played by the game's rule-based player (`greedy_settle`).
     pub prior_settle: bool,
+    /// ISMCTS's move when its configuration leaves it to the game (`pick` unset): `0` the
+    /// most visited root child; `f > 0` the best mean among the children visited at least
+    /// `f` times as often as the most visited.
+    pub ismcts_pick: f64,
 }
 
 impl SearchParams {
@@ -63,6 +67,7 @@ impl SearchParams {
         ismcts_settle: false,
         ismcts_settle_turns: 0,
         prior_settle: false,
+        ismcts_pick: 0.0,
     };
 }
 

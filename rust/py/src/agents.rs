@@ -382,6 +382,7 @@ impl PyIsmcts {
             prior_visits,
             prior_settle,
             seed,
+            ..IsmctsConfig::default()
         };
         config.validate().py()?;
         Ok(PyIsmcts {

@@ -210,6 +210,78 @@ fn ismcts_root_prior_starts_from_the_greedy_choice() {
 }
 
 #[test]
+fn ismcts_search_options_keep_the_root_statistics_sound() {
+    // The control variate, normalised UCB, the pick by mean and shared worlds change how
+    // the search weighs its results, not what it reports: every root action is tried,
+    // each iteration passes through one, values stay in [-1, 1], and a search is a
+    // function of its seed.
+    let game = Lanes::new(5, &LanesOptions::default()).unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    for (cv, fit, normalize, pick, worlds) in [
+        (1.0, false, false, 0.0, None),
+        (1.0, true, false, 0.0, None),
+        (0.5, false, true, 0.0, None),
+        (0.0, false, false, 0.5, None),
+        (0.0, false, false, 0.0, Some(16)),
+    ] {
+        let config = IsmctsConfig {
+            iterations: Some(400),
+            control_variate: cv,
+            control_variate_fit: fit,
+            normalize,
+            pick: Some(pick),
+            worlds,
+            exploration: normalize.then_some(0.5),
+            ..IsmctsConfig::default()
+        };
+        let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+        let name = config.name();
+        assert_eq!(stats.children.len(), legal.len(), "{name}");
+        let visits: u32 = stats.children.iter().map(|c| c.visits).sum();
+        assert_eq!(visits, 400, "{name}");
+        assert!(
+            stats
+                .children
+                .iter()
+                .all(|c| (-1.0..=1.0).contains(&c.value) && c.available >= c.visits),
+            "{name}: {stats:?}"
+        );
+        let again = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+        assert_eq!(stats.children, again.children, "{name}");
+        let played = Ismcts::<Lanes>::new(config).act(&game).unwrap();
+        assert_eq!(played, stats.children[0].action, "{name}");
+        if pick > 0.0 {
+            // The move played is the best mean among the children with half the top visits.
+            let most = stats.children.iter().map(|c| c.visits).max().unwrap();
+            let best = stats
+                .children
+                .iter()
+                .filter(|c| f64::from(c.visits) >= pick * f64::from(most))
+                .map(|c| c.value)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(stats.children[0].value, best, "{stats:?}");
+        }
+    }
+    for bad in [
+        IsmctsConfig {
+            control_variate: 1.5,
+            ..IsmctsConfig::default()
+        },
+        IsmctsConfig {
+            pick: Some(f64::NAN),
+            ..IsmctsConfig::default()
+        },
+        IsmctsConfig {
+            worlds: Some(0),
+            ..IsmctsConfig::default()
+        },
+    ] {
+        assert!(Ismcts::<Lanes>::new(bad).search(&game).is_err());
+    }
+}
+
+#[test]
 fn ismcts_time_budget_stops_in_time() {
     let game = Lanes::new(3, &LanesOptions::default()).unwrap();
     let mut a = Ismcts::<Lanes>::new(IsmctsConfig {
