@@ -111,23 +111,7 @@ impl<'a> Sight<'a> {
     /// Flags the opponent could claim now if it were their turn (their side complete and
     /// provably winning).
     fn op_claimable(g: &BattleLine, op: usize) -> u16 {
-        let mut m = 0u16;
-        for (f, fl) in g.flags.iter().enumerate() {
-            if fl.claimed.is_none() && fl.is_complete(op) {
-                let proof = prove_unchecked(
-                    fl.side(op),
-                    fl.side(1 - op),
-                    g.unseen,
-                    fl.fog.is_some(),
-                    fl.mud.is_some(),
-                    fl.first_complete == Some(op as u8),
-                );
-                if proof.holds() {
-                    m |= 1 << f;
-                }
-            }
-        }
-        m
+        g.claims_holding(op)
     }
 }
 

@@ -400,14 +400,7 @@ impl BattleLine {
         if fl.claimed.is_some() || !fl.is_complete(p) {
             return None;
         }
-        Some(prove_unchecked(
-            fl.side(p),
-            fl.side(1 - p),
-            self.unseen,
-            fl.fog.is_some(),
-            fl.mud.is_some(),
-            fl.first_complete == Some(p as u8),
-        ))
+        Some(self.prove_flag(flag, p))
     }
 
     /// Whether `p` may claim `flag` now, using and refreshing the cache.
