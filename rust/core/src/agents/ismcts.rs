@@ -357,8 +357,6 @@ pub struct Ismcts<G: Game> {
     cv_fit_sums: Vec<[f64; 3]>,
     /// With `worlds`: the determinization seeds the iterations cycle through.
     world_seeds: Vec<u64>,
-    /// Iterations run in this search.
-    done: u64,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -386,7 +384,6 @@ impl<G: Game> Ismcts<G> {
             root_mean_sums: Vec::new(),
             cv_fit_sums: Vec::new(),
             world_seeds: Vec::new(),
-            done: 0,
         }
     }
 
@@ -463,8 +460,7 @@ impl<G: Game> Ismcts<G> {
                 break;
             }
             super::cancel::check()?;
-            self.done = done;
-            self.iterate(game, me)?;
+            self.iterate(game, me, done)?;
             done += 1;
         }
 
@@ -537,12 +533,13 @@ impl<G: Game> Ismcts<G> {
         self.gen
     }
 
-    /// One determinize-select-expand-rollout-backup pass.
-    fn iterate(&mut self, root: &G, me: Player) -> Result<()> {
+    /// One determinize-select-expand-rollout-backup pass; `done` iterations came before it
+    /// in this search.
+    fn iterate(&mut self, root: &G, me: Player, done: u64) -> Result<()> {
         let seed = if self.world_seeds.is_empty() {
             self.rng.next_u64()
         } else {
-            self.world_seeds[(self.done % self.world_seeds.len() as u64) as usize]
+            self.world_seeds[(done % self.world_seeds.len() as u64) as usize]
         };
         let mut det = root.resample_hidden(me, seed);
         let cv = self.config.control_variate;
@@ -721,7 +718,7 @@ impl<G: Game> Ismcts<G> {
         self.teams.share(&mut self.values, &mut self.scratch);
         if cv > 0.0 {
             // leaf - cv * (root here - mean root), the mean including this iteration's.
-            let n = (self.done + 1) as f64;
+            let n = (done + 1) as f64;
             let fit = self.config.control_variate_fit;
             for (((v, r), s), f) in self
                 .values
