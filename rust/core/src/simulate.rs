@@ -65,17 +65,34 @@ pub fn random_playout<G: Game>(game: &mut G, rng: &mut GameRng) -> Result<(Optio
 /// before any thread starts.
 pub const MAX_THREADS: usize = 1024;
 
+/// Refuse a thread count outside `1..=MAX_THREADS` before any thread starts.
+pub fn check_threads(threads: usize) -> Result<()> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        return Ok(());
+    }
+    Err(Error::argument(
+        "threads",
+        &format!("1..={MAX_THREADS}"),
+        &threads.to_string(),
+    ))
+}
+
+/// The thread count a rayon pool takes by default: `RAYON_NUM_THREADS` when set to a
+/// positive number, else one per core (as `rayon::ThreadPoolBuilder` decides it, without
+/// starting rayon's global pool to ask).
+pub fn default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// A rayon pool of `threads` workers (None: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        if !(1..=MAX_THREADS).contains(&t) {
-            return Err(Error::argument(
-                "threads",
-                &format!("1..={MAX_THREADS}"),
-                &t.to_string(),
-            ));
-        }
+        check_threads(t)?;
         b = b.num_threads(t);
     }
     b.build()

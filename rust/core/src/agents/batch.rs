@@ -30,7 +30,6 @@ use crate::error::{Error, Result};
 use crate::game::{Game, ObsValue};
 use crate::rng::GameRng;
 use crate::session::{DynGame, Session};
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 use std::iter::repeat_with;
 use std::sync::{Mutex, PoisonError};
@@ -433,13 +432,14 @@ impl<G: Game> Batch<G> {
         if let Some(AgentSpec::Ismcts(c)) = &opponent {
             c.validate()?;
         }
+        // The calling thread steps games too (it would otherwise sleep through the call),
+        // so `threads` threads are the caller and a pool of `threads - 1` workers.
+        let threads = threads.unwrap_or_else(crate::simulate::default_threads);
+        crate::simulate::check_threads(threads)?;
         let pool = match threads {
-            Some(1) => None,
-            t => Some(crate::simulate::pool(t)?),
+            1 => None,
+            t => Some(crate::simulate::pool(Some(t - 1))?),
         };
-        let threads = pool
-            .as_ref()
-            .map_or(1, rayon::ThreadPool::current_num_threads);
         let num_actions = probe.num_actions();
         let words = match num_actions.div_ceil(64) {
             w if w <= MAX_WORDS => w,
@@ -563,20 +563,29 @@ impl<G: Game> Batch<G> {
             Some(pool) if n >= PARALLEL_MIN => pool,
             _ => return all.run(dims, &f),
         };
-        // Chunks of games as the pool's tasks: enough of them to balance the threads'
-        // loads (rayon's work stealing hands a slowed thread's share to the others).
-        let size = (n / (self.threads * 8)).max(CHUNK_MIN);
+        // Chunks of games, in order. Thread k (the caller is thread 0) first steps its own
+        // contiguous share of them, then takes whatever is left of the others' shares: the
+        // same games land on the same core from one call to the next, so their states stay
+        // in that core's cache, while a thread that was slowed down (or woke late) is
+        // helped by the others.
+        let threads = self.threads;
+        let size = (n / (threads * 8)).max(CHUNK_MIN);
         let mut chunks = Vec::with_capacity(n.div_ceil(size));
         let mut rest = all;
         while !rest.envs.is_empty() {
             let (head, tail) = rest.split_off(size, dims);
-            chunks.push(head);
+            chunks.push(Mutex::new(Some(head)));
             rest = tail;
         }
         // The error of the earliest game that failed (of the chunks run).
         let failed: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-        pool.install(|| {
-            chunks.into_par_iter().for_each(|part| {
+        let work = |k: usize| {
+            let first = k * chunks.len() / threads;
+            for chunk in chunks[first..].iter().chain(&chunks[..first]) {
+                let Some(part) = chunk.lock().unwrap_or_else(PoisonError::into_inner).take()
+                else {
+                    continue;
+                };
                 let start = part.start;
                 if let Err(e) = part.run(dims, &f) {
                     let mut failed = failed.lock().unwrap_or_else(PoisonError::into_inner);
@@ -584,7 +593,14 @@ impl<G: Game> Batch<G> {
                         *failed = Some((start, e));
                     }
                 }
-            });
+            }
+        };
+        pool.in_place_scope(|s| {
+            for k in 1..threads {
+                let work = &work;
+                s.spawn(move |_| work(k));
+            }
+            work(0);
         });
         match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
             Some((_, e)) => Err(e),
