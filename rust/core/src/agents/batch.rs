@@ -582,8 +582,7 @@ impl<G: Game> Batch<G> {
         let work = |k: usize| {
             let first = k * chunks.len() / threads;
             for chunk in chunks[first..].iter().chain(&chunks[..first]) {
-                let Some(part) = chunk.lock().unwrap_or_else(PoisonError::into_inner).take()
-                else {
+                let Some(part) = chunk.lock().unwrap_or_else(PoisonError::into_inner).take() else {
                     continue;
                 };
                 let start = part.start;
