@@ -86,29 +86,10 @@ pub struct IsmctsConfig {
     /// rest of its turn is played by the game's rule-based player; `None`: the game's own
     /// ([`Game::search_params`]: `prior_settle`).
     pub prior_settle: Option<bool>,
-    /// Control variate for the determinization's luck: each iteration also scores the
-    /// redrawn root (every player's `Game::evaluate`) and backs up
-    /// `leaf - cv * (root_here - mean root so far)`: a world that is good or bad for a
-    /// player shifts every leaf alike, so subtracting its root value removes that noise
-    /// while the expected shift, the same for every action, leaves comparisons unbiased.
-    /// `0`: off (one evaluate per player per iteration saved).
-    pub control_variate: f64,
-    /// With `control_variate > 0`: the weight is fitted as the search goes, per player, to
-    /// the regression slope of the leaf on the root value (the variance-minimising
-    /// weight), capped at `control_variate`.
-    pub control_variate_fit: bool,
-    /// `true`: UCB scales each node's child means to [0, 1] by their min and max before
-    /// adding exploration (MuZero's normalisation, per node), so one `c` fits every phase
-    /// whatever the spread of `evaluate` between moves.
-    pub normalize: bool,
     /// The move played: `0` the most visited root child; `f > 0` the best mean among the
     /// children visited at least `f` times as often as the most visited. `None`: the game's
     /// own ([`Game::search_params`]: `ismcts_pick`).
     pub pick: Option<f64>,
-    /// `Some(k)`: the iterations cycle through `k` determinizations drawn once per search
-    /// (common random numbers: root actions are compared on the same worlds, as Greedy
-    /// compares its moves on the same redraws); `None`: a fresh world every iteration.
-    pub worlds: Option<u32>,
     pub seed: u64,
 }
 
@@ -130,11 +111,7 @@ impl Default for IsmctsConfig {
             prior_samples: None,
             prior_visits: None,
             prior_settle: None,
-            control_variate: 0.0,
-            control_variate_fit: false,
-            normalize: false,
             pick: None,
-            worlds: None,
             seed: 0,
         }
     }
@@ -198,17 +175,11 @@ impl IsmctsConfig {
         if self.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
             return bad("widening must be a positive number");
         }
-        if !(self.control_variate.is_finite() && (0.0..=1.0).contains(&self.control_variate)) {
-            return bad("control_variate must be a number from 0 to 1");
-        }
         if self
             .pick
             .is_some_and(|f| !(f.is_finite() && (0.0..=1.0).contains(&f)))
         {
             return bad("pick must be a number from 0 to 1");
-        }
-        if self.worlds == Some(0) {
-            return bad("worlds must be at least 1");
         }
         Ok(())
     }
@@ -260,19 +231,8 @@ impl IsmctsConfig {
         if let Some(s) = self.prior_settle {
             parts.push(format!("prior_settle={}", u8::from(s)));
         }
-        if self.control_variate_fit {
-            parts.push(format!("cv_fit={}", self.control_variate));
-        } else if self.control_variate != 0.0 {
-            parts.push(format!("cv={}", self.control_variate));
-        }
-        if self.normalize {
-            parts.push("norm=1".into());
-        }
         if let Some(f) = self.pick {
             parts.push(format!("pick={f}"));
-        }
-        if let Some(k) = self.worlds {
-            parts.push(format!("worlds={k}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -349,14 +309,6 @@ pub struct Ismcts<G: Game> {
     /// Whose turn the last action of the tree descent was made in (`Game::turn_owner`
     /// before it): a settle to the end of the turn finishes that turn.
     leaf_owner: Option<Player>,
-    /// With a control variate: every player's `evaluate` of this iteration's redrawn root
-    /// (teams shared), and their sums over the iterations so far.
-    root_here: Vec<f64>,
-    root_mean_sums: Vec<f64>,
-    /// With a fitted control variate, per player: sums of leaf, leaf * root and root^2.
-    cv_fit_sums: Vec<[f64; 3]>,
-    /// With `worlds`: the determinization seeds the iterations cycle through.
-    world_seeds: Vec<u64>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -380,10 +332,6 @@ impl<G: Game> Ismcts<G> {
             prior_visits: 0.0,
             settle: (false, false, 0),
             leaf_owner: None,
-            root_here: Vec::new(),
-            root_mean_sums: Vec::new(),
-            cv_fit_sums: Vec::new(),
-            world_seeds: Vec::new(),
         }
     }
 
@@ -434,19 +382,6 @@ impl<G: Game> Ismcts<G> {
             .unwrap_or(params.ismcts_settle_turns);
         self.settle = (settle, heuristic, if settle { turns } else { 0 });
         self.root_prior(game, me)?;
-        self.root_here.clear();
-        self.root_here.resize(players, 0.0);
-        self.root_mean_sums.clear();
-        self.root_mean_sums.resize(players, 0.0);
-        self.cv_fit_sums.clear();
-        self.cv_fit_sums.resize(players, [0.0; 3]);
-        self.world_seeds.clear();
-        if let Some(k) = self.config.worlds {
-            let k = k.min(1 << 20);
-            for _ in 0..k {
-                self.world_seeds.push(self.rng.next_u64());
-            }
-        }
 
         let mut done = 0u64;
         loop {
@@ -460,7 +395,7 @@ impl<G: Game> Ismcts<G> {
                 break;
             }
             super::cancel::check()?;
-            self.iterate(game, me, done)?;
+            self.iterate(game, me)?;
             done += 1;
         }
 
@@ -533,23 +468,9 @@ impl<G: Game> Ismcts<G> {
         self.gen
     }
 
-    /// One determinize-select-expand-rollout-backup pass; `done` iterations came before it
-    /// in this search.
-    fn iterate(&mut self, root: &G, me: Player, done: u64) -> Result<()> {
-        let seed = if self.world_seeds.is_empty() {
-            self.rng.next_u64()
-        } else {
-            self.world_seeds[(done % self.world_seeds.len() as u64) as usize]
-        };
-        let mut det = root.resample_hidden(me, seed);
-        let cv = self.config.control_variate;
-        if cv > 0.0 {
-            // How good this world is for each player, before any move of the search.
-            for (p, v) in self.root_here.iter_mut().enumerate() {
-                *v = det.evaluate(p).clamp(-1.0, 1.0);
-            }
-            self.teams.share(&mut self.root_here, &mut self.scratch);
-        }
+    /// One determinize-select-expand-rollout-backup pass.
+    fn iterate(&mut self, root: &G, me: Player) -> Result<()> {
+        let mut det = root.resample_hidden(me, self.rng.next_u64());
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
@@ -665,34 +586,13 @@ impl<G: Game> Ismcts<G> {
                 }
                 _ => n.reward / f64::from(n.visits.max(1)),
             };
-            // With `normalize`: the available children's means span [0, 1].
-            let (low, scale) = if self.config.normalize {
-                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-                let mut ch = self.nodes[node as usize].first_child;
-                while ch != NONE {
-                    let n = &self.nodes[ch as usize];
-                    if self.marks[n.id as usize] == gen + 1 {
-                        let m = mean_of(n);
-                        lo = lo.min(m);
-                        hi = hi.max(m);
-                    }
-                    ch = n.next_sibling;
-                }
-                if hi - lo > 1e-9 {
-                    (lo, 1.0 / (hi - lo))
-                } else {
-                    (0.0, 0.0)
-                }
-            } else {
-                (0.0, 1.0)
-            };
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &mut self.nodes[ch as usize];
                 if self.marks[n.id as usize] == gen + 1 {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
-                    let mean = (mean_of(n) - low) * scale;
+                    let mean = mean_of(n);
                     let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
@@ -716,35 +616,6 @@ impl<G: Game> Ismcts<G> {
             .map(|&i| self.nodes[i as usize].player as usize);
         self.rollout(&mut det, last.filter(|&p| p < self.values.len()))?;
         self.teams.share(&mut self.values, &mut self.scratch);
-        if cv > 0.0 {
-            // leaf - cv * (root here - mean root), the mean including this iteration's.
-            let n = (done + 1) as f64;
-            let fit = self.config.control_variate_fit;
-            for (((v, r), s), f) in self
-                .values
-                .iter_mut()
-                .zip(&self.root_here)
-                .zip(&mut self.root_mean_sums)
-                .zip(&mut self.cv_fit_sums)
-            {
-                *s += r;
-                let weight = if fit {
-                    // The slope cov(leaf, root) / var(root) over the iterations so far.
-                    f[0] += *v;
-                    f[1] += *v * r;
-                    f[2] += r * r;
-                    let var = f[2] - *s * *s / n;
-                    if n >= 30.0 && var > 1e-12 {
-                        ((f[1] - *s * f[0] / n) / var).clamp(0.0, cv)
-                    } else {
-                        0.0
-                    }
-                } else {
-                    cv
-                };
-                *v -= weight * (r - *s / n);
-            }
-        }
         if let Some(&first) = self.path.get(1) {
             let at = self.nodes[first as usize].id as usize * self.values.len();
             if let Some(sums) = self.root_sums.get_mut(at..at + self.values.len()) {

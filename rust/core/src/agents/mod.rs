@@ -222,10 +222,8 @@ impl AgentSpec {
     /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `settle`
     /// (`heuristic`, `turn`: to the end of the turn, `0`/`1`), `settle_turns` (whole turns), `prior`
     /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
-    /// (`heuristic`/`none`: the prior judged as the settled Greedy), `cv` (control variate
-    /// weight, 0..=1), `cv_fit` (the weight fitted, capped there), `norm` (`1`: min-max
-    /// normalised means in UCB), `pick` (best mean among children with this share of the
-    /// top visits), `worlds` (determinizations shared by the iterations), `seed`;
+    /// (`heuristic`/`none`: the prior judged as the settled Greedy), `pick` (best mean
+    /// among children with this share of the top visits), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
@@ -355,14 +353,7 @@ impl AgentSpec {
                             c.prior_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
                         "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
-                        "cv" | "control_variate" => c.control_variate = num(k, v)?,
-                        "cv_fit" => {
-                            c.control_variate = num(k, v)?;
-                            c.control_variate_fit = true;
-                        }
-                        "norm" | "normalize" => c.normalize = int(k, v)? != 0,
                         "pick" => c.pick = Some(num(k, v)?),
-                        "worlds" => c.worlds = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -374,7 +365,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, cv, cv_fit, norm, pick, worlds and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick and seed, not {k:?}"),
                         )),
                     }
                 }
@@ -452,8 +443,7 @@ mod spec_tests {
             "ismcts:500,settle=heuristic,prior=4,pv=10",
             "ismcts:500,settle=1,prior=0",
             "ismcts:500,settle=heuristic,settle_turns=2,prior=4,pv=10,prior_settle=1",
-            "ismcts:500,cv=0.5,norm=1,pick=0.5,worlds=32",
-            "ismcts:500,cv_fit=1",
+            "ismcts:500,pick=0.5",
         ] {
             let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
                 panic!("not ismcts")
@@ -472,11 +462,10 @@ mod spec_tests {
             "ismcts:settle=greedy",
             "ismcts:prior_settle=x",
             "ismcts:settle_turns=-1",
-            "ismcts:cv=2",
-            "ismcts:cv=x",
             "ismcts:pick=-0.5",
-            "ismcts:worlds=0",
-            "ismcts:norm=yes",
+            "ismcts:pick=x",
+            "ismcts:cv=1",
+            "ismcts:worlds=32",
             "random:7",
             "heuristic:samples=2",
         ] {
