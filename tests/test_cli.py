@@ -44,6 +44,8 @@ def test_bench_reports_every_measure(capsys: pytest.CaptureFixture[str]) -> None
         "batch steps/s (1024 games, 1 thread, out= buffers)",
         "batch steps/s (1024 games, all cores, fresh arrays)",
         "batch steps/s (1024 games, all cores, out= buffers)",
+        "batch steps/s (1024 games, 1 thread, out= buffers, compact)",
+        "batch steps/s (1024 games, all cores, out= buffers, compact)",
         "tournament (greedy vs random) speed-up, 2 threads / 1",
     ):
         assert figures[key] > 0, key

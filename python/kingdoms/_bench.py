@@ -19,7 +19,7 @@ import numpy as np
 
 import kingdoms
 from kingdoms.agents import ISMCTS, Greedy, Random, RustAgent
-from kingdoms.batch import Batch
+from kingdoms.batch import Batch, random_legal_ids
 
 #: The modes `kingdoms bench GAME` measures when no rules options are given: a label and the
 #: rules options of each, the game's default first. A game not listed has one mode.
@@ -113,17 +113,26 @@ def batch_steps_per_second(
     threads: int | None = None,
     out: bool = False,
     options: dict[str, Any] | None = None,
+    compact: bool = False,
 ) -> float:
     """Game-steps per second of `Batch.step` alone: `num_games` moves per call, random legal
     ids chosen in numpy between calls (not timed). `out`: write into one set of arrays made
-    once by `Batch.buffers` (`step(ids, out=...)`) instead of fresh arrays every call."""
-    env = Batch(name, num_games, seed=1, threads=threads, **(options or {}))
+    once by `Batch.buffers` (`step(ids, out=...)`) instead of fresh arrays every call.
+    `compact`: the smallest arrays the game offers, packed masks (`mask="bits"`, ids drawn
+    by `random_legal_ids`) and uint8 observations where it has them (Battle Line)."""
+    arrays: dict[str, Any] = {}
+    if compact:
+        arrays["mask"] = "bits"
+        if Batch(name, 1, **(options or {})).obs_divisors is not None:
+            arrays["obs_dtype"] = "uint8"
+    env = Batch(name, num_games, seed=1, threads=threads, **arrays, **(options or {}))
     _, mask, _ = env.reset()
     buffers = env.buffers() if out else None
+    choose = random_legal_ids if compact else random_ids
     rng = np.random.default_rng(0)
     calls, spent = 0, 0.0
     while calls == 0 or spent < seconds:
-        ids = random_ids(mask, rng)
+        ids = choose(mask, rng)
         start = time.perf_counter()
         # with `out`, `mask` is the buffer itself: read (by random_ids) before the next step
         mask = env.step(ids, out=buffers).mask
@@ -207,6 +216,12 @@ def agent_figures(
         ),
         "batch steps/s (1024 games, all cores, out= buffers)": batch_steps_per_second(
             name, 1024, seconds, out=True, options=opts
+        ),
+        "batch steps/s (1024 games, 1 thread, out= buffers, compact)": batch_steps_per_second(
+            name, 1024, seconds, 1, out=True, options=opts, compact=True
+        ),
+        "batch steps/s (1024 games, all cores, out= buffers, compact)": batch_steps_per_second(
+            name, 1024, seconds, out=True, options=opts, compact=True
         ),
     }
     for key, value in tournament_scaling(name, seconds, options=opts).items():
