@@ -109,6 +109,12 @@ pub struct IsmctsConfig {
     /// (common random numbers: root actions are compared on the same worlds, as Greedy
     /// compares its moves on the same redraws); `None`: a fresh world every iteration.
     pub worlds: Option<u32>,
+    /// `true`: below the root, the decisions the game calls routine
+    /// ([`Game::routine_action`]: Battle Line's claims and draws) are played by its rule
+    /// instead of branching on them, leaves included, so the tree's depth goes to the
+    /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
+    /// the game's own ([`Game::search_params`]: `ismcts_routine`).
+    pub routine: Option<bool>,
     pub seed: u64,
 }
 
@@ -135,6 +141,7 @@ impl Default for IsmctsConfig {
             normalize: false,
             pick: None,
             worlds: None,
+            routine: None,
             seed: 0,
         }
     }
@@ -274,6 +281,9 @@ impl IsmctsConfig {
         if let Some(k) = self.worlds {
             parts.push(format!("worlds={k}"));
         }
+        if let Some(r) = self.routine {
+            parts.push(format!("routine={}", u8::from(r)));
+        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -357,6 +367,8 @@ pub struct Ismcts<G: Game> {
     cv_fit_sums: Vec<[f64; 3]>,
     /// With `worlds`: the determinization seeds the iterations cycle through.
     world_seeds: Vec<u64>,
+    /// This search's `routine` (the config's, else the game's).
+    routine: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -384,6 +396,7 @@ impl<G: Game> Ismcts<G> {
             root_mean_sums: Vec::new(),
             cv_fit_sums: Vec::new(),
             world_seeds: Vec::new(),
+            routine: false,
         }
     }
 
@@ -433,6 +446,7 @@ impl<G: Game> Ismcts<G> {
             .settle_turns
             .unwrap_or(params.ismcts_settle_turns);
         self.settle = (settle, heuristic, if settle { turns } else { 0 });
+        self.routine = self.config.routine.unwrap_or(params.ismcts_routine);
         self.root_prior(game, me)?;
         self.root_here.clear();
         self.root_here.resize(players, 0.0);
@@ -557,7 +571,13 @@ impl<G: Game> Ismcts<G> {
             .config
             .exploration
             .unwrap_or_else(|| G::search_params().exploration);
-        while let Some(mover) = det.current_player() {
+        loop {
+            if node != 0 && self.routine {
+                self.play_routine(&mut det)?;
+            }
+            let Some(mover) = det.current_player() else {
+                break;
+            };
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
@@ -709,6 +729,9 @@ impl<G: Game> Ismcts<G> {
             det.apply(a)?;
             self.path.push(best);
             node = best;
+        }
+        if self.path.len() > 1 && self.routine {
+            self.play_routine(&mut det)?;
         }
         let last = self
             .path
@@ -865,6 +888,21 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
+    }
+
+    /// With `routine`: play the game's routine decisions ([`Game::routine_action`]) until
+    /// one that matters (or the end) is to be made.
+    fn play_routine(&mut self, det: &mut G) -> Result<()> {
+        for _ in 0..MAX_SETTLE {
+            match det.routine_action(&mut self.rng) {
+                Some(a) => det.apply(a)?,
+                None => return Ok(()),
+            }
+        }
+        Err(Error::invalid(format!(
+            "{}: routine decisions did not end in {MAX_SETTLE} moves",
+            G::NAME
+        )))
     }
 
     /// Play the action that `evaluate`s best for `mover`'s team (ties: the first found).

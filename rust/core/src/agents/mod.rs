@@ -225,7 +225,8 @@ impl AgentSpec {
     /// (`heuristic`/`none`: the prior judged as the settled Greedy), `cv` (control variate
     /// weight, 0..=1), `cv_fit` (the weight fitted, capped there), `norm` (`1`: min-max
     /// normalised means in UCB), `pick` (best mean among children with this share of the
-    /// top visits), `worlds` (determinizations shared by the iterations), `seed`;
+    /// top visits), `worlds` (determinizations shared by the iterations), `routine` (`1`:
+    /// the game's routine decisions played by rule below the root), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
@@ -363,6 +364,7 @@ impl AgentSpec {
                         "norm" | "normalize" => c.normalize = int(k, v)? != 0,
                         "pick" => c.pick = Some(num(k, v)?),
                         "worlds" => c.worlds = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
+                        "routine" => c.routine = Some(int(k, v)? != 0),
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -374,7 +376,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, cv, cv_fit, norm, pick, worlds and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, cv, cv_fit, norm, pick, worlds, routine and seed, not {k:?}"),
                         )),
                     }
                 }
@@ -454,6 +456,8 @@ mod spec_tests {
             "ismcts:500,settle=heuristic,settle_turns=2,prior=4,pv=10,prior_settle=1",
             "ismcts:500,cv=0.5,norm=1,pick=0.5,worlds=32",
             "ismcts:500,cv_fit=1",
+            "ismcts:500,expand=4,pick=0.5,routine=1",
+            "ismcts:500,routine=0",
         ] {
             let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
                 panic!("not ismcts")
