@@ -54,6 +54,10 @@ pub struct SearchParams {
     /// most visited root child; `f > 0` the best mean among the children visited at least
     /// `f` times as often as the most visited.
     pub ismcts_pick: f64,
+    /// ISMCTS's `routine` when its configuration leaves it to the game: below the root,
+    /// the decisions [`Game::routine_action`] names are played by that rule instead of
+    /// being branched on.
+    pub ismcts_routine: bool,
 }
 
 impl SearchParams {
@@ -68,6 +72,7 @@ impl SearchParams {
         ismcts_settle_turns: 0,
         prior_settle: false,
         ismcts_pick: 0.0,
+        ismcts_routine: false,
     };
 }
 
@@ -246,6 +251,14 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// the game's own rules of thumb, no search. Uses only what the player to move may see;
     /// `rng` breaks ties. `None`: this game has no heuristic player (the agent refuses it).
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
+        let _ = rng;
+        None
+    }
+
+    /// A decision the search may take by rule instead of branching on it (ISMCTS's opt-in
+    /// `routine`): the move, when the decision to be made here is routine for this game,
+    /// from what the player to move may see; `rng` breaks ties. Default: none is routine.
+    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
         let _ = rng;
         None
     }

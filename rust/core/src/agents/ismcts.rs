@@ -90,6 +90,12 @@ pub struct IsmctsConfig {
     /// children visited at least `f` times as often as the most visited. `None`: the game's
     /// own ([`Game::search_params`]: `ismcts_pick`).
     pub pick: Option<f64>,
+    /// `true`: below the root, the decisions the game calls routine
+    /// ([`Game::routine_action`]: Battle Line's claims and draws) are played by its rule
+    /// instead of branching on them, leaves included, so the tree's depth goes to the
+    /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
+    /// the game's own ([`Game::search_params`]: `ismcts_routine`).
+    pub routine: Option<bool>,
     pub seed: u64,
 }
 
@@ -112,6 +118,7 @@ impl Default for IsmctsConfig {
             prior_visits: None,
             prior_settle: None,
             pick: None,
+            routine: None,
             seed: 0,
         }
     }
@@ -234,6 +241,9 @@ impl IsmctsConfig {
         if let Some(f) = self.pick {
             parts.push(format!("pick={f}"));
         }
+        if let Some(r) = self.routine {
+            parts.push(format!("routine={}", u8::from(r)));
+        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -309,6 +319,11 @@ pub struct Ismcts<G: Game> {
     /// Whose turn the last action of the tree descent was made in (`Game::turn_owner`
     /// before it): a settle to the end of the turn finishes that turn.
     leaf_owner: Option<Player>,
+    /// With a control variate: every player's `evaluate` of this iteration's redrawn root
+    /// (teams shared), and their sums over the iterations so far.
+    /// With a fitted control variate, per player: sums of leaf, leaf * root and root^2.
+    /// This search's `routine` (the config's, else the game's).
+    routine: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -332,6 +347,7 @@ impl<G: Game> Ismcts<G> {
             prior_visits: 0.0,
             settle: (false, false, 0),
             leaf_owner: None,
+            routine: false,
         }
     }
 
@@ -381,6 +397,7 @@ impl<G: Game> Ismcts<G> {
             .settle_turns
             .unwrap_or(params.ismcts_settle_turns);
         self.settle = (settle, heuristic, if settle { turns } else { 0 });
+        self.routine = self.config.routine.unwrap_or(params.ismcts_routine);
         self.root_prior(game, me)?;
 
         let mut done = 0u64;
@@ -478,7 +495,13 @@ impl<G: Game> Ismcts<G> {
             .config
             .exploration
             .unwrap_or_else(|| G::search_params().exploration);
-        while let Some(mover) = det.current_player() {
+        loop {
+            if node != 0 && self.routine {
+                self.play_routine(&mut det)?;
+            }
+            let Some(mover) = det.current_player() else {
+                break;
+            };
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
@@ -610,6 +633,9 @@ impl<G: Game> Ismcts<G> {
             self.path.push(best);
             node = best;
         }
+        if self.path.len() > 1 && self.routine {
+            self.play_routine(&mut det)?;
+        }
         let last = self
             .path
             .last()
@@ -736,6 +762,21 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
+    }
+
+    /// With `routine`: play the game's routine decisions ([`Game::routine_action`]) until
+    /// one that matters (or the end) is to be made.
+    fn play_routine(&mut self, det: &mut G) -> Result<()> {
+        for _ in 0..MAX_SETTLE {
+            match det.routine_action(&mut self.rng) {
+                Some(a) => det.apply(a)?,
+                None => return Ok(()),
+            }
+        }
+        Err(Error::invalid(format!(
+            "{}: routine decisions did not end in {MAX_SETTLE} moves",
+            G::NAME
+        )))
     }
 
     /// Play the action that `evaluate`s best for `mover`'s team (ties: the first found).

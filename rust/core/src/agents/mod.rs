@@ -223,7 +223,8 @@ impl AgentSpec {
     /// (`heuristic`, `turn`: to the end of the turn, `0`/`1`), `settle_turns` (whole turns), `prior`
     /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
     /// (`heuristic`/`none`: the prior judged as the settled Greedy), `pick` (best mean
-    /// among children with this share of the top visits), `seed`;
+    /// among children with this share of the top visits), `routine` (`1`: the game's
+    /// routine decisions played by rule below the root), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
@@ -354,6 +355,7 @@ impl AgentSpec {
                         }
                         "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
                         "pick" => c.pick = Some(num(k, v)?),
+                        "routine" => c.routine = Some(int(k, v)? != 0),
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -365,7 +367,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine and seed, not {k:?}"),
                         )),
                     }
                 }
@@ -444,6 +446,8 @@ mod spec_tests {
             "ismcts:500,settle=1,prior=0",
             "ismcts:500,settle=heuristic,settle_turns=2,prior=4,pv=10,prior_settle=1",
             "ismcts:500,pick=0.5",
+            "ismcts:500,expand=4,pick=0.5,routine=1",
+            "ismcts:500,routine=0",
         ] {
             let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
                 panic!("not ismcts")

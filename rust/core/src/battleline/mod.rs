@@ -140,6 +140,14 @@ impl Game for BattleLine {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
+    // Claims and the draw: claiming what is provable at once is never worse (a claimed
+    // flag is out of the tactics' reach), and the draw follows the heuristic's rule.
+    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        match self.phase {
+            Phase::Claim | Phase::Draw => heuristic::heuristic_action(self, rng),
+            _ => None,
+        }
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }

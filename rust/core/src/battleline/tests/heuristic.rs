@@ -130,3 +130,60 @@ fn heuristic_games_are_legal_and_claim_at_once() {
         assert!(g.heuristic_action(&mut rng).is_none());
     }
 }
+
+/// ISMCTS's `routine` option: claims and draws are the routine decisions, taken as the
+/// heuristic player takes them; a play is never routine.
+#[test]
+fn routine_decisions_are_the_claims_and_the_draw() {
+    let (mut routine, mut other) = (0, 0);
+    for seed in 0..6 {
+        random_game(seed, &options_for(seed), |g, legal| {
+            let mut rng = GameRng::seed(seed);
+            let a = g.routine_action(&mut rng);
+            if matches!(g.phase, Phase::Claim | Phase::Draw) {
+                let a = a.expect("claims and draws are routine");
+                assert!(legal.contains(&a), "{a} is not legal");
+                assert_eq!(Some(a), g.heuristic_action(&mut GameRng::seed(seed)));
+                routine += 1;
+            } else {
+                assert_eq!(a, None, "{:?} is not routine", g.phase);
+                other += 1;
+            }
+        });
+    }
+    assert!(routine > 50 && other > 50, "{routine} {other}");
+}
+
+/// Below the root a search with `routine` plays claims and draws by rule, but a root that
+/// is itself a claim or a draw is searched: each choice there is tried and reported.
+#[test]
+fn a_routine_search_still_searches_a_draw_at_the_root() {
+    use crate::agents::{Ismcts, IsmctsConfig};
+    let mut g = build(json!({
+        "flags": [{"sides": [["R10", "R9"], ["B5", "B6"]]}],
+        "hands": [hand(&["R8", "Y3"]), ["P9", "P8", "P7", "O9", "O8", "O7", "G9"]],
+    }));
+    play(&mut g, "R8@0");
+    play(&mut g, "claim 0");
+    assert_eq!(g.phase, Phase::Draw);
+    let config = IsmctsConfig {
+        iterations: Some(200),
+        routine: Some(true),
+        ..IsmctsConfig::default()
+    };
+    let stats = Ismcts::<BattleLine>::new(config.clone())
+        .search(&g)
+        .unwrap();
+    let mut tried: Vec<String> = stats
+        .children
+        .iter()
+        .map(|c| c.action.to_string())
+        .collect();
+    tried.sort();
+    let mut want = legal_text(&g);
+    want.sort();
+    assert_eq!(tried, want, "{stats:?}");
+    assert_eq!(stats.children.iter().map(|c| c.visits).sum::<u32>(), 200);
+    let again = Ismcts::<BattleLine>::new(config).search(&g).unwrap();
+    assert_eq!(stats.children, again.children);
+}
