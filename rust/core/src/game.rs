@@ -54,11 +54,6 @@ pub struct SearchParams {
     /// most visited root child; `f > 0` the best mean among the children visited at least
     /// `f` times as often as the most visited.
     pub ismcts_pick: f64,
-    /// ISMCTS's `blind` when its configuration leaves it to the game: below the root, a
-    /// decision taken without seeing another player's earlier choice
-    /// ([`Game::decides_blind`]) is played by the game's rule-based move instead of the
-    /// tree (whose path would show that choice to the mover). Off by default.
-    pub ismcts_blind: bool,
 }
 
 impl SearchParams {
@@ -73,7 +68,6 @@ impl SearchParams {
         ismcts_settle_turns: 0,
         prior_settle: false,
         ismcts_pick: 0.0,
-        ismcts_blind: false,
     };
 }
 
@@ -254,15 +248,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
         let _ = rng;
         None
-    }
-
-    /// Whether the player to move decides without seeing a choice another player has
-    /// already made (a card turned face down, a secret order): a search tree's path holds
-    /// that choice, so a tree node here would let the mover answer what it cannot see.
-    /// ISMCTS with `blind` plays such decisions below its root with
-    /// [`Game::heuristic_action`]. Default: never.
-    fn decides_blind(&self) -> bool {
-        false
     }
 
     /// The search settings this game's agents use unless told otherwise (issue 14: how

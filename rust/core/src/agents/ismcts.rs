@@ -109,12 +109,6 @@ pub struct IsmctsConfig {
     /// (common random numbers: root actions are compared on the same worlds, as Greedy
     /// compares its moves on the same redraws); `None`: a fresh world every iteration.
     pub worlds: Option<u32>,
-    /// `Some(true)`: below the root, a decision the mover takes without seeing another
-    /// player's earlier choice ([`Game::decides_blind`]: a face-down card, a secret order)
-    /// is played with the game's rule-based move ([`Game::heuristic_action`]) and gets no
-    /// node: the tree's path holds that choice, so a node there would let the mover answer
-    /// it. `None`: the game's own ([`Game::search_params`]: `ismcts_blind`).
-    pub blind: Option<bool>,
     pub seed: u64,
 }
 
@@ -141,7 +135,6 @@ impl Default for IsmctsConfig {
             normalize: false,
             pick: None,
             worlds: None,
-            blind: None,
             seed: 0,
         }
     }
@@ -281,9 +274,6 @@ impl IsmctsConfig {
         if let Some(k) = self.worlds {
             parts.push(format!("worlds={k}"));
         }
-        if let Some(b) = self.blind {
-            parts.push(format!("blind={}", u8::from(b)));
-        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -367,8 +357,6 @@ pub struct Ismcts<G: Game> {
     cv_fit_sums: Vec<[f64; 3]>,
     /// With `worlds`: the determinization seeds the iterations cycle through.
     world_seeds: Vec<u64>,
-    /// This search's `blind` (the config's, else the game's).
-    blind: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -396,7 +384,6 @@ impl<G: Game> Ismcts<G> {
             root_mean_sums: Vec::new(),
             cv_fit_sums: Vec::new(),
             world_seeds: Vec::new(),
-            blind: false,
         }
     }
 
@@ -446,7 +433,6 @@ impl<G: Game> Ismcts<G> {
             .settle_turns
             .unwrap_or(params.ismcts_settle_turns);
         self.settle = (settle, heuristic, if settle { turns } else { 0 });
-        self.blind = self.config.blind.unwrap_or(params.ismcts_blind);
         self.root_prior(game, me)?;
         self.root_here.clear();
         self.root_here.resize(players, 0.0);
@@ -572,14 +558,6 @@ impl<G: Game> Ismcts<G> {
             .exploration
             .unwrap_or_else(|| G::search_params().exploration);
         while let Some(mover) = det.current_player() {
-            if self.blind && node != 0 && det.decides_blind() {
-                // Played by the rule-based move, from what the mover sees; no node.
-                if let Some(a) = det.heuristic_action(&mut self.rng) {
-                    self.note_turn(&det);
-                    det.apply(a)?;
-                    continue;
-                }
-            }
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());

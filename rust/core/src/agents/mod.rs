@@ -363,7 +363,6 @@ impl AgentSpec {
                         "norm" | "normalize" => c.normalize = int(k, v)? != 0,
                         "pick" => c.pick = Some(num(k, v)?),
                         "worlds" => c.worlds = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
-                        "blind" => c.blind = Some(int(k, v)? != 0),
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -375,7 +374,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, cv, cv_fit, norm, pick, worlds, blind and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, cv, cv_fit, norm, pick, worlds and seed, not {k:?}"),
                         )),
                     }
                 }

@@ -14,27 +14,9 @@ use super::cards::Card;
 use super::combat::{card_score, strength};
 use super::notation::Action;
 use super::rules::score_combat;
-use super::state::{Arte, Kind, Phase, Stage};
+use super::state::{Arte, Kind};
 use crate::game::Player;
 use crate::rng::GameRng;
-
-/// Whether the player to move decides without seeing a choice the other player has made
-/// (`Game::decides_blind`): the chooser of a draft with a face-down card (AG-2.3), the second
-/// to place terrain or deploy in secret (AG-3.2, AG-5.2), the sudden-death defender (AG-8.2).
-pub(crate) fn decides_blind(g: &Arte) -> bool {
-    let Some(p) = g.current() else { return false };
-    let other = &g.sides[1 - p];
-    match g.phase {
-        Phase::Draft => g
-            .draft
-            .as_ref()
-            .is_some_and(|d| d.stage() == Stage::Choose && d.hidden.is_some()),
-        Phase::Terrain => !other.placing.is_empty(),
-        Phase::Deploy => !other.deploying.is_empty(),
-        Phase::SuddenDeath => other.pick.is_some(),
-        Phase::Combat | Phase::Over => false,
-    }
-}
 
 /// The heuristic player's move, `None` when the game is over.
 pub(crate) fn heuristic_action(g: &Arte, rng: &mut GameRng) -> Option<Action> {

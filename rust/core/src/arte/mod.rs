@@ -124,9 +124,6 @@ impl Game for Arte {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
-    fn decides_blind(&self) -> bool {
-        heuristic::decides_blind(self)
-    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }
