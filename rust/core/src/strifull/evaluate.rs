@@ -1,7 +1,7 @@
 //! The heuristic `evaluate`: a material count from one player's point of view, built only
 //! from what that player may see (SK-10).
 
-use super::state::{row_of, zone_of, Outcome, Strifull, CELLS};
+use super::state::{Outcome, Strifull};
 use crate::game::SearchParams;
 
 /// STRIFULL's search settings (`Game::search_params`). Every attack is settled by dice
@@ -69,37 +69,32 @@ impl Strifull {
             Outcome::Draw => return 0.0,
             Outcome::Running => {}
         }
+        // The hot path of every search (a third of an ISMCTS iteration): the cells are
+        // visited half-row by half-row, in cell order, so each half-row is counted once.
         let score = |side: usize| -> f64 {
             let s = &self.sides[side];
-            // Only the opponent has troops `player` cannot see (their own are all known).
-            let (unseen_atk, unseen_def) = if side == player {
-                (0.0, 0.0)
-            } else {
-                self.unseen_mean(side)
-            };
+            // Only the opponent has troops `player` cannot see (their own are all known);
+            // their mean is computed at the first one met.
+            let mut unseen = None;
             let mut v = ROW * s.live_rows() as f64 + PILE * s.pile.len() as f64;
-            for c in 0..CELLS {
-                let cell = s.cells[c];
-                if cell.is_empty() {
-                    continue;
-                }
-                let (atk, def) = if self.sees(Some(player), side, c) {
-                    let t = self.troop(cell.card);
-                    (
-                        f64::from(t.atk) + f64::from(cell.atk),
-                        f64::from(t.def) + f64::from(cell.def),
-                    )
-                } else {
-                    (unseen_atk, unseen_def)
-                };
-                let (zone_stat, other) = if zone_of(c) == 0 {
-                    (atk, def)
-                } else {
-                    (def, atk)
-                };
-                v += TROOP + ZONE_STAT * zone_stat + OTHER_STAT * other;
-                if s.half_count(zone_of(c), row_of(c)) == 1 {
-                    v -= LONE;
+            // Half-row `h` is cells `3h..3h + 3`: the attack zone's rows 1-3, then the defence's.
+            for (h, half) in s.cells.chunks_exact(3).enumerate() {
+                let alone = half.iter().filter(|c| c.occupied()).count() == 1;
+                for cell in half.iter().filter(|c| c.occupied()) {
+                    let (atk, def) = if side == player || cell.revealed {
+                        let t = self.troop(cell.card);
+                        (
+                            f64::from(t.atk) + f64::from(cell.atk),
+                            f64::from(t.def) + f64::from(cell.def),
+                        )
+                    } else {
+                        *unseen.get_or_insert_with(|| self.unseen_mean(side))
+                    };
+                    let (zone_stat, other) = if h < 3 { (atk, def) } else { (def, atk) };
+                    v += TROOP + ZONE_STAT * zone_stat + OTHER_STAT * other;
+                    if alone {
+                        v -= LONE;
+                    }
                 }
             }
             v
