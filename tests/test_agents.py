@@ -84,12 +84,19 @@ def test_agents_are_frozen_configurations() -> None:
     assert (turned.settle_turns, turned.prior_settle, ISMCTS().settle_turns) == (1, True, None)
     assert parse("ismcts:300,settle=turn,prior=4,prior_settle=heuristic") == turned
     assert turned.name == "ismcts:300,settle=heuristic,settle_turns=1,prior=4,prior_settle=1"
+    routed = ISMCTS(iterations=300, expand_samples=4, pick=0.5, routine=True)
+    assert (routed.pick, routed.routine, ISMCTS().pick, ISMCTS().routine) == (0.5, True, None, None)
+    assert parse("ismcts:300,expand=4,pick=0.5,routine=1") == routed
+    assert routed.name == "ismcts:300,expand=4,pick=0.5,routine=1"
+    for bad_pick in (-0.5, 1.5, float("nan")):
+        with pytest.raises(kingdoms.KingdomsError, match="pick"):
+            ISMCTS(pick=bad_pick)
     settled = Greedy(samples=4, seed=2, settle=True)
     assert parse("greedy:samples=4,settle=heuristic,seed=2") == settled
     assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed, turned):
+    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)

@@ -297,7 +297,10 @@ impl PyGreedy {
 /// move; `settle_turns`: whole turns, 1 the leaf's own, reactions inside it included) before a leaf
 /// is scored (None: the game's own); `prior_samples` redraws score every root action first
 /// as Greedy does (`prior_settle`: after its turn is settled), worth `prior_visits` visits
-/// (None: the game's own). docs/agents.md says
+/// (None: the game's own). `pick` f > 0 plays the best mean among root actions visited at
+/// least f times as often as the most visited (0: the most visited); `routine` plays the
+/// game's routine decisions (Battle Line's claims and draws) by rule below the root (None:
+/// the game's own, for both). docs/agents.md says
 /// how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
@@ -309,8 +312,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -328,6 +331,8 @@ impl PyIsmcts {
         settle_heuristic: bool,
         settle_turns: Option<Whole>,
         prior_settle: Option<bool>,
+        pick: Option<f64>,
+        routine: Option<bool>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -381,8 +386,9 @@ impl PyIsmcts {
             prior_samples,
             prior_visits,
             prior_settle,
+            pick,
+            routine,
             seed,
-            ..IsmctsConfig::default()
         };
         config.validate().py()?;
         Ok(PyIsmcts {
@@ -448,6 +454,18 @@ impl PyIsmcts {
     #[getter]
     fn prior_visits(&self) -> Option<f64> {
         self.config.prior_visits
+    }
+    /// The move played: 0 the most visited root action, f > 0 the best mean among those
+    /// visited at least f times as often as the most visited; None: the game's own.
+    #[getter]
+    fn pick(&self) -> Option<f64> {
+        self.config.pick
+    }
+    /// Whether the game's routine decisions are played by rule below the root, or None
+    /// (the game's own).
+    #[getter]
+    fn routine(&self) -> Option<bool> {
+        self.config.routine
     }
 
     #[getter]
@@ -521,7 +539,7 @@ impl PyIsmcts {
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
-             settle_turns={}, prior_settle={})",
+             settle_turns={}, prior_settle={}, pick={}, routine={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -535,6 +553,8 @@ impl PyIsmcts {
             if c.settle_heuristic { "True" } else { "False" },
             opt(c.settle_turns.map(|x| x.to_string())),
             opt(c.prior_settle.map(|s| if s { "True" } else { "False" }.to_string())),
+            opt(c.pick.map(|x| format!("{x:?}"))),
+            opt(c.routine.map(|s| if s { "True" } else { "False" }.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -546,7 +566,7 @@ impl PyIsmcts {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let c = &self.config;
         // Two tuples joined: PyO3 converts tuples of at most 12 items.
-        let later = (c.settle_turns, c.prior_settle).into_pyobject(py)?;
+        let later = (c.settle_turns, c.prior_settle, c.pick, c.routine).into_pyobject(py)?;
         let first = (
             c.iterations,
             c.seed,
