@@ -1,7 +1,7 @@
 //! The heuristic `evaluate`: a material count from one player's point of view, built only
 //! from what that player may see (SK-10).
 
-use super::state::{Outcome, Strifull};
+use super::state::{zone_of, Outcome, Strifull};
 use crate::game::SearchParams;
 
 /// STRIFULL's search settings (`Game::search_params`). Every attack is settled by dice
@@ -77,11 +77,12 @@ impl Strifull {
             // their mean is computed at the first one met.
             let mut unseen = None;
             let mut v = ROW * s.live_rows() as f64 + PILE * s.pile.len() as f64;
-            // Half-row `h` is cells `3h..3h + 3`: the attack zone's rows 1-3, then the defence's.
+            // A half-row (one zone's row) is three consecutive cells (`cell_at`).
             for (h, half) in s.cells.chunks_exact(3).enumerate() {
                 let alone = half.iter().filter(|c| c.occupied()).count() == 1;
-                for cell in half.iter().filter(|c| c.occupied()) {
-                    let (atk, def) = if side == player || cell.revealed {
+                for (k, cell) in half.iter().enumerate().filter(|(_, c)| c.occupied()) {
+                    let c = 3 * h + k;
+                    let (atk, def) = if self.sees(Some(player), side, c) {
                         let t = self.troop(cell.card);
                         (
                             f64::from(t.atk) + f64::from(cell.atk),
@@ -90,7 +91,11 @@ impl Strifull {
                     } else {
                         *unseen.get_or_insert_with(|| self.unseen_mean(side))
                     };
-                    let (zone_stat, other) = if h < 3 { (atk, def) } else { (def, atk) };
+                    let (zone_stat, other) = if zone_of(c) == 0 {
+                        (atk, def)
+                    } else {
+                        (def, atk)
+                    };
                     v += TROOP + ZONE_STAT * zone_stat + OTHER_STAT * other;
                     if alone {
                         v -= LONE;
