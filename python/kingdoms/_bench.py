@@ -134,7 +134,7 @@ def batch_steps_per_second(
     while calls == 0 or spent < seconds:
         ids = choose(mask, rng)
         start = time.perf_counter()
-        # with `out`, `mask` is the buffer itself: read (by random_ids) before the next step
+        # with `out`, `mask` is the buffer itself: read (by the chooser) before the next step
         mask = env.step(ids, out=buffers).mask
         spent += time.perf_counter() - start
         calls += 1

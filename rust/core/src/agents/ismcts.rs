@@ -319,9 +319,6 @@ pub struct Ismcts<G: Game> {
     /// Whose turn the last action of the tree descent was made in (`Game::turn_owner`
     /// before it): a settle to the end of the turn finishes that turn.
     leaf_owner: Option<Player>,
-    /// With a control variate: every player's `evaluate` of this iteration's redrawn root
-    /// (teams shared), and their sums over the iterations so far.
-    /// With a fitted control variate, per player: sums of leaf, leaf * root and root^2.
     /// This search's `routine` (the config's, else the game's).
     routine: bool,
 }
