@@ -80,9 +80,8 @@ impl Strifull {
             // A half-row (one zone's row) is three consecutive cells (`cell_at`).
             for (h, half) in s.cells.chunks_exact(3).enumerate() {
                 let alone = half.iter().filter(|c| c.occupied()).count() == 1;
-                for (k, cell) in half.iter().enumerate().filter(|(_, c)| c.occupied()) {
-                    let c = 3 * h + k;
-                    let (atk, def) = if self.sees(Some(player), side, c) {
+                for cell in half.iter().filter(|c| c.occupied()) {
+                    let (atk, def) = if cell.seen_by(Some(player), side) {
                         let t = self.troop(cell.card);
                         (
                             f64::from(t.atk) + f64::from(cell.atk),
@@ -91,7 +90,7 @@ impl Strifull {
                     } else {
                         *unseen.get_or_insert_with(|| self.unseen_mean(side))
                     };
-                    let (zone_stat, other) = if zone_of(c) == 0 {
+                    let (zone_stat, other) = if zone_of(3 * h) == 0 {
                         (atk, def)
                     } else {
                         (def, atk)

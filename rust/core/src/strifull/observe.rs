@@ -90,8 +90,7 @@ impl Strifull {
 
     /// Whether `viewer` knows the card at (`side`, `cell`).
     pub(crate) fn sees(&self, viewer: Option<usize>, side: usize, cell: usize) -> bool {
-        let c = self.sides[side].cells[cell];
-        c.occupied() && (viewer.is_none_or(|v| v == side) || c.revealed)
+        self.sides[side].cells[cell].seen_by(viewer, side)
     }
 
     /// The observation of `player` (layout in `docs/strifull.md`).

@@ -222,6 +222,13 @@ impl Cell {
     pub fn occupied(self) -> bool {
         self.card != EMPTY
     }
+    /// Whether `viewer` (None: the full view) sees this troop of `side`'s: a side's own
+    /// troops always, the other side's once revealed (SK-10). The one place the rule is
+    /// written: views, observations and `evaluate` all ask it.
+    #[inline]
+    pub fn seen_by(self, viewer: Option<usize>, side: usize) -> bool {
+        self.occupied() && (viewer.is_none_or(|v| v == side) || self.revealed)
+    }
 }
 
 /// A small fixed-capacity stack of card indices (pile or graveyard); `Copy`, so cloning a
