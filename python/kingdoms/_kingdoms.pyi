@@ -587,7 +587,7 @@ class ISMCTS:
         exploration: float | None = None,
         time_limit: float | None = None,
         rollout_depth: int | None = 0,
-        expand_samples: int = 8,
+        expand_samples: int | None = None,
         widening: float | None = 1.0,
         settle: bool | None = None,
         time: float | None = None,
@@ -610,7 +610,7 @@ class ISMCTS:
     @property
     def rollout_depth(self) -> int | None: ...
     @property
-    def expand_samples(self) -> int: ...
+    def expand_samples(self) -> int | None: ...
     @property
     def widening(self) -> float | None: ...
     @property

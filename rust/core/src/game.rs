@@ -58,6 +58,10 @@ pub struct SearchParams {
     /// the decisions [`Game::routine_action`] names are played by that rule instead of
     /// being branched on.
     pub ismcts_routine: bool,
+    /// ISMCTS's `expand_samples` when its configuration leaves it to the game: how many
+    /// untried actions, drawn at random, `evaluate` judges at each expansion below the root
+    /// (0/1: a random one).
+    pub ismcts_expand_samples: u32,
 }
 
 impl SearchParams {
@@ -73,6 +77,7 @@ impl SearchParams {
         prior_settle: false,
         ismcts_pick: 0.0,
         ismcts_routine: false,
+        ismcts_expand_samples: 8,
     };
 }
 

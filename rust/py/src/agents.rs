@@ -291,7 +291,7 @@ impl PyGreedy {
 /// UCB constant on rewards in [0, 1] (None: the game's own).
 /// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
 /// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
-/// (0/1: a random one); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
+/// (0/1: a random one; None: the game's own); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
 /// in play (None: every action is tried before any is revisited); `settle` lets the player
 /// who just moved finish their turn greedily (`settle_heuristic`: with the game's heuristic
 /// move; `settle_turns`: whole turns, 1 the leaf's own, reactions inside it included) before a leaf
@@ -312,8 +312,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=Whole::EIGHT, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=8, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -322,7 +322,7 @@ impl PyIsmcts {
         exploration: Option<f64>,
         time_limit: Option<f64>,
         rollout_depth: Option<Whole>,
-        expand_samples: Whole,
+        expand_samples: Option<Whole>,
         widening: Option<f64>,
         settle: Option<bool>,
         time: Option<f64>,
@@ -355,8 +355,12 @@ impl PyIsmcts {
                     .map(|d| d as u32)
             })
             .transpose()?;
-        let expand_samples =
-            expand_samples.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")? as u32;
+        let expand_samples = expand_samples
+            .map(|m| {
+                m.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")
+                    .map(|m| m as u32)
+            })
+            .transpose()?;
         let prior_samples = prior_samples
             .map(|k| {
                 k.count(u64::from(IsmctsConfig::MAX_DEPTH), "prior_samples")
@@ -418,7 +422,7 @@ impl PyIsmcts {
         self.config.rollout_depth
     }
     #[getter]
-    fn expand_samples(&self) -> u32 {
+    fn expand_samples(&self) -> Option<u32> {
         self.config.expand_samples
     }
     #[getter]
@@ -545,7 +549,7 @@ impl PyIsmcts {
             opt(c.exploration.map(|x| format!("{x:?}"))),
             opt(c.time_limit.map(|x| format!("{x:?}"))),
             opt(c.rollout_depth.map(|x| x.to_string())),
-            c.expand_samples,
+            opt(c.expand_samples.map(|x| x.to_string())),
             opt(c.widening.map(|x| format!("{x:?}"))),
             opt(c.settle.map(|s| if s { "True" } else { "False" }.to_string())),
             opt(c.prior_samples.map(|x| x.to_string())),

@@ -31,7 +31,6 @@ impl Whole {
     // Defaults for `#[pyo3(signature = ...)]`.
     pub const ZERO: Whole = Whole(0);
     pub const ONE: Whole = Whole(1);
-    pub const EIGHT: Whole = Whole(8);
     pub const HUNDRED: Whole = Whole(100);
     pub const THOUSAND: Whole = Whole(1000);
 }

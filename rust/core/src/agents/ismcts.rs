@@ -52,8 +52,9 @@ pub struct IsmctsConfig {
     /// position's `Game::evaluate` (0: evaluate the new leaf at once).
     pub rollout_depth: Option<u32>,
     /// Expansion: `0`/`1` adds a uniformly chosen untried action; `m > 1` adds the best of
-    /// `m` untried actions drawn at random, judged by the mover's `Game::evaluate`.
-    pub expand_samples: u32,
+    /// `m` untried actions drawn at random, judged by the mover's `Game::evaluate`. `None`:
+    /// the game's own ([`Game::search_params`]: `ismcts_expand_samples`).
+    pub expand_samples: Option<u32>,
     /// Progressive widening: `Some(k)` keeps at most `ceil(k * sqrt(visits + 1))` children
     /// of a node in play (the rest wait untried); `None` tries every action before any is
     /// revisited.
@@ -109,7 +110,7 @@ impl Default for IsmctsConfig {
             time_limit: None,
             exploration: None,
             rollout_depth: Some(0),
-            expand_samples: 8,
+            expand_samples: None,
             widening: Some(1.0),
             settle: None,
             settle_heuristic: false,
@@ -164,7 +165,7 @@ impl IsmctsConfig {
             }
         };
         depth("rollout_depth", self.rollout_depth.unwrap_or(0))?;
-        depth("expand_samples", self.expand_samples)?;
+        depth("expand_samples", self.expand_samples.unwrap_or(0))?;
         depth("prior_samples", self.prior_samples.unwrap_or(0))?;
         depth("settle_turns", self.settle_turns.unwrap_or(0))?;
         if self
@@ -212,8 +213,8 @@ impl IsmctsConfig {
                 off(self.rollout_depth.map(|x| x.to_string()))
             ));
         }
-        if self.expand_samples != d.expand_samples {
-            parts.push(format!("expand={}", self.expand_samples));
+        if let Some(m) = self.expand_samples {
+            parts.push(format!("expand={m}"));
         }
         if self.widening != d.widening {
             parts.push(format!(
@@ -321,6 +322,8 @@ pub struct Ismcts<G: Game> {
     leaf_owner: Option<Player>,
     /// This search's `routine` (the config's, else the game's).
     routine: bool,
+    /// This search's `expand_samples` (the config's, else the game's).
+    expand: u32,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -345,6 +348,7 @@ impl<G: Game> Ismcts<G> {
             settle: (false, false, 0),
             leaf_owner: None,
             routine: false,
+            expand: 0,
         }
     }
 
@@ -395,6 +399,10 @@ impl<G: Game> Ismcts<G> {
             .unwrap_or(params.ismcts_settle_turns);
         self.settle = (settle, heuristic, if settle { turns } else { 0 });
         self.routine = self.config.routine.unwrap_or(params.ismcts_routine);
+        self.expand = self
+            .config
+            .expand_samples
+            .unwrap_or(params.ismcts_expand_samples);
         self.root_prior(game, me)?;
 
         let mut done = 0u64;
@@ -540,10 +548,10 @@ impl<G: Game> Ismcts<G> {
                 }
                 // At the root every candidate is judged: it is expanded a few dozen times
                 // per move, so the greedy choice is always among its first children.
-                let m = if node == 0 && self.config.expand_samples > 1 {
+                let m = if node == 0 && self.expand > 1 {
                     self.untried.len()
                 } else {
-                    (self.config.expand_samples as usize).min(self.untried.len())
+                    (self.expand as usize).min(self.untried.len())
                 };
                 let a = if node == 0 && !self.prior.is_empty() {
                     // The root's untried action with the best prior (Greedy's choice first).

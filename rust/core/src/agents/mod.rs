@@ -357,7 +357,7 @@ impl AgentSpec {
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
                         "expand" | "expand_samples" => {
-                            c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
+                            c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
                         "widening" | "pw" => {
                             c.widening = match v {
@@ -415,7 +415,7 @@ mod spec_tests {
         assert_eq!(c.iterations, Some(250));
         assert_eq!(c.exploration, Some(0.5));
         assert_eq!(c.rollout_depth, Some(8));
-        assert_eq!(c.expand_samples, 3);
+        assert_eq!(c.expand_samples, Some(3));
         assert_eq!(c.widening, None);
         assert_eq!(c.seed, 3);
         // The name round-trips (without the seed, which tables do not show).

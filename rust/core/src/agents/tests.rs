@@ -439,7 +439,7 @@ fn strength_ordering_on_the_test_game() {
     let rollouts = AgentSpec::Ismcts(IsmctsConfig {
         exploration: Some(0.7),
         rollout_depth: None,
-        expand_samples: 0,
+        expand_samples: Some(0),
         widening: None,
         ..IsmctsConfig::default()
     });
