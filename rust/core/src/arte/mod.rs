@@ -21,6 +21,7 @@ mod observe;
 mod options;
 mod position;
 mod rules;
+mod solve;
 pub mod state;
 
 #[cfg(test)]
@@ -123,6 +124,28 @@ impl Game for Arte {
     }
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
+    }
+    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        let exp = evaluate::experiment();
+        match self.phase {
+            Phase::Combat if exp & 1 != 0 => solve::combat_move(self, rng),
+            Phase::SuddenDeath if exp & 2 != 0 => heuristic::heuristic_action(self, rng),
+            Phase::Terrain if exp & 4 != 0 => {
+                let mut legal = Vec::new();
+                self.legal(&mut legal);
+                match legal.as_slice() {
+                    [a] => Some(*a),
+                    _ => None,
+                }
+            }
+            Phase::Draft
+                if exp & 8 != 0
+                    && self.draft.as_ref().map(|d| d.stage()) == Some(state::Stage::Keep) =>
+            {
+                heuristic::heuristic_action(self, rng)
+            }
+            _ => None,
+        }
     }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH

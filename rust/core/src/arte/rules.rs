@@ -716,12 +716,30 @@ pub(super) fn score_combat(
     (a, ac, att_cell): (&Side, Card, u8),
     (d, dc, def_cell): (&Side, Card, u8),
 ) -> (u32, u32, bool) {
+    score_pair(
+        set,
+        mode,
+        (a, ac, att_cell),
+        (d, dc, def_cell),
+        d.protected(def_cell),
+    )
+}
+
+/// [`score_combat`] with the defender's protection given (`def_protected`) rather than read
+/// from its field: the combat solver scores cards on fields it only imagines.
+pub(super) fn score_pair(
+    set: &CardSet,
+    mode: RangedScoring,
+    (a, ac, att_cell): (&Side, Card, u8),
+    (d, dc, def_cell): (&Side, Card, u8),
+    def_protected: bool,
+) -> (u32, u32, bool) {
     let acard = set.unit_card(ac);
     let dcard = set.unit_card(dc);
     let ranged_only = acard.only_ranged()
         && match mode {
             // Only when the defender uses the exception: it stands behind another card.
-            RangedScoring::Exception => d.protected(def_cell),
+            RangedScoring::Exception => def_protected,
             // Whenever a card holding ranged units meets a purely ranged attack.
             RangedScoring::RangedDefender => dcard.any_ranged(),
         };
