@@ -18,17 +18,6 @@ pub(super) const SEARCH: SearchParams = SearchParams {
     ..SearchParams::DEFAULT
 };
 
-/// EXPERIMENT (not to be committed): which routine decisions and evaluate variant are on.
-pub(super) fn experiment() -> u32 {
-    static EXP: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *EXP.get_or_init(|| {
-        std::env::var("KINGDOMS_ARTE_EXP")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(7)
-    })
-}
-
 impl Arte {
     /// The heuristic value for `p` in [-1, 1], from what `p` sees: the victory-pile lead,
     /// plus the strength of the cards each player holds and fields (each card as its mean
@@ -37,21 +26,6 @@ impl Arte {
     pub(super) fn heuristic(&self, p: Player) -> f64 {
         if self.phase == Phase::Over {
             return self.returns()[p];
-        }
-        if experiment() & 16 != 0 {
-            if let Some(v) = super::solve::combat_value(self) {
-                let v = if p == 0 { v } else { -v };
-                if self.round >= super::state::ROUNDS {
-                    return f64::from(super::solve::decided(v));
-                }
-                let q = 1 - p;
-                let lead = self.sides[p].victory.len() as f64 - self.sides[q].victory.len() as f64
-                    + f64::from(v);
-                let strength = self.side_strength(p, true)
-                    - self.field_strength(p)
-                    - (self.side_strength(q, false) - self.field_strength(q));
-                return (0.5 * (lead + 0.25 * strength)).tanh();
-            }
         }
         if let Some(c) = self.combat {
             if let Some(att) = c.attack {
@@ -190,20 +164,6 @@ impl Arte {
             total += set.terrain_quality[*t as usize];
         }
         total
-    }
-
-    /// The part of [`Arte::side_strength`] on the field.
-    fn field_strength(&self, p: Player) -> f64 {
-        let set = &*self.set;
-        let s = &self.sides[p];
-        let mean = set.mean_strength.max(1e-9);
-        (0..9u8)
-            .filter_map(|x| {
-                let c = s.field[x as usize]?;
-                let r = (x / 3) as usize;
-                Some(strength(set, set.unit_card(c), s.rows[r], r) / mean)
-            })
-            .sum()
     }
 
     fn average_terrain(&self) -> f64 {

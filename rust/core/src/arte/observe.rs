@@ -531,53 +531,7 @@ impl Arte {
             let n = s.placing.len();
             s.placing = cards.into_iter().zip(rows).take(n).collect();
         }
-        let exp = super::evaluate::experiment();
-        if !s.deploying.is_empty() && exp & (32 | 64) != 0 {
-            // Each card on the row where it scores best (the front first between equals), in a
-            // random free cell of it; with 64 the strongest cards, else random ones.
-            let set = &*g.set;
-            let mut cards: Vec<(f64, Card, usize)> = s
-                .units
-                .iter()
-                .map(|h| {
-                    let u = set.unit_card(h.card);
-                    let (mut best, mut row) = (f64::NEG_INFINITY, 0);
-                    for r in 0..3 {
-                        let v = super::combat::strength(set, u, s.rows[r], r) - 0.01 * r as f64;
-                        if v > best {
-                            (best, row) = (v, r);
-                        }
-                    }
-                    (best, h.card, row)
-                })
-                .collect();
-            rng.shuffle(&mut cards);
-            if exp & 64 != 0 {
-                cards.sort_by(|a, b| b.0.total_cmp(&a.0));
-            }
-            let n = s.deploying.len();
-            let mut taken = [false; 9];
-            for (x, t) in taken.iter_mut().enumerate() {
-                *t = s.field[x].is_some();
-            }
-            s.deploying.clear();
-            for &(_, c, row) in cards.iter().take(n) {
-                let free = |r: usize, taken: [bool; 9]| {
-                    (0..3)
-                        .filter(move |&k| !taken[r * 3 + k])
-                        .map(move |k| (r * 3 + k) as u8)
-                };
-                let r = (0..3)
-                    .map(|d| (row + d) % 3)
-                    .find(|&r| free(r, taken).next().is_some())
-                    .unwrap_or(row);
-                let cells: Vec<u8> = free(r, taken).collect();
-                if let Some(&x) = rng.choose(&cells) {
-                    taken[x as usize] = true;
-                    s.deploying.push((c, x));
-                }
-            }
-        } else if !s.deploying.is_empty() {
+        if !s.deploying.is_empty() {
             let mut cards: Vec<Card> = s.units.iter().map(|h| h.card).collect();
             let mut cells: Vec<u8> = (0..9u8)
                 .filter(|&x| s.field[x as usize].is_none())

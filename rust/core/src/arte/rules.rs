@@ -2,7 +2,7 @@
 //! with the automatic steps that follow (draws, reveals, round ends, scoring). Rule ids refer
 //! to `docs/rules/arte-da-guerra.md`.
 
-use super::cards::{Card, CardSet};
+use super::cards::{Card, CardSet, UnitCard};
 use super::combat::{attack_wins, card_score};
 use super::notation::{cell_name, Action};
 use super::state::{
@@ -716,33 +716,9 @@ pub(super) fn score_combat(
     (a, ac, att_cell): (&Side, Card, u8),
     (d, dc, def_cell): (&Side, Card, u8),
 ) -> (u32, u32, bool) {
-    score_pair(
-        set,
-        mode,
-        (a, ac, att_cell),
-        (d, dc, def_cell),
-        d.protected(def_cell),
-    )
-}
-
-/// [`score_combat`] with the defender's protection given (`def_protected`) rather than read
-/// from its field: the combat solver scores cards on fields it only imagines.
-pub(super) fn score_pair(
-    set: &CardSet,
-    mode: RangedScoring,
-    (a, ac, att_cell): (&Side, Card, u8),
-    (d, dc, def_cell): (&Side, Card, u8),
-    def_protected: bool,
-) -> (u32, u32, bool) {
     let acard = set.unit_card(ac);
     let dcard = set.unit_card(dc);
-    let ranged_only = acard.only_ranged()
-        && match mode {
-            // Only when the defender uses the exception: it stands behind another card.
-            RangedScoring::Exception => def_protected,
-            // Whenever a card holding ranged units meets a purely ranged attack.
-            RangedScoring::RangedDefender => dcard.any_ranged(),
-        };
+    let ranged_only = ranged_only(mode, acard, dcard, d.protected(def_cell));
     let (ar, dr) = ((att_cell / 3) as usize, (def_cell / 3) as usize);
     let terrain = |s: &Side, r: usize| {
         s.rows[r]
@@ -754,6 +730,23 @@ pub(super) fn score_pair(
         card_score(dcard, terrain(d, dr), dr, false, ranged_only),
         ranged_only,
     )
+}
+
+/// AG-6.4: does only the archers' and mages' score count when `acard` attacks `dcard` (the
+/// defender protected or not)?
+pub(super) fn ranged_only(
+    mode: RangedScoring,
+    acard: &UnitCard,
+    dcard: &UnitCard,
+    def_protected: bool,
+) -> bool {
+    acard.only_ranged()
+        && match mode {
+            // Only when the defender uses the exception: it stands behind another card.
+            RangedScoring::Exception => def_protected,
+            // Whenever a card holding ranged units meets a purely ranged attack.
+            RangedScoring::RangedDefender => dcard.any_ranged(),
+        }
 }
 
 /// Sudden-death scores: attack (with the row bonus) and defence, each on its chosen row.

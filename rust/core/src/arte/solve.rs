@@ -9,12 +9,13 @@
 //! a dominant pick, so the tie's winner is known once the piles are).
 //!
 //! A standard round is three cards against three: the whole game tree has a few hundred
-//! nodes, searched without a table. Hand-built states with more cards are left unsolved.
+//! nodes, searched by alpha-beta without a table. Hand-built states with more cards are left
+//! unsolved.
 
 use super::cards::Card;
-use super::combat::card_score;
+use super::combat::{attack_wins, card_score};
 use super::notation::Action;
-use super::rules::score_pair;
+use super::rules::ranged_only;
 use super::state::{Arte, Phase, ROUNDS};
 use super::SuddenDeathRow;
 use crate::game::Player;
@@ -62,7 +63,52 @@ struct Pos {
     passes: u8,
 }
 
+/// Alpha-beta bounds in player 0's terms: a value at or below `lo`, or at or above `hi`, is
+/// only a bound (the line it comes from is cut off). The full window gives exact values.
+#[derive(Clone, Copy)]
+struct Window {
+    lo: i32,
+    hi: i32,
+}
+
+const FULL: Window = Window {
+    lo: i32::MIN,
+    hi: i32::MAX,
+};
+
+/// The best option of one decision so far: player 0 maximises, player 1 minimises.
+struct Best {
+    max: bool,
+    v: Option<i32>,
+    w: Window,
+}
+
+impl Best {
+    fn new(mover: Player, w: Window) -> Best {
+        Best {
+            max: mover == 0,
+            v: None,
+            w,
+        }
+    }
+
+    /// Take an option's value; `true` once the rest of the options cannot matter.
+    fn take(&mut self, v: i32) -> bool {
+        let better = self.v.is_none_or(|b| if self.max { v > b } else { v < b });
+        if better {
+            self.v = Some(v);
+        }
+        if self.max {
+            self.w.lo = self.w.lo.max(v);
+        } else {
+            self.w.hi = self.w.hi.min(v);
+        }
+        self.w.lo >= self.w.hi
+    }
+}
+
 impl Round {
+    #[allow(clippy::needless_range_loop)] // parallel arrays, indexed by side and card
     fn new(g: &Arte) -> Option<Round> {
         let set = &*g.set;
         let mut r = Round {
@@ -101,26 +147,40 @@ impl Round {
                 }
             }
         }
+        // Each card's attack and defence on its own row, all units or the ranged ones only
+        // (AG-4.2, AG-4.3, AG-6.4): `scores[s][i][attack][ranged_only]`.
+        let mut scores = [[[[0u32; 2]; 2]; MAX]; 2];
+        for s in 0..2 {
+            for i in 0..r.n[s] {
+                let row = (r.cells[s][i] / 3) as usize;
+                let t = g.sides[s].rows[row]
+                    .filter(|&t| set.is_terrain(t))
+                    .map(|t| set.terrain_card(t));
+                for (attack, by_kind) in scores[s][i].iter_mut().enumerate() {
+                    for (ranged, score) in by_kind.iter_mut().enumerate() {
+                        let u = set.unit_card(cards[s][i]);
+                        *score = card_score(u, t, row, attack == 1, ranged == 1);
+                    }
+                }
+            }
+        }
         for s in 0..2 {
             let d = 1 - s;
-            let (a_side, d_side) = (&g.sides[s], &g.sides[d]);
             for i in 0..r.n[s] {
-                let ac = cards[s][i];
-                let ranged_attack = set.unit_card(ac).only_ranged();
+                let acard = set.unit_card(cards[s][i]);
                 for j in 0..r.n[d] {
-                    let dc = cards[d][j];
-                    if ranged_attack && set.unit_card(dc).any_ranged() {
+                    let dcard = set.unit_card(cards[d][j]);
+                    if acard.only_ranged() && dcard.any_ranged() {
                         r.reach[s][i] |= 1 << j;
                     }
                     for prot in 0..2 {
-                        let (at, de, _) = score_pair(
-                            set,
+                        let k = usize::from(ranged_only(
                             g.opts.ranged_scoring,
-                            (a_side, ac, r.cells[s][i]),
-                            (d_side, dc, r.cells[d][j]),
+                            acard,
+                            dcard,
                             prot == 1,
-                        );
-                        if at > de {
+                        ));
+                        if attack_wins(scores[s][i][1][k], scores[d][j][0][k]) {
                             r.wins[s][i][j] |= 1 << prot;
                         }
                     }
@@ -201,23 +261,21 @@ impl Round {
     }
 
     /// The attacker's turn: the best of its attacks and (when allowed, AG-7.1, AG-7.2) a pass.
-    fn turn(&self, pos: &Pos) -> i32 {
+    fn turn(&self, pos: &Pos, w: Window) -> i32 {
         let a = pos.attacker;
-        let sign = if a == 0 { 1 } else { -1 };
-        let mut best = i32::MIN;
-        if let Some(v) = self.pass(pos) {
-            best = sign * v;
-        }
-        for i in 0..self.n[a] {
-            if self.may_attack(pos, i) {
-                best = best.max(sign * self.defend(pos, i));
+        let mut best = Best::new(a, w);
+        if let Some(v) = self.pass(pos, w) {
+            if best.take(v) {
+                return v;
             }
         }
-        if best == i32::MIN {
-            // No move (unreachable: the front card of a column may always attack).
-            return self.end(pos);
+        for i in 0..self.n[a] {
+            if self.may_attack(pos, i) && best.take(self.defend(pos, i, best.w)) {
+                break;
+            }
         }
-        sign * best
+        // No move is unreachable: the front card of a column may always attack.
+        best.v.unwrap_or_else(|| self.end(pos))
     }
 
     fn may_attack(&self, pos: &Pos, i: usize) -> bool {
@@ -226,7 +284,7 @@ impl Round {
     }
 
     /// The value after a pass, `None` when passing is not allowed.
-    fn pass(&self, pos: &Pos) -> Option<i32> {
+    fn pass(&self, pos: &Pos, w: Window) -> Option<i32> {
         let a = pos.attacker;
         if pos.turn < 2 || pos.on[a].count_ones() > 2 {
             return None;
@@ -241,7 +299,7 @@ impl Round {
         Some(if next.passes >= 2 {
             self.end(&next)
         } else {
-            self.turn(&next)
+            self.turn(&next, w)
         })
     }
 
@@ -257,24 +315,22 @@ impl Round {
     }
 
     /// The attacker's card `i` attacks: the defender's best answer.
-    fn defend(&self, pos: &Pos, i: usize) -> i32 {
+    fn defend(&self, pos: &Pos, i: usize, w: Window) -> i32 {
         let d = 1 - pos.attacker;
-        let sign = if d == 0 { 1 } else { -1 };
-        let mut best = i32::MIN;
+        let mut best = Best::new(d, w);
         for j in 0..self.n[d] {
             if let Some(protected) = self.defence(pos, i, j) {
-                best = best.max(sign * self.resolve(pos, i, j, protected));
+                if best.take(self.resolve(pos, i, j, protected, best.w)) {
+                    break;
+                }
             }
         }
-        if best == i32::MIN {
-            // No defence (unreachable: the front card of a column may always defend).
-            return self.end(pos);
-        }
-        sign * best
+        // No defence is unreachable: the front card of a column may always defend.
+        best.v.unwrap_or_else(|| self.end(pos))
     }
 
     /// The value once card `i` attacked and card `j` defended (AG-6.5, AG-6.6, AG-7.4).
-    fn resolve(&self, pos: &Pos, i: usize, j: usize, protected: bool) -> i32 {
+    fn resolve(&self, pos: &Pos, i: usize, j: usize, protected: bool, w: Window) -> i32 {
         let (a, d) = (pos.attacker, 1 - pos.attacker);
         let mut next = *pos;
         next.on[a] &= !(1 << i);
@@ -290,7 +346,7 @@ impl Round {
         if next.on[a] == 0 || next.on[d] == 0 {
             self.end(&next)
         } else {
-            self.turn(&next)
+            self.turn(&next, w)
         }
     }
 
@@ -331,41 +387,54 @@ pub(super) fn combat_move(g: &Arte, rng: &mut GameRng) -> Option<Action> {
     let (pos, pending) = position(g, &r)?;
     let mover = g.current()?;
     let sign = if mover == 0 { 1 } else { -1 };
-    let mut options: Vec<(Action, i32)> = Vec::with_capacity(4);
+    // At most a pass and one move per card.
+    let mut options = [(Action::Pass, 0i32); MAX + 1];
+    let mut n = 0;
+    let mut offer = |a: Action, v: i32| {
+        options[n] = (a, sign * v);
+        n += 1;
+    };
     match pending {
         Some(i) => {
             let d = 1 - pos.attacker;
             for j in 0..r.n[d] {
                 if let Some(protected) = r.defence(&pos, i, j) {
-                    let v = r.resolve(&pos, i, j, protected);
-                    options.push((Action::Defend(r.cell(d, j)), sign * v));
+                    offer(
+                        Action::Defend(r.cell(d, j)),
+                        r.resolve(&pos, i, j, protected, FULL),
+                    );
                 }
             }
         }
         None => {
-            if let Some(v) = r.pass(&pos) {
-                options.push((Action::Pass, sign * v));
+            if let Some(v) = r.pass(&pos, FULL) {
+                offer(Action::Pass, v);
             }
             for i in 0..r.n[pos.attacker] {
                 if r.may_attack(&pos, i) {
-                    let v = r.defend(&pos, i);
-                    options.push((Action::Attack(r.cell(pos.attacker, i)), sign * v));
+                    offer(
+                        Action::Attack(r.cell(pos.attacker, i)),
+                        r.defend(&pos, i, FULL),
+                    );
                 }
             }
         }
     }
+    let options = &options[..n];
     let best = options.iter().map(|&(_, v)| v).max()?;
-    let ties: Vec<Action> = options
+    let ties = options.iter().filter(|&&(_, v)| v == best).count();
+    let k = rng.below(ties);
+    options
         .iter()
         .filter(|&&(_, v)| v == best)
+        .nth(k)
         .map(|&(a, _)| a)
-        .collect();
-    rng.choose(&ties).copied()
 }
 
 /// The round's solved value for player 0: the victory-pile lead the rest of the round adds
 /// (rounds 1 and 2), or in round 3 the game's result (±[`DECIDED`]) plus that lead. `None`
 /// outside combat or for a field too large to solve.
+#[cfg(test)]
 pub(super) fn combat_value(g: &Arte) -> Option<i32> {
     if g.phase != Phase::Combat {
         return None;
@@ -373,19 +442,7 @@ pub(super) fn combat_value(g: &Arte) -> Option<i32> {
     let r = Round::new(g)?;
     let (pos, pending) = position(g, &r)?;
     Some(match pending {
-        Some(i) => r.defend(&pos, i),
-        None => r.turn(&pos),
+        Some(i) => r.defend(&pos, i, FULL),
+        None => r.turn(&pos, FULL),
     })
-}
-
-/// The result a round-3 payoff of [`combat_value`] stands for: 1 player 0 wins, -1 player 1
-/// wins, 0 drawn.
-pub(super) fn decided(payoff: i32) -> i32 {
-    if payoff >= DECIDED / 2 {
-        1
-    } else if payoff <= -DECIDED / 2 {
-        -1
-    } else {
-        0
-    }
 }
