@@ -8,7 +8,9 @@
 //! [`notation`] (the action space and its text form), `rules` (legality, one set of
 //! conditions, and effects), [`combat`] (scoring), `json` (saved states and views through
 //! serde), `position` (the position string), `observe` (observation tensor, render,
-//! determinization), `evaluate` (the heuristic), `tests/` (one file per rule section).
+//! determinization), `evaluate` (the heuristic), `heuristic` (the rule-based player), `solve`
+//! (a round's combat solved exactly: ISMCTS's routine decisions), `tests/` (one file per rule
+//! section).
 
 pub mod cards;
 pub mod combat;
@@ -21,6 +23,7 @@ mod observe;
 mod options;
 mod position;
 mod rules;
+mod solve;
 pub mod state;
 
 #[cfg(test)]
@@ -123,6 +126,25 @@ impl Game for Arte {
     }
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
+    }
+    // Combat once both formations are face up is solved exactly (`solve`: the round is a
+    // small game of perfect information); a sudden-death pick of the best card and row is
+    // dominant (the other side's pick is unseen); a terrain placement with one way left is
+    // forced. Drafts and deployments are never routine.
+    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        match self.phase {
+            Phase::Combat => solve::combat_move(self, rng),
+            Phase::SuddenDeath => heuristic::heuristic_action(self, rng),
+            Phase::Terrain => {
+                let mut legal = Vec::new();
+                self.legal(&mut legal);
+                match legal.as_slice() {
+                    [a] => Some(*a),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH

@@ -2,7 +2,7 @@
 //! with the automatic steps that follow (draws, reveals, round ends, scoring). Rule ids refer
 //! to `docs/rules/arte-da-guerra.md`.
 
-use super::cards::{Card, CardSet};
+use super::cards::{Card, CardSet, UnitCard};
 use super::combat::{attack_wins, card_score};
 use super::notation::{cell_name, Action};
 use super::state::{
@@ -718,13 +718,7 @@ pub(super) fn score_combat(
 ) -> (u32, u32, bool) {
     let acard = set.unit_card(ac);
     let dcard = set.unit_card(dc);
-    let ranged_only = acard.only_ranged()
-        && match mode {
-            // Only when the defender uses the exception: it stands behind another card.
-            RangedScoring::Exception => d.protected(def_cell),
-            // Whenever a card holding ranged units meets a purely ranged attack.
-            RangedScoring::RangedDefender => dcard.any_ranged(),
-        };
+    let ranged_only = ranged_only(mode, acard, dcard, d.protected(def_cell));
     let (ar, dr) = ((att_cell / 3) as usize, (def_cell / 3) as usize);
     let terrain = |s: &Side, r: usize| {
         s.rows[r]
@@ -736,6 +730,23 @@ pub(super) fn score_combat(
         card_score(dcard, terrain(d, dr), dr, false, ranged_only),
         ranged_only,
     )
+}
+
+/// AG-6.4: does only the archers' and mages' score count when `acard` attacks `dcard` (the
+/// defender protected or not)?
+pub(super) fn ranged_only(
+    mode: RangedScoring,
+    acard: &UnitCard,
+    dcard: &UnitCard,
+    def_protected: bool,
+) -> bool {
+    acard.only_ranged()
+        && match mode {
+            // Only when the defender uses the exception: it stands behind another card.
+            RangedScoring::Exception => def_protected,
+            // Whenever a card holding ranged units meets a purely ranged attack.
+            RangedScoring::RangedDefender => dcard.any_ranged(),
+        }
 }
 
 /// Sudden-death scores: attack (with the row bonus) and defence, each on its chosen row.
