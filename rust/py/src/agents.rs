@@ -388,6 +388,8 @@ impl PyIsmcts {
             prior_settle,
             pick,
             routine,
+            // The opt-in opponent replies (`reply=K` in a spec) have no keyword here yet.
+            reply: 0,
             seed,
         };
         config.validate().py()?;

@@ -26,6 +26,24 @@
 //! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
 //! one vector add per iteration.
 //!
+//! **The opponents' replies** (`reply = k`, opt-in). A node is keyed by the actions on its
+//! path only, so an opponent's node fuses its replies over every hand the searcher's
+//! determinizations give it: UCB picks the reply that is best on average over those hands,
+//! as if the opponent did not look at its own cards. With `reply`, below the root a
+//! player not on the searcher's team answers greedily from the hand it holds in this
+//! iteration's determinization: the best of at most `k` candidates by its team's
+//! `evaluate` after the move (as [`best_reply`] judges an expansion). The candidates are
+//! its replies already in the tree and legal here, the most often chosen first, so the
+//! replies that recur across hands keep collecting the searcher's statistics below them,
+//! plus untried ones drawn at random when widening lets the node grow (a new child ends
+//! the descent, as an expansion does). The searcher's and its partners' nodes keep UCB.
+//! The reply is judged in the determinization itself, where the searcher's hand is its
+//! real one: a game whose `evaluate` reads the whole world (Battle Line's) then models an
+//! opponent who knows the searcher's cards, a pessimism that measured better than judging
+//! in a world redrawn from the opponent's own view (docs/agents.md, "Search trials, eighth
+//! round"). Nothing of this reaches the move played beyond the searcher's own view: every
+//! determinization is drawn from it.
+//!
 //! The move played is the root child with the most visits. Nodes live in one `Vec`
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
@@ -96,6 +114,13 @@ pub struct IsmctsConfig {
     /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
     /// the game's own ([`Game::search_params`]: `ismcts_routine`).
     pub routine: Option<bool>,
+    /// `k > 0`: below the root, a player not on the searcher's team answers from the hand
+    /// it holds in the determinization: its reply is the best of at most `k` candidates
+    /// (its replies tried so far, most often chosen first, and, where widening lets the
+    /// node grow, untried ones drawn at random) by its team's `Game::evaluate`, instead of
+    /// UCB over statistics fused across every hand it might hold. `0`: off (see the module
+    /// comment).
+    pub reply: u32,
     pub seed: u64,
 }
 
@@ -119,6 +144,7 @@ impl Default for IsmctsConfig {
             prior_settle: None,
             pick: None,
             routine: None,
+            reply: 0,
             seed: 0,
         }
     }
@@ -167,6 +193,7 @@ impl IsmctsConfig {
         depth("expand_samples", self.expand_samples)?;
         depth("prior_samples", self.prior_samples.unwrap_or(0))?;
         depth("settle_turns", self.settle_turns.unwrap_or(0))?;
+        depth("reply", self.reply)?;
         if self
             .prior_visits
             .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
@@ -243,6 +270,9 @@ impl IsmctsConfig {
         }
         if let Some(r) = self.routine {
             parts.push(format!("routine={}", u8::from(r)));
+        }
+        if self.reply != d.reply {
+            parts.push(format!("reply={}", self.reply));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -321,6 +351,9 @@ pub struct Ismcts<G: Game> {
     leaf_owner: Option<Player>,
     /// This search's `routine` (the config's, else the game's).
     routine: bool,
+    /// With `reply`: an opponent node's known replies legal in this determinization, as
+    /// (visits, child).
+    replies: Vec<(u32, u32)>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -345,6 +378,7 @@ impl<G: Game> Ismcts<G> {
             settle: (false, false, 0),
             leaf_owner: None,
             routine: false,
+            replies: Vec::new(),
         }
     }
 
@@ -531,6 +565,17 @@ impl<G: Game> Ismcts<G> {
                     ((k * v.sqrt()).ceil() as usize).max(1)
                 }
             };
+            // `reply`: an opponent answers from its own hand, not by the fused statistics.
+            if self.config.reply > 0 && node != 0 && det.team(mover) != det.team(me) {
+                let grow = untried > 0 && tried < allowed;
+                let (child, new) = self.reply(&mut det, node, mover, gen, grow)?;
+                self.path.push(child);
+                if new {
+                    break;
+                }
+                node = child;
+                continue;
+            }
             if untried > 0 && tried < allowed {
                 self.untried.clear();
                 for &a in &self.legal {
@@ -573,21 +618,7 @@ impl<G: Game> Ismcts<G> {
                     self.expanded_applied = true;
                     a
                 };
-                let id = det.action_id(a);
-                let child = self.nodes.len() as u32;
-                let parent = &mut self.nodes[node as usize];
-                let sibling = parent.first_child;
-                parent.first_child = child;
-                self.nodes.push(Node {
-                    action: Some(a),
-                    id: id as u32,
-                    player: mover as u32,
-                    visits: 0,
-                    avail: 1,
-                    reward: 0.0,
-                    first_child: NONE,
-                    next_sibling: sibling,
-                });
+                let child = self.add_child(node, a, det.action_id(a), mover);
                 if !std::mem::take(&mut self.expanded_applied) {
                     self.note_turn(&det);
                     det.apply(a)?;
@@ -655,6 +686,105 @@ impl<G: Game> Ismcts<G> {
             }
         }
         Ok(())
+    }
+
+    /// A new child of `node` for `mover`'s action `a` (id `id`), first of its siblings.
+    fn add_child(&mut self, node: u32, a: G::Action, id: usize, mover: Player) -> u32 {
+        let child = self.nodes.len() as u32;
+        let parent = &mut self.nodes[node as usize];
+        let sibling = parent.first_child;
+        parent.first_child = child;
+        self.nodes.push(Node {
+            action: Some(a),
+            id: id as u32,
+            player: mover as u32,
+            visits: 0,
+            avail: 1,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: sibling,
+        });
+        child
+    }
+
+    /// `reply`: `mover`, an opponent of the searcher, answers at `node` of `det` (its legal
+    /// actions in `self.legal`, marked `gen` untried and `gen + 1` already children) with
+    /// the best of at most `reply` candidates by its team's value in `det`, so the reply
+    /// follows the hand it holds in this determinization. The candidates: its replies
+    /// tried so far that are legal here, most often chosen first, and, when `grow`
+    /// (widening lets the node take another child), untried actions drawn at random, at
+    /// least one. Plays the reply in `det`; returns the child followed and whether it is new
+    /// (then the descent ends there, as an expansion does).
+    fn reply(
+        &mut self,
+        det: &mut G,
+        node: u32,
+        mover: Player,
+        gen: u32,
+        grow: bool,
+    ) -> Result<(u32, bool)> {
+        let k = self.config.reply as usize;
+        self.replies.clear();
+        let mut ch = self.nodes[node as usize].first_child;
+        while ch != NONE {
+            let n = &self.nodes[ch as usize];
+            if self.marks[n.id as usize] == gen + 1 {
+                self.replies.push((n.visits, ch));
+            }
+            ch = n.next_sibling;
+        }
+        self.untried.clear();
+        if grow {
+            for &a in &self.legal {
+                if self.marks.get(det.action_id(a)) == Some(&gen) {
+                    self.untried.push(a);
+                }
+            }
+        }
+        let fresh = k
+            .saturating_sub(self.replies.len())
+            .max(1)
+            .min(self.untried.len());
+        let known = k.saturating_sub(fresh).min(self.replies.len());
+        if known < self.replies.len() {
+            // The replies this opponent chose most often (ties: the older child).
+            self.replies
+                .sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        }
+        self.replies.truncate(known);
+        for i in 0..fresh {
+            let j = i + self.rng.below(self.untried.len() - i);
+            self.untried.swap(i, j);
+        }
+        self.untried.truncate(fresh);
+        // Known replies first, so an exact tie keeps to the tree.
+        let mut candidates = std::mem::take(&mut self.untried);
+        candidates.splice(
+            0..0,
+            self.replies
+                .iter()
+                .filter_map(|&(_, ch)| self.nodes[ch as usize].action),
+        );
+        self.note_turn(det);
+        let a = match candidates[..] {
+            [only] => {
+                det.apply(only)?;
+                only
+            }
+            _ => {
+                let (_, a, after) =
+                    best_reply(det, &candidates, mover, &self.teams)?.ok_or_else(no_moves::<G>)?;
+                *det = after;
+                a
+            }
+        };
+        let best = candidates.iter().position(|&c| c == a).unwrap_or(0);
+        self.untried = candidates;
+        let id = det.action_id(a);
+        Ok(match self.replies.get(best) {
+            Some(&(_, ch)) => (ch, false),
+            None => (self.add_child(node, a, id, mover), true),
+        })
     }
 
     /// Score every root action one ply deep on `prior_samples` redraws (all actions on the

@@ -224,7 +224,9 @@ impl AgentSpec {
     /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
     /// (`heuristic`/`none`: the prior judged as the settled Greedy), `pick` (best mean
     /// among children with this share of the top visits), `routine` (`1`: the game's
-    /// routine decisions played by rule below the root), `seed`;
+    /// routine decisions played by rule below the root), `reply` (`k`: an opponent below the
+    /// root answers from its hand in the determinization: the best of `k` candidates by its
+    /// `evaluate`), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
@@ -356,6 +358,7 @@ impl AgentSpec {
                         "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
+                        "reply" => c.reply = int(k, v)?.try_into().unwrap_or(u32::MAX),
                         "expand" | "expand_samples" => {
                             c.expand_samples = int(k, v)?.try_into().unwrap_or(u32::MAX)
                         }
@@ -367,7 +370,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, reply and seed, not {k:?}"),
                         )),
                     }
                 }
@@ -448,6 +451,7 @@ mod spec_tests {
             "ismcts:500,pick=0.5",
             "ismcts:500,expand=4,pick=0.5,routine=1",
             "ismcts:500,routine=0",
+            "ismcts:500,routine=1,reply=4",
         ] {
             let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
                 panic!("not ismcts")

@@ -60,6 +60,7 @@ fn every_agent_plays_legal_moves_to_the_end() {
         "ismcts:50,settle=turn",
         "ismcts:50,settle=turn,settle_turns=2",
         "ismcts:50,prior=3,pv=5,prior_settle=1",
+        "ismcts:50,reply=3",
         "ismcts:time=0.01",
     ] {
         let (record, returns) =
@@ -116,6 +117,7 @@ fn agents_never_use_hidden_information() {
         "ismcts:300",
         "ismcts:300,depth=3",
         "ismcts:300,prior=4,pv=10",
+        "ismcts:300,reply=4",
     ] {
         let first = spec(s).build::<Lanes>(7).act(&g).unwrap();
         for t in &twins {
@@ -207,6 +209,64 @@ fn ismcts_root_prior_starts_from_the_greedy_choice() {
         };
         assert!(Ismcts::<Lanes>::new(c).search(&game).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn ismcts_reply_answers_with_the_opponents_best_move() {
+    // The last two plies of a game: the searcher plays its last card, the opponent its
+    // last. With `reply` judging every legal move the opponent answers with its best one
+    // in every iteration (at the end `evaluate` is the result), so each root action's
+    // results are its worst case, but for the one iteration that expanded it and scored
+    // the position before the reply. The default search's fused UCB tries each of the
+    // opponent's replies, bad ones included, before it settles on the best (checked too,
+    // so the test tells the two apart).
+    let mut game = Lanes::new(9, &LanesOptions::default()).unwrap();
+    let mut legal = Vec::new();
+    for _ in 0..16 {
+        game.legal_actions(&mut legal);
+        game.apply(legal[legal.len() / 2]).unwrap();
+    }
+    let me = game.current_player().unwrap();
+    game.legal_actions(&mut legal);
+    assert!(legal.len() > 1, "the searcher has a choice");
+    // The sum of the results of `visits` iterations through root action `a` when the
+    // opponent always answers best: the expansion's leaf value, then the worst case.
+    let expected = |a: Play, visits: u32| -> f64 {
+        let mut after = game.clone();
+        after.apply(a).unwrap();
+        let mut replies = Vec::new();
+        after.legal_actions(&mut replies);
+        let worst = replies
+            .iter()
+            .map(|&r| {
+                let mut end = after.clone();
+                end.apply(r).unwrap();
+                assert!(end.is_terminal());
+                end.returns()[me]
+            })
+            .fold(f64::INFINITY, f64::min);
+        after.evaluate(me) + f64::from(visits - 1) * worst
+    };
+    let exact = |reply: u32| -> bool {
+        let stats = Ismcts::<Lanes>::new(IsmctsConfig {
+            iterations: Some(400),
+            reply,
+            widening: None,
+            ..IsmctsConfig::default()
+        })
+        .search(&game)
+        .unwrap();
+        assert_eq!(stats.children.len(), legal.len());
+        stats.children.iter().all(|c| {
+            let sum = c.value * f64::from(c.visits);
+            (sum - expected(c.action, c.visits)).abs() < 1e-6
+        })
+    };
+    assert!(exact(16), "the opponent answers best");
+    assert!(
+        !exact(0),
+        "the default search tries the opponent's bad replies"
+    );
 }
 
 #[test]
