@@ -26,6 +26,24 @@
 //! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
 //! one vector add per iteration.
 //!
+//! **The opponents' replies** (`reply = k`, opt-in). A node is keyed by the actions on its
+//! path only, so an opponent's node fuses its replies over every hand the searcher's
+//! determinizations give it: UCB picks the reply that is best on average over those hands,
+//! as if the opponent did not look at its own cards. With `reply`, below the root a
+//! player not on the searcher's team answers greedily from the hand it holds in this
+//! iteration's determinization: the best of at most `k` candidates by its team's
+//! `evaluate` after the move (as [`best_reply`] judges an expansion). The candidates are
+//! its replies already in the tree and legal here, the most often chosen first, so the
+//! replies that recur across hands keep collecting the searcher's statistics below them,
+//! plus untried ones drawn at random when widening lets the node grow (a new child ends
+//! the descent, as an expansion does). The searcher's and its partners' nodes keep UCB.
+//! The reply is judged in the determinization itself, where the searcher's hand is its
+//! real one: a game whose `evaluate` reads the whole world (Battle Line's) then models an
+//! opponent who knows the searcher's cards, a pessimism that measured better than judging
+//! in a world redrawn from the opponent's own view (docs/agents.md, "Search trials, eighth
+//! round"). Nothing of this reaches the move played beyond the searcher's own view: every
+//! determinization is drawn from it.
+//!
 //! The move played is the root child with the most visits. Nodes live in one `Vec`
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
@@ -96,11 +114,12 @@ pub struct IsmctsConfig {
     /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
     /// the game's own ([`Game::search_params`]: `ismcts_routine`).
     pub routine: Option<bool>,
-    /// `k > 0`: below the root, a player not on the searcher's team answers from its own
-    /// hand: its reply is the best of at most `k` candidates (the node's replies tried so
-    /// far, most visited first, and, where widening lets the node grow, untried ones drawn
-    /// at random) by its team's `Game::evaluate` in a world redrawn from its own view,
-    /// instead of UCB over statistics fused across every hand it might hold. `0`: off.
+    /// `k > 0`: below the root, a player not on the searcher's team answers from the hand
+    /// it holds in the determinization: its reply is the best of at most `k` candidates
+    /// (its replies tried so far, most often chosen first, and, where widening lets the
+    /// node grow, untried ones drawn at random) by its team's `Game::evaluate`, instead of
+    /// UCB over statistics fused across every hand it might hold. `0`: off (see the module
+    /// comment).
     pub reply: u32,
     pub seed: u64,
 }
@@ -335,10 +354,6 @@ pub struct Ismcts<G: Game> {
     /// With `reply`: an opponent node's known replies legal in this determinization, as
     /// (visits, child).
     replies: Vec<(u32, u32)>,
-    /// TRIAL ONLY: judge replies in the determinization itself (reading the searcher's hand).
-    reply_peek: bool,
-    /// TRIAL ONLY: progressive bias weight (0: argmax replies).
-    reply_bias: f64,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -364,8 +379,6 @@ impl<G: Game> Ismcts<G> {
             leaf_owner: None,
             routine: false,
             replies: Vec::new(),
-            reply_peek: false,
-            reply_bias: 0.0,
         }
     }
 
@@ -416,11 +429,6 @@ impl<G: Game> Ismcts<G> {
             .unwrap_or(params.ismcts_settle_turns);
         self.settle = (settle, heuristic, if settle { turns } else { 0 });
         self.routine = self.config.routine.unwrap_or(params.ismcts_routine);
-        self.reply_peek = std::env::var_os("KINGDOMS_REPLY_PEEK").is_some();
-        self.reply_bias = std::env::var("KINGDOMS_REPLY_BIAS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.0);
         self.root_prior(game, me)?;
 
         let mut done = 0u64;
@@ -701,9 +709,9 @@ impl<G: Game> Ismcts<G> {
 
     /// `reply`: `mover`, an opponent of the searcher, answers at `node` of `det` (its legal
     /// actions in `self.legal`, marked `gen` untried and `gen + 1` already children) with
-    /// the best of at most `reply` candidates by its team's value, judged in a world redrawn
-    /// from its own view, so the reply depends on its hand and never on the searcher's. The
-    /// candidates: its known replies legal here, most visited first, and, when `grow`
+    /// the best of at most `reply` candidates by its team's value in `det`, so the reply
+    /// follows the hand it holds in this determinization. The candidates: its replies
+    /// tried so far that are legal here, most often chosen first, and, when `grow`
     /// (widening lets the node take another child), untried actions drawn at random, at
     /// least one. Plays the reply in `det`; returns the child followed and whether it is new
     /// (then the descent ends there, as an expansion does).
@@ -733,23 +741,11 @@ impl<G: Game> Ismcts<G> {
                 }
             }
         }
-        let bias = self.reply_bias > 0.0;
-        let fresh = if bias {
-            k.min(self.untried.len())
-        } else {
-            k.saturating_sub(self.replies.len())
-                .max(1)
-                .min(self.untried.len())
-        };
-        let known = if bias {
-            if fresh > 0 {
-                0
-            } else {
-                self.replies.len()
-            }
-        } else {
-            k.saturating_sub(fresh).min(self.replies.len())
-        };
+        let fresh = k
+            .saturating_sub(self.replies.len())
+            .max(1)
+            .min(self.untried.len());
+        let known = k.saturating_sub(fresh).min(self.replies.len());
         if known < self.replies.len() {
             // The replies this opponent chose most often (ties: the older child).
             self.replies
@@ -761,69 +757,30 @@ impl<G: Game> Ismcts<G> {
             self.untried.swap(i, j);
         }
         self.untried.truncate(fresh);
-        let candidate = |s: &Self, i: usize| -> Option<G::Action> {
-            match s.replies.get(i) {
-                Some(&(_, ch)) => s.nodes[ch as usize].action,
-                None => s.untried.get(i - s.replies.len()).copied(),
+        // Known replies first, so an exact tie keeps to the tree.
+        let mut candidates = std::mem::take(&mut self.untried);
+        candidates.splice(
+            0..0,
+            self.replies
+                .iter()
+                .filter_map(|&(_, ch)| self.nodes[ch as usize].action),
+        );
+        self.note_turn(det);
+        let a = match candidates[..] {
+            [only] => {
+                det.apply(only)?;
+                only
+            }
+            _ => {
+                let (_, a, after) =
+                    best_reply(det, &candidates, mover, &self.teams)?.ok_or_else(no_moves::<G>)?;
+                *det = after;
+                a
             }
         };
-        let count = known + fresh;
-        let mut best = 0;
-        if bias && fresh == 0 {
-            // UCB over every known reply legal here, plus a progressive bias by the
-            // mover's value of it in a world redrawn from its own view.
-            let world = det.resample_hidden(mover, self.rng.next_u64());
-            let c = self
-                .config
-                .exploration
-                .unwrap_or_else(|| G::search_params().exploration);
-            let mut top = f64::NEG_INFINITY;
-            for i in 0..count {
-                let ch = self.replies[i].1 as usize;
-                let a = self.nodes[ch].action.ok_or_else(no_moves::<G>)?;
-                let mut after = world.clone();
-                after.apply(a)?;
-                let h = ((self.teams.value(&after, mover) + 1.0) * 0.5).clamp(0.0, 1.0);
-                let n = &mut self.nodes[ch];
-                n.avail += 1;
-                let visits = f64::from(n.visits.max(1));
-                let score = n.reward / visits
-                    + c * (f64::from(n.avail).ln() / visits).sqrt()
-                    + self.reply_bias * h / (f64::from(n.visits) + 1.0);
-                if score > top {
-                    top = score;
-                    best = i;
-                }
-            }
-        } else if count > 1 {
-            let world = if self.reply_peek {
-                det.clone()
-            } else {
-                det.resample_hidden(mover, self.rng.next_u64())
-            };
-            let mut top = f64::NEG_INFINITY;
-            for i in 0..count {
-                let a = candidate(self, i).ok_or_else(no_moves::<G>)?;
-                let mut after = world.clone();
-                after.apply(a).map_err(|e| {
-                    Error::invalid(format!(
-                        "{}: {} is legal but fails in a redraw of its mover's view ({e}); \
-                         resample_hidden must keep the mover's view",
-                        G::NAME,
-                        det.action_notation(a)
-                    ))
-                })?;
-                let v = self.teams.value(&after, mover);
-                if v > top {
-                    top = v;
-                    best = i;
-                }
-            }
-        }
-        let a = candidate(self, best).ok_or_else(no_moves::<G>)?;
+        let best = candidates.iter().position(|&c| c == a).unwrap_or(0);
+        self.untried = candidates;
         let id = det.action_id(a);
-        self.note_turn(det);
-        det.apply(a)?;
         Ok(match self.replies.get(best) {
             Some(&(_, ch)) => (ch, false),
             None => (self.add_child(node, a, id, mover), true),
