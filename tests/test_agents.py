@@ -487,14 +487,13 @@ def test_ismcts_beats_greedy(name: str) -> None:
     # Zinordia's Greedy settles its turn with the heuristic player (docs/agents.md, "Zinordia
     # (issue 14)"), which brings it close to the search: 58% over 100 games (seed 6), 38-0-22,
     # 63.3% on these 60 deals, an interval whose lower end is 0; there the guard asks only
-    # for a score above 55%. So does Battle Line's: its Greedy shares the search's fitted
-    # win-probability evaluate (docs/agents.md, "Battle Line, before and after"), and the
-    # search leads it by 58-61.5% over 200 games; on these deals, with resample_hidden a
-    # function of the view, 113-0-87, 56.5%, Elo +23 [-2, +48]; with the routine search
-    # judging 4 candidates (Battle Line's default since the eighth round), 131-0-69, 65.5%,
-    # Elo +55 [+31, +84].
-    assert r.score(0) > 0.55, r.table()
-    if name not in ("zinordia", "battleline"):
+    # for a score above 55%. Battle Line's Greedy shares the search's fitted win-probability
+    # evaluate (docs/agents.md, "Battle Line, before and after"): on these deals the search
+    # scored 113-0-87, 56.5%, Elo +23 [-2, +48] before its routine search judging 4
+    # candidates (Battle Line's default since the eighth round), 131-0-69, 65.5%, Elo +55
+    # [+31, +84] with it; the guard asks above 60% and the interval above the average.
+    assert r.score(0) > (0.60 if name == "battleline" else 0.55), r.table()
+    if name != "zinordia":
         assert r.elo[0].lo > 0, r.table()
 
 
