@@ -198,6 +198,12 @@ impl CardSet {
     pub fn terrain_card(&self, c: Card) -> &TerrainCard {
         &self.terrain[c as usize]
     }
+    /// The terrain card a row holds, if any: `slot` is a side's `rows[r]`, a terrain card
+    /// or nothing (AG-3.2).
+    pub fn row_terrain(&self, slot: Option<Card>) -> Option<&TerrainCard> {
+        slot.filter(|&t| self.is_terrain(t))
+            .map(|t| self.terrain_card(t))
+    }
     /// The unit card `c` (which must be a unit card).
     pub fn unit_card(&self, c: Card) -> &UnitCard {
         &self.units[c as usize - self.terrain.len()]

@@ -39,9 +39,7 @@ pub fn card_score(
 
 /// A card's strength on a row for heuristics: the mean of its attack and defence scores.
 pub fn strength(set: &CardSet, card: &UnitCard, terrain: Option<u8>, row: usize) -> f64 {
-    let t = terrain
-        .filter(|&t| set.is_terrain(t))
-        .map(|t| set.terrain_card(t));
+    let t = set.row_terrain(terrain);
     f64::from(card_score(card, t, row, true, false) + card_score(card, t, row, false, false)) / 2.0
 }
 

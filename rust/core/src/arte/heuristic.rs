@@ -13,7 +13,7 @@
 use super::cards::Card;
 use super::combat::{card_score, strength};
 use super::notation::Action;
-use super::rules::score_combat;
+use super::rules::{reaches_protected, score_combat};
 use super::state::{Arte, Kind};
 use crate::game::Player;
 use crate::rng::GameRng;
@@ -54,9 +54,7 @@ fn score(g: &Arte, p: Player, a: Action) -> f64 {
         Action::Defend(cell) => defence_value(g, p, cell),
         Action::Pick(c, r) => {
             let s = &g.sides[p];
-            let t = s.rows[r as usize]
-                .filter(|&t| g.set.is_terrain(t))
-                .map(|t| g.set.terrain_card(t));
+            let t = g.set.row_terrain(s.rows[r as usize]);
             let attacking = g.sd_attacker() == p;
             f64::from(card_score(
                 g.set.unit_card(c),
@@ -176,13 +174,13 @@ fn defences(g: &Arte, p: Player, att: u8) -> Vec<(u32, u32)> {
     let Some(ac) = a.field.get(att as usize).copied().flatten() else {
         return Vec::new();
     };
-    let ranged = set.unit_card(ac).only_ranged();
+    let acard = set.unit_card(ac);
     (0..9u8)
         .filter_map(|x| {
             let dc = d.field.get(x as usize).copied().flatten()?;
             // AG-6.3, AG-6.4: unprotected cards, and against a purely ranged attack protected
             // cards holding ranged units.
-            let may = !d.protected(x) || (ranged && set.unit_card(dc).any_ranged());
+            let may = !d.protected(x) || reaches_protected(acard, set.unit_card(dc));
             may.then(|| {
                 let (s, t, _) = score_combat(set, g.opts.ranged_scoring, (a, ac, att), (d, dc, x));
                 (s, t)

@@ -720,11 +720,7 @@ pub(super) fn score_combat(
     let dcard = set.unit_card(dc);
     let ranged_only = ranged_only(mode, acard, dcard, d.protected(def_cell));
     let (ar, dr) = ((att_cell / 3) as usize, (def_cell / 3) as usize);
-    let terrain = |s: &Side, r: usize| {
-        s.rows[r]
-            .filter(|&t| set.is_terrain(t))
-            .map(|t| set.terrain_card(t))
-    };
+    let terrain = |s: &Side, r: usize| set.row_terrain(s.rows[r]);
     (
         card_score(acard, terrain(a, ar), ar, true, ranged_only),
         card_score(dcard, terrain(d, dr), dr, false, ranged_only),
@@ -749,6 +745,12 @@ pub(super) fn ranged_only(
         }
 }
 
+/// AG-6.4: may `dcard`, protected, defend against `acard`? Only against a purely ranged
+/// attack, and only if it holds ranged units (the legality check names which part fails).
+pub(super) fn reaches_protected(acard: &UnitCard, dcard: &UnitCard) -> bool {
+    acard.only_ranged() && dcard.any_ranged()
+}
+
 /// Sudden-death scores: attack (with the row bonus) and defence, each on its chosen row.
 pub(super) fn sudden_death_scores(
     set: &CardSet,
@@ -757,11 +759,7 @@ pub(super) fn sudden_death_scores(
     (ac, ar): (Card, u8),
     (dc, dr): (Card, u8),
 ) -> (u32, u32) {
-    let terrain = |p: Player, r: u8| {
-        sides[p].rows[r as usize]
-            .filter(|&t| set.is_terrain(t))
-            .map(|t| set.terrain_card(t))
-    };
+    let terrain = |p: Player, r: u8| set.row_terrain(sides[p].rows[r as usize]);
     (
         card_score(
             set.unit_card(ac),

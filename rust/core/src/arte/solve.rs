@@ -15,7 +15,7 @@
 use super::cards::Card;
 use super::combat::{attack_wins, card_score};
 use super::notation::Action;
-use super::rules::ranged_only;
+use super::rules::{ranged_only, reaches_protected};
 use super::state::{Arte, Phase, ROUNDS};
 use super::SuddenDeathRow;
 use crate::game::Player;
@@ -153,9 +153,7 @@ impl Round {
         for s in 0..2 {
             for i in 0..r.n[s] {
                 let row = (r.cells[s][i] / 3) as usize;
-                let t = g.sides[s].rows[row]
-                    .filter(|&t| set.is_terrain(t))
-                    .map(|t| set.terrain_card(t));
+                let t = set.row_terrain(g.sides[s].rows[row]);
                 for (attack, by_kind) in scores[s][i].iter_mut().enumerate() {
                     for (ranged, score) in by_kind.iter_mut().enumerate() {
                         let u = set.unit_card(cards[s][i]);
@@ -170,7 +168,7 @@ impl Round {
                 let acard = set.unit_card(cards[s][i]);
                 for j in 0..r.n[d] {
                     let dcard = set.unit_card(cards[d][j]);
-                    if acard.only_ranged() && dcard.any_ranged() {
+                    if reaches_protected(acard, dcard) {
                         r.reach[s][i] |= 1 << j;
                     }
                     for prot in 0..2 {
@@ -198,9 +196,7 @@ impl Round {
                 let attacking = p == r.sd_attacker;
                 (0..rows)
                     .map(|row| {
-                        let t = g.sides[p].rows[row]
-                            .filter(|&t| set.is_terrain(t))
-                            .map(|t| set.terrain_card(t));
+                        let t = set.row_terrain(g.sides[p].rows[row]);
                         card_score(set.unit_card(c), t, row, attacking, false)
                     })
                     .max()
