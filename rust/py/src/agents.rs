@@ -285,14 +285,24 @@ impl PyGreedy {
     }
 }
 
+/// An ISMCTS count bounded like a depth (`IsmctsConfig::MAX_DEPTH`), None kept.
+fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
+    value
+        .map(|v| {
+            v.count(u64::from(IsmctsConfig::MAX_DEPTH), name)
+                .map(|v| v as u32)
+        })
+        .transpose()
+}
+
 /// Information-set Monte Carlo tree search (single observer). Budget: `iterations` per
 /// move (1000 when neither budget is given), `time` seconds per move (`time_limit` is the
 /// same keyword under its older name), or both (whichever ends first). `exploration` is the
 /// UCB constant on rewards in [0, 1] (None: the game's own).
 /// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
 /// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
-/// (0/1: a random one; None: the game's own); `widening` k keeps ceil(k * sqrt(visits + 1)) children of a node
-/// in play (None: every action is tried before any is revisited); `settle` lets the player
+/// (0/1: a random one; None: the game's own); `widening` k keeps ceil(k * sqrt(visits + 1))
+/// children of a node in play (None: every action is tried before any is revisited); `settle` lets the player
 /// who just moved finish their turn greedily (`settle_heuristic`: with the game's heuristic
 /// move; `settle_turns`: whole turns, 1 the leaf's own, reactions inside it included) before a leaf
 /// is scored (None: the game's own); `prior_samples` redraws score every root action first
@@ -349,30 +359,10 @@ impl PyIsmcts {
             .map(|i| i.positive(IsmctsConfig::MAX_ITERATIONS, "iterations"))
             .transpose()?;
         let seed = seed.u64("seed")?;
-        let rollout_depth = rollout_depth
-            .map(|d| {
-                d.count(u64::from(IsmctsConfig::MAX_DEPTH), "rollout_depth")
-                    .map(|d| d as u32)
-            })
-            .transpose()?;
-        let expand_samples = expand_samples
-            .map(|m| {
-                m.count(u64::from(IsmctsConfig::MAX_DEPTH), "expand_samples")
-                    .map(|m| m as u32)
-            })
-            .transpose()?;
-        let prior_samples = prior_samples
-            .map(|k| {
-                k.count(u64::from(IsmctsConfig::MAX_DEPTH), "prior_samples")
-                    .map(|k| k as u32)
-            })
-            .transpose()?;
-        let settle_turns = settle_turns
-            .map(|k| {
-                k.count(u64::from(IsmctsConfig::MAX_DEPTH), "settle_turns")
-                    .map(|k| k as u32)
-            })
-            .transpose()?;
+        let rollout_depth = depth(rollout_depth, "rollout_depth")?;
+        let expand_samples = depth(expand_samples, "expand_samples")?;
+        let prior_samples = depth(prior_samples, "prior_samples")?;
+        let settle_turns = depth(settle_turns, "settle_turns")?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
