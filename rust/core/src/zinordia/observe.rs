@@ -7,16 +7,19 @@
 
 use std::fmt::Write as _;
 
-use super::ability::Stat;
-use super::content::{PRIVILEGE, RENOWN, START};
+use super::ability::{Stat, Trigger};
+use super::content::{ABILITIES, PRIVILEGE, RENOWN, START};
 use super::options::Selection;
-use super::state::{Phase, Zinordia};
+use super::state::{Phase, Resume, Zinordia};
 use crate::game::Player;
 use crate::hex::Hex;
 use crate::rng::GameRng;
 
 /// Features per row of the observation (zone rows, Star rows and the global row alike).
 pub const FEATURES: usize = 16;
+
+/// How many kinds of [`Trigger`] there are: the last one's index + 1.
+const TRIGGER_KINDS: f32 = (Trigger::WhileAlone as usize + 1) as f32;
 
 impl Zinordia {
     /// A state `player` cannot tell from this one: the other teams' unrevealed picks redrawn
@@ -116,6 +119,38 @@ impl Zinordia {
                     10,
                     (self.relative_slot(player, s) + 1) as f32 / sh.num_stars() as f32,
                 );
+            }
+        }
+        // The ability in progress and the reaction window open now (ZN-9.4, ZN-9.5), all
+        // public: a player asked to react sees what it reacts to. The ability is either
+        // declared and waiting for its `targeted` windows, or (`reactions_interrupt`)
+        // suspended mid-resolution.
+        let in_progress = match &self.resume {
+            Resume::Activation(d) => Some((d.star, d.ability, Some(d.target), false)),
+            Resume::Resolution(r) => Some((r.user, r.ability, r.target, true)),
+            Resume::Main | Resume::EndTurn => None,
+        };
+        let zone_of = |s: usize| {
+            self.stars
+                .get(s)
+                .and_then(|st| st.zone)
+                .and_then(|h| sh.zone_id(h))
+        };
+        if let Some((user, ability, target, suspended)) = in_progress {
+            if let Some(i) = zone_of(user) {
+                set(i, 11, f32::from(ability + 1) / ABILITIES as f32);
+                set(i, 12, f32::from(u8::from(suspended)));
+            }
+            if let Some(i) = target.and_then(|h| sh.zone_id(h)) {
+                set(i, 13, 1.0);
+            }
+        }
+        if let Some(o) = self.offers.front() {
+            if let Some(i) = zone_of(o.star) {
+                set(i, 14, (o.trigger as usize + 1) as f32 / TRIGGER_KINDS);
+            }
+            if let Some(i) = o.source.and_then(zone_of) {
+                set(i, 15, 1.0);
             }
         }
         // Star rows, own Stars first.

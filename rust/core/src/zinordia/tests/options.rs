@@ -533,6 +533,49 @@ fn zn_9_5_reactions_interrupt_each_instance_asks_again_after_a_decline() {
     assert_eq!(g.offers.front().map(|o| o.star), Some(3));
 }
 
+/// The observation's zone rows, columns 11-15, of `player`: one `[f32; 5]` per zone.
+fn pending_columns(g: &Zinordia, player: usize) -> Vec<[f32; 5]> {
+    let mut out = vec![0.0f32; Game::observation_shape(g).iter().product()];
+    Game::observation(g, player, &mut out);
+    (0..g.shared.zones.len())
+        .map(|i| {
+            let row = &out[i * 16..(i + 1) * 16];
+            [row[11], row[12], row[13], row[14], row[15]]
+        })
+        .collect()
+}
+
+/// ZN-9.4, ZN-9.5 (docs/zinordia.md, "Observation"): a player asked to react sees the ability
+/// in progress — who uses which ability on which zone, and whether it waits mid-resolution —
+/// and the window's trigger and source, in every player's observation alike (all public).
+#[test]
+fn zn_9_5_the_observation_shows_the_ability_in_progress_and_the_open_window() {
+    let g = rajada_on_morwen(true);
+    let kael = zone(&g, g.stars[0].zone.unwrap()) as usize;
+    let morwen = zone(&g, g.stars[3].zone.unwrap()) as usize;
+    let Resume::Resolution(r) = &g.resume else {
+        panic!("suspended")
+    };
+    let ability = f32::from(r.ability + 1) / 4.0;
+    let damaged = (crate::zinordia::ability::Trigger::Damaged as usize + 1) as f32 / 12.0;
+    for p in 0..2 {
+        let cols = pending_columns(&g, p);
+        assert_eq!(cols[kael], [ability, 1.0, 0.0, 0.0, 1.0], "player {p}");
+        assert_eq!(cols[morwen], [0.0, 0.0, 1.0, damaged, 0.0], "player {p}");
+        let others = (0..cols.len()).filter(|&i| i != kael && i != morwen);
+        assert!(others.into_iter().all(|i| cols[i] == [0.0; 5]));
+    }
+    // Without the option the attack has ended before the window opens: only the window.
+    let g = rajada_on_morwen(false);
+    let cols = pending_columns(&g, 1);
+    assert_eq!(cols[kael], [0.0, 0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(cols[morwen], [0.0, 0.0, 0.0, damaged, 0.0]);
+    // Once answered, nothing is pending.
+    let mut g = rajada_on_morwen(true);
+    g.apply(VEU).unwrap();
+    assert!(pending_columns(&g, 0).iter().all(|c| *c == [0.0; 5]));
+}
+
 #[test]
 fn zn_9_5_a_suspended_resolution_saves_and_loads_in_states_and_positions() {
     let g = rajada_on_morwen(true);
