@@ -215,6 +215,49 @@ def test_a_tournament_from_a_hand_set_position_plays_it_out_and_its_records_repl
     assert kingdoms.replay(first.record).is_terminal
 
 
+DICE_GAMES = [n for n in GAMES if kingdoms.new_game(n, seed=1).to_dict().get("rng")]
+
+
+def open_dice(g: kingdoms.Game) -> tuple[str, int]:
+    """`g`'s whole position with its dice field written `?`, and that field's index."""
+    fields = g.position().split(" ")
+    i = fields.index(g.to_dict()["rng"])
+    fields[i] = "?"
+    return " ".join(fields), i
+
+
+@pytest.mark.parametrize("name", DICE_GAMES)
+def test_a_whole_position_may_leave_its_dice_to_the_seed(name: str) -> None:
+    g, _ = random_game(name, 4, 30)
+    text, i = open_dice(g)
+    a, b, again = (kingdoms.new_game(name, position=text, seed=s) for s in (1, 2, 1))
+    assert a.to_dict()["rng"] != b.to_dict()["rng"]
+    assert a.position() == again.position()
+    # Everything but the dice is the position's, exactly.
+    for h in (a, b):
+        assert state_only({**h.to_dict(), "rng": None}) == state_only({**g.to_dict(), "rng": None})
+        assert h.position().split(" ")[:i] == text.split(" ")[:i]
+
+
+def test_a_tournament_from_a_whole_position_with_open_dice_rolls_each_deals_own() -> None:
+    g, _ = random_game("strifull", 5, 40)
+    assert not g.is_terminal
+    text, _ = open_dice(g)
+    starts = {
+        kingdoms.new_game("strifull", position=rec.position).to_dict()["rng"]
+        for rec in kingdoms.tournament(
+            "strifull", [Random(), Random()], games=4, seed=3, records=True, position=text
+        ).records
+        or []
+        if rec.position is not None
+    }
+    assert len(starts) == 2  # two deals, each played from both seats
+    fixed = kingdoms.tournament(
+        "strifull", [Random(), Random()], games=4, seed=3, records=True, position=g.position()
+    )
+    assert {rec.position for rec in fixed.records or []} == {g.position()}
+
+
 def test_a_tournament_refuses_a_bad_or_finished_position() -> None:
     with pytest.raises(kingdoms.StateError, match="position"):
         kingdoms.tournament("battleline", [Random(), Random()], games=2, position="R1 nonsense")

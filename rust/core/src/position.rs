@@ -142,15 +142,15 @@ pub(crate) fn hidden_run(n: usize) -> String {
     }
 }
 
-/// The saved-state value of a position's dice field and whether it was hidden: `?` (a
-/// view) is dealt afresh from `seed`; anything else is the saved generator, validated later
-/// with the rest of the state.
-pub(crate) fn rng_field(text: &str, seed: u64) -> (Value, bool) {
+/// The saved-state value of a position's dice field: `?` is a generator seeded from `seed`,
+/// in a view and in a whole position alike (future rolls are no player's hidden information,
+/// so a whole position may leave them open: a tournament from it then rolls each deal's own
+/// dice); anything else is the saved generator, validated later with the rest of the state.
+pub(crate) fn rng_field(text: &str, seed: u64) -> Value {
     if text == "?" {
-        let fresh = serde_json::to_value(crate::rng::GameRng::seed(seed)).unwrap_or_default();
-        (fresh, true)
+        serde_json::to_value(crate::rng::GameRng::seed(seed)).unwrap_or_default()
     } else {
-        (Value::from(text), false)
+        Value::from(text)
     }
 }
 

@@ -265,7 +265,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
     m.insert("first_attacker".into(), maybe(F_STATE, first)?);
     m.insert("winner".into(), maybe(F_STATE, winner)?);
 
-    let (rng, hidden_rng) = rng_field(f.field(F_RNG), seed);
+    let rng = rng_field(f.field(F_RNG), seed);
     m.insert("rng".into(), rng);
 
     // Every card place, in the order hidden ones are dealt: terrain first, then units.
@@ -389,7 +389,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
     };
     let mut spare_terrain = unnamed('T', set.num_terrain()).into_iter();
     let mut spare_units = unnamed('U', set.num_units()).into_iter();
-    let mut hidden = hidden_rng;
+    let mut hidden = false;
     let mut deal = |p: &mut Place, terrain: bool, i: usize| -> Result<()> {
         if let Place::Hidden = p {
             hidden = true;

@@ -436,10 +436,10 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
     };
     m.insert("last_combat".into(), combat);
 
-    let (rng, hidden_rng) = rng_field(f.field(F_RNG), seed);
+    let rng = rng_field(f.field(F_RNG), seed);
     m.insert("rng".into(), rng);
 
-    let mut hidden = hidden_rng;
+    let mut hidden = false;
     let mut sides = Vec::new();
     let mut secret = [false; 2];
     for (s, secret) in secret.iter_mut().enumerate() {

@@ -375,7 +375,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
     m.insert("turn".into(), int(F_STATE, turn)?);
     m.insert("winner".into(), maybe(F_STATE, winner)?);
 
-    let (rng, hidden_rng) = rng_field(f.field(F_RNG), seed);
+    let rng = rng_field(f.field(F_RNG), seed);
     m.insert("rng".into(), rng);
 
     // Picks: a hidden one (`?`) is given a Star its team has not picked (redrawn below).
@@ -610,7 +610,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
     };
     m.insert("last_roll".into(), roll);
 
-    if (hidden_rng || hidden_picks) && viewer.is_none() {
+    if hidden_picks && viewer.is_none() {
         return Err(f.error(
             F_RNG,
             "hidden parts (?) need the viewer field (@ and a player) at the end",
