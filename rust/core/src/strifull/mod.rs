@@ -70,6 +70,16 @@ impl Game for Strifull {
     fn apply_unchecked(&mut self, action: Action) {
         self.apply_checked(action);
     }
+    // SK-7.4: the decisions a combat causes (a leader's new row, a row moved up) belong to
+    // the attacker's turn even when the defender takes them.
+    fn turn_owner(&self) -> Option<Player> {
+        let owner = if self.step.is_setup() {
+            self.actor
+        } else {
+            self.turn_player
+        };
+        self.current_player().map(|_| owner as usize)
+    }
     fn winner(&self) -> Option<Player> {
         match self.outcome {
             state::Outcome::Win(p) => Some(p as usize),

@@ -90,6 +90,8 @@ fn sk_7_2_between_two_live_rows_the_owner_chooses_the_leaders_row() {
     let mut g = row_two_falls();
     assert_eq!(combat(&g)["rows_lost"], json!([[], [2]]));
     assert_eq!((g.current_player(), g.step), (Some(1), Step::Relocate));
+    // SK-7.4: the defender decides inside the attacker's turn.
+    assert_eq!(g.turn_owner(), Some(0));
     assert_eq!(legal(&g), ["leader 1", "leader 3"]);
     assert_eq!(rule_of(&mut g, "leader 2"), "SK-7.2");
     act(&mut g, "leader 3");
