@@ -232,3 +232,47 @@ fn play_step(g: &Zinordia, play: Play, legal: &[Action], rng: &mut GameRng) -> O
         other => other,
     }
 }
+
+/// The decisions ISMCTS takes by rule below its root (`Game::routine_action`, the search's
+/// opt-in `routine`), so the tree branches on which Star plays, where it goes before its
+/// activation and what it activates:
+/// - a reaction window, and setup (selection, placement): the rule-based player's answer;
+/// - the turn's last Star still to play plays (ending the turn instead forfeits a play that
+///   could always be a pass, ZN-6.7);
+/// - after the play's activation only movement and ending the play are left (ZN-6.4,
+///   ZN-10.7): the rule-based player's step (a weak Star away from the enemies, a healthy
+///   one toward a marker or an enemy).
+///
+/// Collecting a marker is left to the search: `evaluate` already ranks it first among the
+/// moves an expansion judges, and a kill from the marker's zone may be worth more.
+pub(crate) fn routine(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
+    if !g.offers.is_empty() {
+        return choose(g, rng);
+    }
+    match g.phase {
+        Phase::Over => None,
+        Phase::Select { .. } | Phase::Place { .. } => choose(g, rng),
+        Phase::Main => match g.play {
+            None => {
+                let p = g.turn_player();
+                let mut left = g
+                    .stars_of(p)
+                    .filter(|&s| g.alive(s) && !g.stars[s].played)
+                    .map(|s| s - p * g.shared.per_player);
+                match (left.next(), left.next()) {
+                    (Some(slot), None) => u8::try_from(slot).ok().map(Action::Play),
+                    _ => None,
+                }
+            }
+            Some(play) if play.activated => {
+                // Built here rather than by `legal_actions`, whose activation scan costs
+                // more than the rest of this decision.
+                let mut legal = Vec::new();
+                g.moves(play, &mut legal);
+                legal.push(Action::EndPlay);
+                play_step(g, play, &legal, rng)
+            }
+            Some(_) => None,
+        },
+    }
+}

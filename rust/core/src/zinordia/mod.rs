@@ -148,6 +148,9 @@ impl Game for Zinordia {
     fn heuristic_action(&self, rng: &mut GameRng) -> Option<Action> {
         heuristic::choose(self, rng)
     }
+    fn routine_action(&self, rng: &mut GameRng) -> Option<Action> {
+        heuristic::routine(self, rng)
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }

@@ -460,7 +460,7 @@ impl Zinordia {
     }
 
     /// The moves of a play: every zone within the movement left (ZN-6.2), by zone id.
-    fn moves(&self, play: Play, out: &mut Vec<Action>) {
+    pub(super) fn moves(&self, play: Play, out: &mut Vec<Action>) {
         let Some(from) = self.stars[play.star].zone else {
             return;
         };

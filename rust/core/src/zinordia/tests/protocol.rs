@@ -353,3 +353,85 @@ fn zinordias_greedy_settles_its_turn_by_default() {
     }
     assert!(differs, "settling never changed a move");
 }
+
+#[test]
+fn zinordias_routine_decisions_follow_the_rule_based_player() {
+    // ISMCTS's `routine` below its root: reaction windows and setup as the Heuristic plays
+    // them, the last Star still to play plays, and after a play's activation the
+    // Heuristic's step; every other decision is the search's.
+    let mut seen = [0usize; 5];
+    for (opts, seed) in [
+        (json!({}), 1),
+        (json!({}), 2),
+        (json!({"mode": "teams"}), 3),
+    ] {
+        let mut g = new(opts, seed);
+        for (k, g) in playout(&mut g, seed, 5_000).iter().enumerate() {
+            if Game::is_terminal(g) {
+                continue;
+            }
+            let salt = seed * 100_000 + k as u64;
+            let routine = Game::routine_action(g, &mut GameRng::seed(salt));
+            let heuristic = Game::heuristic_action(g, &mut GameRng::seed(salt));
+            let legal = super::legal(g);
+            if let Some(a) = routine {
+                assert!(legal.contains(&a), "{a:?} is not legal");
+            }
+            let branch = if !g.offers.is_empty() || !matches!(g.phase, Phase::Main) {
+                assert_eq!(routine, heuristic);
+                0
+            } else if let Some(play) = g.play {
+                if play.activated {
+                    // The routine's own list of what is left is the legal one.
+                    let mut left = Vec::new();
+                    g.moves(play, &mut left);
+                    left.push(Action::EndPlay);
+                    assert_eq!(left, legal);
+                    assert_eq!(routine, heuristic);
+                    1
+                } else {
+                    assert_eq!(routine, None);
+                    2
+                }
+            } else {
+                let plays: Vec<Action> = legal
+                    .iter()
+                    .copied()
+                    .filter(|a| matches!(a, Action::Play(_)))
+                    .collect();
+                if let [last] = plays.as_slice() {
+                    assert_eq!(routine, Some(*last));
+                    3
+                } else {
+                    assert_eq!(routine, None);
+                    4
+                }
+            };
+            seen[branch] += 1;
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "every kind of decision met: {seen:?}"
+    );
+}
+
+#[test]
+fn zinordias_search_plays_its_routine_decisions_by_rule() {
+    // `ismcts:...,routine=1` plays legal moves to the end of a duel.
+    use crate::agents::AgentSpec;
+    let mut g = new(json!({}), 4);
+    let mut agents = [
+        AgentSpec::parse("ismcts:40,routine=1")
+            .unwrap()
+            .build::<Zinordia>(1),
+        AgentSpec::parse("random").unwrap().build::<Zinordia>(2),
+    ];
+    let mut plies = 0;
+    while let Some(p) = Game::current_player(&g) {
+        let a = agents[p].act(&g).unwrap();
+        Game::apply(&mut g, a).expect("a legal move");
+        plies += 1;
+        assert!(plies < 5_000);
+    }
+}
