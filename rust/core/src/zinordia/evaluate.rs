@@ -12,7 +12,7 @@ use crate::hex::coords::distance;
 /// ability, collecting a marker), so Greedy judges a move after the rest of its turn is
 /// played by the rule-based player (`settle`), and attacks roll dice, so on several redraws.
 /// Against the heuristic player (100 games, seed 1, seats swapped): plain Greedy 23%;
-/// settling 53% with 1 redraw, 71% with 4, 74% with 8 (docs/agents.md, "Zinordia").
+/// settling 53% with 1 redraw, 71% with 4, 74% with 8 (docs/research/issue-14.md, "Zinordia").
 pub(super) const SEARCH: SearchParams = SearchParams {
     greedy_samples: 4,
     greedy_settle: true,
