@@ -15,6 +15,8 @@
 //! evicting the caches as a policy network (or `bench_rl.py`'s numpy chooser) does: the
 //! realistic case, where a step's cost is the memory it writes.
 
+mod common;
+
 use kingdoms_core::agents::batch::{new_dyn, AnyViews, Mask, Views};
 use kingdoms_core::game::ObsValue;
 use kingdoms_core::rng::GameRng;
@@ -171,12 +173,5 @@ where
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(line) => println!("{line}"),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    }
+    common::main(run);
 }

@@ -10,6 +10,8 @@
 //! With LOG, every lost game's moves are written there: each of the agent's decisions with
 //! the rule-based player's choice beside it, the flags at the end.
 
+mod common;
+
 use kingdoms_core::agents::arena::agent_salt;
 use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::battleline::{Action, BattleLine, Deck, Phase};
@@ -320,12 +322,5 @@ fn run(args: &[String]) -> Result<String> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(line) => println!("{line}"),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    }
+    common::main(run);
 }

@@ -8,6 +8,8 @@
 //! AGENT is written as on the command line (`random`, `greedy`, `ismcts:1000`, ...). Prints
 //! the agent's wins/draws/losses against the heuristic player and its score (win 1, draw 1/2).
 
+mod common;
+
 use kingdoms_core::agents::arena::agent_salt;
 use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::game::Game;
@@ -92,12 +94,5 @@ fn run(args: &[String]) -> Result<String> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(line) => println!("{line}"),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    }
+    common::main(run);
 }

@@ -20,6 +20,8 @@
 //! (`greedy:settle=heuristic`, ...) it is one move chosen on each position: the
 //! instructions divided by the positions searched are the cost of a Greedy move.
 
+mod common;
+
 use kingdoms_core::agents::arena::{tournament, Progress, TournamentConfig};
 use kingdoms_core::agents::{AgentSpec, Ismcts};
 use kingdoms_core::{with_game, Error, Game, GameRng, Result};
@@ -135,12 +137,5 @@ fn run(args: &[String]) -> Result<String> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(line) => println!("{line}"),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    }
+    common::main(run);
 }
