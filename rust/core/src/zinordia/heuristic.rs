@@ -255,10 +255,7 @@ pub(crate) fn routine(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
         Phase::Main => match g.play {
             None => {
                 let p = g.turn_player();
-                let mut left = g
-                    .stars_of(p)
-                    .filter(|&s| g.alive(s) && !g.stars[s].played)
-                    .map(|s| s - p * g.shared.per_player);
+                let mut left = g.still_to_play(p).map(|s| s - p * g.shared.per_player);
                 match (left.next(), left.next()) {
                     (Some(slot), None) => u8::try_from(slot).ok().map(Action::Play),
                     _ => None,

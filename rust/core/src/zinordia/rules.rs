@@ -399,11 +399,8 @@ impl Zinordia {
                 (Some(&o), _) => self.reactions(o, out),
                 (None, None) => {
                     let p = self.turn_player();
-                    for slot in 0..sh.per_player {
-                        let s = p * sh.per_player + slot;
-                        if self.alive(s) && !self.stars[s].played {
-                            out.push(Action::Play(slot as u8));
-                        }
+                    for s in self.still_to_play(p) {
+                        out.push(Action::Play((s - p * sh.per_player) as u8));
                     }
                     out.push(Action::EndTurn);
                 }
@@ -681,10 +678,7 @@ impl Zinordia {
             Some(_) => self.settle_play(),
             None => {
                 let p = self.turn_player();
-                if !self
-                    .stars_of(p)
-                    .any(|s| self.alive(s) && !self.stars[s].played)
-                {
+                if self.still_to_play(p).next().is_none() {
                     self.end_turn();
                 }
             }
@@ -814,10 +808,7 @@ impl Zinordia {
             self.stars[play.star].played = true;
         }
         let p = self.turn_player();
-        if !self
-            .stars_of(p)
-            .any(|s| self.alive(s) && !self.stars[s].played)
-        {
+        if self.still_to_play(p).next().is_none() {
             self.end_turn();
         }
     }

@@ -190,6 +190,11 @@ impl Zinordia {
             .get(s)
             .is_some_and(|st| !st.defeated && st.zone.is_some())
     }
+    /// `p`'s Stars still to play this turn (ZN-5.4): alive and not played yet, in slot order.
+    pub fn still_to_play(&self, p: Player) -> impl Iterator<Item = usize> + '_ {
+        self.stars_of(p)
+            .filter(move |&s| self.alive(s) && !self.stars[s].played)
+    }
     /// A team's Renown (ZN-12.5).
     pub fn team_renown(&self, team: usize) -> u32 {
         (0..self.stars.len())

@@ -9,6 +9,7 @@ use super::*;
 use crate::game::Game;
 use crate::zinordia::ability::Stat;
 use crate::zinordia::effects::Status;
+use crate::zinordia::observe::FEATURES;
 use crate::zinordia::options::{DurationsTick, Lines, ReactionOrder, UniqueStars, UntimedBuffs};
 use crate::zinordia::resolve::drawn_line;
 use crate::zinordia::state::Resume;
@@ -539,7 +540,7 @@ fn pending_columns(g: &Zinordia, player: usize) -> Vec<[f32; 5]> {
     Game::observation(g, player, &mut out);
     (0..g.shared.zones.len())
         .map(|i| {
-            let row = &out[i * 16..(i + 1) * 16];
+            let row = &out[i * FEATURES..(i + 1) * FEATURES];
             [row[11], row[12], row[13], row[14], row[15]]
         })
         .collect()
