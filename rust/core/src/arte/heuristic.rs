@@ -38,40 +38,6 @@ pub(crate) fn heuristic_action(g: &Arte, rng: &mut GameRng) -> Option<Action> {
     rng.choose(&best).copied()
 }
 
-/// The heuristic player's secret deployment of `n` more cards for `p` (strongest first, each
-/// on its best free row; ties broken by `rng`), as `(card, cell)` orders.
-pub(super) fn deployment(g: &Arte, p: Player, n: usize, rng: &mut GameRng) -> Vec<(Card, u8)> {
-    let mut g = g.clone();
-    for _ in 0..n {
-        let s = &g.sides[p];
-        let mut best: Vec<(Card, u8)> = Vec::new();
-        let mut best_score = f64::NEG_INFINITY;
-        for h in &s.units {
-            if s.deploying.iter().any(|&(c, _)| c == h.card) {
-                continue;
-            }
-            for cell in 0..9u8 {
-                if s.field[cell as usize].is_some() || s.deploying.iter().any(|&(_, x)| x == cell) {
-                    continue;
-                }
-                let v = score(&g, p, Action::Deploy(h.card, cell));
-                if v > best_score + 1e-9 {
-                    best_score = v;
-                    best.clear();
-                    best.push((h.card, cell));
-                } else if (v - best_score).abs() <= 1e-9 {
-                    best.push((h.card, cell));
-                }
-            }
-        }
-        match rng.choose(&best) {
-            Some(&order) => g.sides[p].deploying.push(order),
-            None => break,
-        }
-    }
-    std::mem::take(&mut g.sides[p].deploying)
-}
-
 fn score(g: &Arte, p: Player, a: Action) -> f64 {
     match a {
         Action::Hide(c) | Action::Take(c) => draft_value(g, p, c),

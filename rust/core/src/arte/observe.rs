@@ -13,13 +13,6 @@ use std::fmt::Write;
 /// Features per row of the observation (`shape = [cards + 1, FEATURES]`).
 pub const FEATURES: usize = 52;
 
-/// Trial switch (issue 14, tenth round): the opponent's secret deployment redrawn as the
-/// heuristic player deploys.
-fn heuristic_redraw() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("KINGDOMS_ARTE_EXP").is_ok_and(|v| v.contains('d')))
-}
-
 // Row 0: global features.
 const G_PHASE: usize = 0; // 6: draft, terrain, deploy, combat, sudden_death, over
 const G_STAGE: usize = 6; // 3: hide, choose, keep
@@ -538,14 +531,7 @@ impl Arte {
             let n = s.placing.len();
             s.placing = cards.into_iter().zip(rows).take(n).collect();
         }
-        if !s.deploying.is_empty() && heuristic_redraw() {
-            let n = s.deploying.len();
-            s.deploying.clear();
-            let orders = super::heuristic::deployment(&g, q, n, &mut rng);
-            g.sides[q].deploying = orders;
-        }
-        let s = &mut g.sides[q];
-        if !s.deploying.is_empty() && !heuristic_redraw() {
+        if !s.deploying.is_empty() {
             let mut cards: Vec<Card> = s.units.iter().map(|h| h.card).collect();
             let mut cells: Vec<u8> = (0..9u8)
                 .filter(|&x| s.field[x as usize].is_none())
