@@ -26,6 +26,12 @@
 //! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
 //! one vector add per iteration.
 //!
+//! **Secret moves** (opt-in; [`Game::is_secret`], [`Game::unrevealed_secrets`]): a tree
+//! keyed by the actions on its path lets a player decide below another's secret move as if
+//! it had seen it. `pool` makes such a player decide by statistics shared over the secret
+//! moves it has not seen (multiple-observer ISMCTS for secret moves only); `reveal` scores a
+//! leaf inside a secret phase after the rule-based player finishes and reveals it.
+//!
 //! The move played is the root child with the most visits. Nodes live in one `Vec`
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
