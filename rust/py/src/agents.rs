@@ -382,6 +382,8 @@ impl PyIsmcts {
             prior_settle,
             pick,
             routine,
+            pool: None,
+            reveal: None,
             seed,
         };
         config.validate().py()?;

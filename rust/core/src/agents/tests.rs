@@ -887,3 +887,167 @@ fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
     assert_eq!(obs.iter().map(|&x| f32::from(x)).collect::<Vec<_>>(), f);
     assert_eq!((mask, player), (fmask, fplayer));
 }
+
+/// "Guess", the smallest game of secret moves: player 0 picks one of three numbers in
+/// secret, then player 1 picks one without seeing it; player 1 wins if they match. Its
+/// rule-based player always picks 0.
+#[derive(Clone, Debug)]
+struct Guess {
+    picks: [Option<u8>; 2],
+}
+
+impl Game for Guess {
+    type Action = u8;
+    type Options = ();
+    const NAME: &'static str = "guess";
+
+    fn new(_seed: u64, _options: &()) -> crate::error::Result<Self> {
+        Ok(Guess { picks: [None; 2] })
+    }
+    fn options(&self) -> &() {
+        &()
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn current_player(&self) -> Option<crate::game::Player> {
+        self.picks.iter().position(Option::is_none)
+    }
+    fn legal_actions(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.current_player().is_some() {
+            out.extend(0..3);
+        }
+    }
+    fn check(&self, action: u8) -> crate::error::Result<()> {
+        match self.current_player() {
+            Some(_) if action < 3 => Ok(()),
+            _ => Err(crate::error::Error::invalid("guess: not a legal pick")),
+        }
+    }
+    fn apply_unchecked(&mut self, action: u8) {
+        if let Some(p) = self.current_player() {
+            self.picks[p] = Some(action);
+        }
+    }
+    fn winner(&self) -> Option<crate::game::Player> {
+        match self.picks {
+            [Some(a), Some(b)] => Some(usize::from(a == b)),
+            _ => None,
+        }
+    }
+    fn num_actions(&self) -> usize {
+        3
+    }
+    fn action_id(&self, action: u8) -> usize {
+        action as usize
+    }
+    fn action_from_id(&self, id: usize) -> Option<u8> {
+        (id < 3).then_some(id as u8)
+    }
+    fn action_notation(&self, action: u8) -> String {
+        action.to_string()
+    }
+    fn parse_action(&self, text: &str) -> crate::error::Result<u8> {
+        text.parse()
+            .map_err(|_| crate::error::Error::invalid("guess: a pick is 0, 1 or 2"))
+    }
+    fn action_json(&self, action: u8) -> serde_json::Value {
+        action.into()
+    }
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "picks": self.picks })
+    }
+    fn from_json(_value: &serde_json::Value) -> crate::error::Result<Self> {
+        Err(crate::error::Error::invalid("guess: no saved states"))
+    }
+    fn view(&self, player: crate::game::Player) -> serde_json::Value {
+        let mut picks = self.picks;
+        if !self.is_terminal() {
+            picks[1 - player] = None;
+        }
+        serde_json::json!({ "picks": picks })
+    }
+    fn resample_hidden(&self, player: crate::game::Player, seed: u64) -> Self {
+        let mut g = self.clone();
+        if !self.is_terminal() && self.picks[1 - player].is_some() {
+            g.picks[1 - player] = Some(crate::rng::GameRng::seed(seed).below(3) as u8);
+        }
+        g
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![1]
+    }
+    fn observation(&self, _player: crate::game::Player, out: &mut [f32]) {
+        out.fill(0.0);
+    }
+    fn render(&self, _player: Option<crate::game::Player>) -> String {
+        format!("{:?}", self.picks)
+    }
+    fn evaluate(&self, player: crate::game::Player) -> f64 {
+        self.returns()[player]
+    }
+    fn heuristic_action(&self, _rng: &mut crate::rng::GameRng) -> Option<u8> {
+        self.current_player().map(|_| 0)
+    }
+    fn is_secret(&self, _action: u8) -> bool {
+        true
+    }
+    fn unrevealed_secrets(&self, player: crate::game::Player) -> usize {
+        usize::from(!self.is_terminal() && self.picks[1 - player].is_some())
+    }
+}
+
+/// The root values of player 0's three picks in Guess after a search with `config`.
+fn guess_values(config: IsmctsConfig) -> Vec<f64> {
+    let game = Guess::new(0, &()).unwrap();
+    let stats = Ismcts::<Guess>::new(config).search(&game).unwrap();
+    let mut values = vec![f64::NAN; 3];
+    for c in &stats.children {
+        values[c.action as usize] = c.value;
+    }
+    values
+}
+
+#[test]
+fn pool_keeps_a_secret_move_secret_from_the_reply() {
+    let config = |pool| IsmctsConfig {
+        iterations: Some(3000),
+        pool: Some(pool),
+        seed: 5,
+        ..IsmctsConfig::default()
+    };
+    // Single-observer: the guesser's node below each pick sees the pick, so every pick
+    // looks lost.
+    let blind = guess_values(config(false));
+    assert!(blind.iter().all(|&v| v < -0.7), "{blind:?}");
+    // Pooled over the picks it cannot see, the guesser can match only the picks it
+    // expects, so every pick is worth clearly more (uniform picks would be worth 1/3; the
+    // two searches chasing each other leave them below that).
+    let pooled = guess_values(config(true));
+    assert!(pooled.iter().all(|&v| v > -0.5), "{blind:?} {pooled:?}");
+    assert_eq!(config(true).name(), "ismcts:3000,pool=1");
+    assert_eq!(
+        spec("ismcts:3000,pool=1,seed=5"),
+        AgentSpec::Ismcts(config(true))
+    );
+}
+
+#[test]
+fn reveal_finishes_the_secret_moves_before_a_leaf_is_scored() {
+    // One iteration per pick, each a leaf: without `reveal` the guesser is still to pick
+    // there (evaluate 0); with it the rule-based guesser (always 0) picks and the result
+    // counts.
+    let config = |reveal| IsmctsConfig {
+        iterations: Some(3),
+        widening: None,
+        reveal: Some(reveal),
+        ..IsmctsConfig::default()
+    };
+    assert_eq!(guess_values(config(false)), vec![0.0; 3]);
+    assert_eq!(guess_values(config(true)), vec![-1.0, 1.0, 1.0]);
+    assert_eq!(
+        spec("ismcts:3,widening=none,reveal=1"),
+        AgentSpec::Ismcts(config(true))
+    );
+}

@@ -43,3 +43,53 @@ fn hidden_information_is_redrawn_by_determinization() {
     assert_ne!(r0.piles, g.piles);
     assert!(g.view(0)["rng"].is_null());
 }
+
+/// AG-9.4, AG-9.5 (ISMCTS's `pool` and `reveal`): the secret moves are the secret terrain
+/// placements, the secret deployments and the sudden-death picks; the opponent's secret
+/// moves a player has not seen revealed are exactly those its view shows without their
+/// card, and each secret move that does not end the secrecy adds one of them.
+#[test]
+fn ag_9_4_secret_moves_and_their_count_match_the_views() {
+    let hidden = |g: &Arte, p: Player| -> usize {
+        let q = &g.view(p)["players"][1 - p];
+        let unseen = |v: &serde_json::Value| v.is_object() && v["card"].is_null();
+        let list = |k: &str| {
+            q[k].as_array()
+                .map_or(0, |a| a.iter().filter(|v| unseen(v)).count())
+        };
+        list("placing") + list("deploying") + usize::from(unseen(&q["pick"]))
+    };
+    for (k, o) in all_options().into_iter().enumerate() {
+        for seed in 0..6u64 {
+            let mut g = Arte::new(seed * 7 + k as u64, &o).unwrap();
+            let mut rng = GameRng::seed(seed + 200);
+            let mut buf = Vec::new();
+            let mut secrets = 0;
+            while let Some(p) = g.current() {
+                for viewer in 0..2 {
+                    assert_eq!(g.unrevealed_secrets(viewer), hidden(&g, viewer));
+                }
+                g.legal_actions(&mut buf);
+                let a = *rng.choose(&buf).unwrap();
+                let secret = match a {
+                    Action::Place(..) | Action::Pick(..) => true,
+                    Action::Deploy(..) => o.deployment == Deployment::Simultaneous,
+                    _ => false,
+                };
+                assert_eq!(g.is_secret(a), secret, "{}", g.action_notation(a));
+                let before = g.unrevealed_secrets(1 - p);
+                let phase = (g.phase, g.round);
+                g.apply(a).unwrap();
+                if secret {
+                    secrets += 1;
+                    let after = g.unrevealed_secrets(1 - p);
+                    let revealed = after == 0 && (g.phase, g.round) != phase;
+                    assert!(after == before + 1 || revealed, "{}", g.action_notation(a));
+                } else {
+                    assert_eq!(g.unrevealed_secrets(1 - p), before);
+                }
+            }
+            assert!(secrets >= 6, "every game places its terrain in secret");
+        }
+    }
+}
