@@ -62,13 +62,6 @@ pub struct SearchParams {
     /// untried actions, drawn at random, `evaluate` judges at each expansion below the root
     /// (0/1: a random one).
     pub ismcts_expand_samples: u32,
-    /// ISMCTS's `pool` when its configuration leaves it to the game: below the root, a
-    /// player's decisions made while other players' secret moves ([`Game::is_secret`]) are
-    /// unrevealed to it share their statistics over those moves.
-    pub ismcts_pool: bool,
-    /// ISMCTS's `reveal` when its configuration leaves it to the game: a leaf inside a
-    /// secret phase is scored after the rule-based player finishes and reveals it.
-    pub ismcts_reveal: bool,
 }
 
 impl SearchParams {
@@ -85,8 +78,6 @@ impl SearchParams {
         ismcts_pick: 0.0,
         ismcts_routine: false,
         ismcts_expand_samples: 8,
-        ismcts_pool: false,
-        ismcts_reveal: false,
     };
 }
 
@@ -275,21 +266,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
         let _ = rng;
         None
-    }
-
-    /// Whether `action`, made now by the player to move, is a secret move: the other players
-    /// learn only that a secret move was made, not which, until the game reveals it
-    /// (ISMCTS's opt-in `pool`; with [`Game::unrevealed_secrets`]). Default: no move is.
-    fn is_secret(&self, action: Self::Action) -> bool {
-        let _ = action;
-        false
-    }
-
-    /// How many secret moves ([`Game::is_secret`]) of the other players `player` has not
-    /// seen revealed yet: the most recent of their secret moves. Default: 0.
-    fn unrevealed_secrets(&self, player: Player) -> usize {
-        let _ = player;
-        0
     }
 
     /// The search settings this game's agents use unless told otherwise (issue 14: how

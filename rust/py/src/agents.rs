@@ -382,8 +382,6 @@ impl PyIsmcts {
             prior_settle,
             pick,
             routine,
-            pool: None,
-            reveal: None,
             seed,
         };
         config.validate().py()?;

@@ -26,12 +26,6 @@
 //! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
 //! one vector add per iteration.
 //!
-//! **Secret moves** (opt-in; [`Game::is_secret`], [`Game::unrevealed_secrets`]): a tree
-//! keyed by the actions on its path lets a player decide below another's secret move as if
-//! it had seen it. `pool` makes such a player decide by statistics shared over the secret
-//! moves it has not seen (multiple-observer ISMCTS for secret moves only); `reveal` scores a
-//! leaf inside a secret phase after the rule-based player finishes and reveals it.
-//!
 //! The move played is the root child with the most visits. Nodes live in one `Vec`
 //! (indices, sibling lists) reused from move to move, as are the action buffers, so a
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
@@ -103,21 +97,6 @@ pub struct IsmctsConfig {
     /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
     /// the game's own ([`Game::search_params`]: `ismcts_routine`).
     pub routine: Option<bool>,
-    /// `true`: below the root, a player deciding while other players' secret moves
-    /// ([`Game::is_secret`]) on the path are still unrevealed to it
-    /// ([`Game::unrevealed_secrets`]) decides by statistics pooled over those moves: one
-    /// set per what it has seen (the path with the others' unrevealed secret moves masked),
-    /// as in multiple-observer ISMCTS (Cowling, Powley and Whitehouse 2012) for secret moves
-    /// only. Without it, a secret move made first is answered in the tree as if seen.
-    /// `None`: the game's own ([`Game::search_params`]: `ismcts_pool`).
-    pub pool: Option<bool>,
-    /// `true`: before a leaf below the root is scored, the secret moves in progress (while
-    /// some player has others' secret moves unrevealed, [`Game::unrevealed_secrets`]) are
-    /// finished by the game's rule-based player ([`Game::heuristic_action`], each mover
-    /// from its own view) until they are revealed, so a leaf inside a secret phase is scored
-    /// on the revealed position (with `routine`, its routine decisions are played next).
-    /// `None`: the game's own ([`Game::search_params`]: `ismcts_reveal`).
-    pub reveal: Option<bool>,
     pub seed: u64,
 }
 
@@ -141,8 +120,6 @@ impl Default for IsmctsConfig {
             prior_settle: None,
             pick: None,
             routine: None,
-            pool: None,
-            reveal: None,
             seed: 0,
         }
     }
@@ -268,12 +245,6 @@ impl IsmctsConfig {
         if let Some(r) = self.routine {
             parts.push(format!("routine={}", u8::from(r)));
         }
-        if let Some(p) = self.pool {
-            parts.push(format!("pool={}", u8::from(p)));
-        }
-        if let Some(r) = self.reveal {
-            parts.push(format!("reveal={}", u8::from(r)));
-        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -293,50 +264,6 @@ struct Node<A> {
     reward: f64,
     first_child: u32,
     next_sibling: u32,
-    /// `action` was a secret move ([`Game::is_secret`]); recorded only with `pool`.
-    secret: bool,
-}
-
-/// The statistics of one action in a pooled decision (`pool`): shared by every tree node
-/// where its player decides on what it has seen.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    player: u32,
-    visits: u32,
-    avail: u32,
-    reward: f64,
-}
-
-/// A hasher for keys that are already well mixed (FxHash's multiply-rotate step).
-#[derive(Clone, Copy, Default)]
-struct MixHasher(u64);
-
-impl std::hash::Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type MixMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<MixHasher>>;
-
-/// One step of a 64-bit mix (splitmix64's finaliser): keys of pooled decisions.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// The key of action `id` in the pooled decision `info`.
-fn slot_key(info: u64, id: usize) -> u64 {
-    mix(info ^ (id as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 /// One root action after a search.
@@ -397,18 +324,6 @@ pub struct Ismcts<G: Game> {
     routine: bool,
     /// This search's `expand_samples` (the config's, else the game's).
     expand: u32,
-    /// This search's `pool` (the config's, else the game's).
-    pool: bool,
-    /// This search's `reveal` (the config's, else the game's).
-    reveal: bool,
-    /// With `pool`: the pooled decisions' visits (key: the mover's view of the path) and
-    /// their actions' statistics ([`slot_key`]).
-    infos: MixMap<u32>,
-    slots: MixMap<Slot>,
-    /// The pooled decisions of this iteration: (decision key, action slot key).
-    pool_path: Vec<(u64, u64)>,
-    /// Scratch: whether each expansion candidate is a secret move.
-    secret_flags: Vec<bool>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -434,12 +349,6 @@ impl<G: Game> Ismcts<G> {
             leaf_owner: None,
             routine: false,
             expand: 0,
-            pool: false,
-            reveal: false,
-            infos: MixMap::default(),
-            slots: MixMap::default(),
-            pool_path: Vec::new(),
-            secret_flags: Vec::new(),
         }
     }
 
@@ -466,7 +375,6 @@ impl<G: Game> Ismcts<G> {
             reward: 0.0,
             first_child: NONE,
             next_sibling: NONE,
-            secret: false,
         });
         if let Some(n) = self.config.iterations {
             self.nodes.reserve(n.min(1 << 22) as usize);
@@ -495,10 +403,6 @@ impl<G: Game> Ismcts<G> {
             .config
             .expand_samples
             .unwrap_or(params.ismcts_expand_samples);
-        self.pool = self.config.pool.unwrap_or(params.ismcts_pool);
-        self.reveal = self.config.reveal.unwrap_or(params.ismcts_reveal);
-        self.infos.clear();
-        self.slots.clear();
         self.root_prior(game, me)?;
 
         let mut done = 0u64;
@@ -591,7 +495,6 @@ impl<G: Game> Ismcts<G> {
         let mut det = root.resample_hidden(me, self.rng.next_u64());
         self.path.clear();
         self.path.push(0);
-        self.pool_path.clear();
         let mut node = 0u32;
         let c = self
             .config
@@ -607,17 +510,6 @@ impl<G: Game> Ismcts<G> {
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
-            }
-            if self.pool && node != 0 {
-                if let Some(info) = self.info_key(&det, mover) {
-                    match self.pooled_step(&mut det, node, mover, info, c)? {
-                        Some(child) => {
-                            node = child;
-                            continue;
-                        }
-                        None => break,
-                    }
-                }
             }
             let gen = self.next_gen();
             for &a in &self.legal {
@@ -639,7 +531,14 @@ impl<G: Game> Ismcts<G> {
                 }
                 ch = n.next_sibling;
             }
-            let allowed = self.allowed(self.nodes[node as usize].visits);
+            // Progressive widening: at most ceil(k * sqrt(visits + 1)) children in play.
+            let allowed = match self.config.widening {
+                None => usize::MAX,
+                Some(k) => {
+                    let v = f64::from(self.nodes[node as usize].visits) + 1.0;
+                    ((k * v.sqrt()).ceil() as usize).max(1)
+                }
+            };
             if untried > 0 && tried < allowed {
                 self.untried.clear();
                 for &a in &self.legal {
@@ -654,7 +553,7 @@ impl<G: Game> Ismcts<G> {
                 } else {
                     (self.expand as usize).min(self.untried.len())
                 };
-                let (a, secret) = if node == 0 && !self.prior.is_empty() {
+                let a = if node == 0 && !self.prior.is_empty() {
                     // The root's untried action with the best prior (Greedy's choice first).
                     let prior = |a: &G::Action| {
                         let p = self.prior.get(det.action_id(*a)).copied();
@@ -666,9 +565,21 @@ impl<G: Game> Ismcts<G> {
                             best = *a;
                         }
                     }
-                    (best, self.pool && det.is_secret(best))
+                    best
+                } else if m <= 1 {
+                    self.untried[self.rng.below(self.untried.len())]
                 } else {
-                    self.expand_untried(&mut det, mover, m)?
+                    // The best of m untried actions drawn at random, by the mover's evaluate.
+                    for i in 0..m {
+                        let j = i + self.rng.below(self.untried.len() - i);
+                        self.untried.swap(i, j);
+                    }
+                    self.note_turn(&det);
+                    let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
+                        .ok_or_else(no_moves::<G>)?;
+                    det = after;
+                    self.expanded_applied = true;
+                    a
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -684,7 +595,6 @@ impl<G: Game> Ismcts<G> {
                     reward: 0.0,
                     first_child: NONE,
                     next_sibling: sibling,
-                    secret,
                 });
                 if !std::mem::take(&mut self.expanded_applied) {
                     self.note_turn(&det);
@@ -728,9 +638,6 @@ impl<G: Game> Ismcts<G> {
             self.path.push(best);
             node = best;
         }
-        if self.path.len() > 1 && self.reveal {
-            self.play_secrets(&mut det)?;
-        }
         if self.path.len() > 1 && self.routine {
             self.play_routine(&mut det)?;
         }
@@ -755,168 +662,7 @@ impl<G: Game> Ismcts<G> {
                 n.reward += ((v + 1.0) * 0.5).clamp(0.0, 1.0);
             }
         }
-        for &(info, slot) in &self.pool_path {
-            *self.infos.entry(info).or_insert(0) += 1;
-            if let Some(s) = self.slots.get_mut(&slot) {
-                s.visits += 1;
-                if let Some(v) = self.values.get(s.player as usize) {
-                    s.reward += ((v + 1.0) * 0.5).clamp(0.0, 1.0);
-                }
-            }
-        }
         Ok(())
-    }
-
-    /// Progressive widening: at most ceil(k * sqrt(visits + 1)) children in play.
-    fn allowed(&self, visits: u32) -> usize {
-        match self.config.widening {
-            None => usize::MAX,
-            Some(k) => ((k * (f64::from(visits) + 1.0).sqrt()).ceil() as usize).max(1),
-        }
-    }
-
-    /// The action to expand among `self.untried`: one at random, or with `m > 1` the best
-    /// of `m` drawn at random by the mover's `evaluate` (then already played on `det`:
-    /// `expanded_applied`); and whether it is a secret move (recorded with `pool` only).
-    fn expand_untried(
-        &mut self,
-        det: &mut G,
-        mover: Player,
-        m: usize,
-    ) -> Result<(G::Action, bool)> {
-        if m <= 1 {
-            let a = self.untried[self.rng.below(self.untried.len())];
-            return Ok((a, self.pool && det.is_secret(a)));
-        }
-        for i in 0..m {
-            let j = i + self.rng.below(self.untried.len() - i);
-            self.untried.swap(i, j);
-        }
-        self.secret_flags.clear();
-        if self.pool {
-            for &a in &self.untried[..m] {
-                self.secret_flags.push(det.is_secret(a));
-            }
-        }
-        self.note_turn(det);
-        let (_, a, after) =
-            best_reply(det, &self.untried[..m], mover, &self.teams)?.ok_or_else(no_moves::<G>)?;
-        *det = after;
-        self.expanded_applied = true;
-        let secret = self.untried[..m]
-            .iter()
-            .position(|&x| x == a)
-            .and_then(|i| self.secret_flags.get(i).copied())
-            .unwrap_or(false);
-        Ok((a, secret))
-    }
-
-    /// With `pool`: the key of `mover`'s decision as it has seen the path from the root,
-    /// the other players' secret moves it has not seen revealed masked (the most recent
-    /// ones, [`Game::unrevealed_secrets`] of them); `None` when none is on the path (the
-    /// tree node is then the decision's own).
-    fn info_key(&self, det: &G, mover: Player) -> Option<u64> {
-        let mut unseen = det.unrevealed_secrets(mover);
-        if unseen == 0 {
-            return None;
-        }
-        let mut key = mix(0x243f_6a88_85a3_08d3 ^ mover as u64);
-        let mut masked = false;
-        for &i in self.path.iter().skip(1).rev() {
-            let n = &self.nodes[i as usize];
-            let token = if unseen > 0 && n.secret && n.player as usize != mover {
-                unseen -= 1;
-                masked = true;
-                (1 << 40) | u64::from(n.player)
-            } else {
-                u64::from(n.id)
-            };
-            key = mix(key ^ token);
-        }
-        masked.then_some(key)
-    }
-
-    /// A pooled decision (`pool`) of `mover` at tree node `node`, `info` what it has seen
-    /// ([`Self::info_key`]): widen the pooled decision or choose by UCB over its pooled
-    /// statistics, then play the action and go to `node`'s child for it (made if new).
-    /// `Some(child)`: descend on from it; `None`: this iteration's leaf is reached.
-    fn pooled_step(
-        &mut self,
-        det: &mut G,
-        node: u32,
-        mover: Player,
-        info: u64,
-        c: f64,
-    ) -> Result<Option<u32>> {
-        let visits = self.infos.get(&info).copied().unwrap_or(0);
-        self.untried.clear();
-        let mut tried = 0usize;
-        for &a in &self.legal {
-            if self.slots.contains_key(&slot_key(info, det.action_id(a))) {
-                tried += 1;
-            } else {
-                self.untried.push(a);
-            }
-        }
-        let expand = !self.untried.is_empty() && tried < self.allowed(visits);
-        let (a, secret) = if expand {
-            let m = (self.expand as usize).min(self.untried.len());
-            let (a, secret) = self.expand_untried(det, mover, m)?;
-            let slot = Slot {
-                player: mover as u32,
-                visits: 0,
-                avail: 1,
-                reward: 0.0,
-            };
-            self.slots.insert(slot_key(info, det.action_id(a)), slot);
-            (a, secret)
-        } else {
-            let mut best = None;
-            let mut best_score = f64::NEG_INFINITY;
-            for &a in &self.legal {
-                if let Some(s) = self.slots.get_mut(&slot_key(info, det.action_id(a))) {
-                    s.avail += 1;
-                    let v = f64::from(s.visits.max(1));
-                    let score = s.reward / v + c * (f64::from(s.avail).ln() / v).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = Some(a);
-                    }
-                }
-            }
-            let a = best.ok_or_else(no_moves::<G>)?;
-            (a, det.is_secret(a))
-        };
-        let id = det.action_id(a);
-        self.pool_path.push((info, slot_key(info, id)));
-        let mut child = self.nodes[node as usize].first_child;
-        while child != NONE && self.nodes[child as usize].id != id as u32 {
-            child = self.nodes[child as usize].next_sibling;
-        }
-        let made = child == NONE;
-        if made {
-            child = self.nodes.len() as u32;
-            let parent = &mut self.nodes[node as usize];
-            let sibling = parent.first_child;
-            parent.first_child = child;
-            self.nodes.push(Node {
-                action: Some(a),
-                id: id as u32,
-                player: mover as u32,
-                visits: 0,
-                avail: 1,
-                reward: 0.0,
-                first_child: NONE,
-                next_sibling: sibling,
-                secret,
-            });
-        }
-        if !std::mem::take(&mut self.expanded_applied) {
-            self.note_turn(det);
-            det.apply(a)?;
-        }
-        self.path.push(child);
-        Ok((!expand && !made).then_some(child))
     }
 
     /// Score every root action one ply deep on `prior_samples` redraws (all actions on the
@@ -1034,24 +780,6 @@ impl<G: Game> Ismcts<G> {
         }
         Err(Error::invalid(format!(
             "{}: routine decisions did not end in {MAX_SETTLE} moves",
-            G::NAME
-        )))
-    }
-
-    /// With `reveal`: finish the secret moves in progress by the game's rule-based player
-    /// until none is unrevealed to anyone (or the game has no rule-based player).
-    fn play_secrets(&mut self, det: &mut G) -> Result<()> {
-        for _ in 0..MAX_SETTLE {
-            if !(0..det.num_players()).any(|p| det.unrevealed_secrets(p) > 0) {
-                return Ok(());
-            }
-            match det.heuristic_action(&mut self.rng) {
-                Some(a) => det.apply(a)?,
-                None => return Ok(()),
-            }
-        }
-        Err(Error::invalid(format!(
-            "{}: secret moves were not revealed in {MAX_SETTLE} moves",
             G::NAME
         )))
     }

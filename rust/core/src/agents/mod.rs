@@ -224,9 +224,7 @@ impl AgentSpec {
     /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
     /// (`heuristic`/`none`: the prior judged as the settled Greedy), `pick` (best mean
     /// among children with this share of the top visits), `routine` (`1`: the game's
-    /// routine decisions played by rule below the root), `pool` (`1`: decisions made while
-    /// others' secret moves are unrevealed share statistics over them), `reveal` (`1`: a leaf
-    /// inside a secret phase scored after the rule-based player finishes it), `seed`;
+    /// routine decisions played by rule below the root), `seed`;
     /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
     /// player before judging; `none`: judge right after the move) and `seed` for greedy;
     /// `seed` for random and heuristic).
@@ -358,8 +356,6 @@ impl AgentSpec {
                         "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
-                        "pool" => c.pool = Some(int(k, v)? != 0),
-                        "reveal" => c.reveal = Some(int(k, v)? != 0),
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
@@ -371,7 +367,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, pool, reveal and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine and seed, not {k:?}"),
                         )),
                     }
                 }

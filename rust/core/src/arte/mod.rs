@@ -146,27 +146,6 @@ impl Game for Arte {
             _ => None,
         }
     }
-    // Secret moves (AG-9.4, AG-9.5): terrain placements and deployments made in secret, and
-    // the sudden-death attacker's pick; the other side sees how many, not which.
-    fn is_secret(&self, action: Action) -> bool {
-        match action {
-            Action::Place(..) => self.phase == Phase::Terrain,
-            Action::Deploy(..) => {
-                self.phase == Phase::Deploy && self.opts.deployment == Deployment::Simultaneous
-            }
-            Action::Pick(..) => self.phase == Phase::SuddenDeath,
-            _ => false,
-        }
-    }
-    fn unrevealed_secrets(&self, player: Player) -> usize {
-        let s = &self.sides[1 - player.min(1)];
-        match self.phase {
-            Phase::Terrain => s.placing.len(),
-            Phase::Deploy => s.deploying.len(),
-            Phase::SuddenDeath => usize::from(s.pick.is_some()),
-            _ => 0,
-        }
-    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }
