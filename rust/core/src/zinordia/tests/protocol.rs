@@ -257,6 +257,51 @@ fn zn_12_8_team_results_and_evaluate_bounds() {
     }
 }
 
+/// The reference roster's index of the Star `id`.
+fn star(g: &Zinordia, id: &str) -> u8 {
+    let stars = &g.shared.content.stars;
+    u8::try_from(stars.iter().position(|s| s.id == id).expect(id)).unwrap()
+}
+
+#[test]
+fn zn_4_2_evaluate_values_the_picks_it_sees_and_only_those() {
+    let g = new(json!({}), 5);
+    let [good, poor, poor2] = ["ignara", "brisa", "morwen"].map(|id| star(&g, id));
+    let rating = |r: u8| g.shared.content.stars[usize::from(r)].rating;
+    assert!(rating(good) > rating(poor));
+    assert_eq!(Game::evaluate(&g, 0), 0.0, "no picks yet: even");
+    let pick = |h: &Zinordia, r: u8| {
+        let mut h = h.clone();
+        h.apply(Action::Pick(r)).unwrap();
+        h
+    };
+    // A better pick is worth more to its picker; the other player does not see it.
+    let (a, b) = (pick(&g, good), pick(&g, poor));
+    assert!(Game::evaluate(&a, 0) > 0.0 && Game::evaluate(&b, 0) < 0.0);
+    assert_eq!(Game::evaluate(&a, 1), 0.0);
+    assert_eq!(Game::evaluate(&b, 1), 0.0);
+    // Player 1's own picks count for it; player 0's, hidden, still do not.
+    let c = pick(&pick(&a, poor), poor2);
+    assert!(matches!(c.phase, Phase::Select { player: 1 }));
+    assert_eq!(Game::evaluate(&c, 1), 0.0);
+    assert!(Game::evaluate(&pick(&c, good), 1) > 0.0);
+    let mut e = c.clone();
+    e.picks[0] = ["kael", "vesper", "torvald"]
+        .map(|id| usize::from(star(&g, id)))
+        .to_vec();
+    assert_eq!(Game::evaluate(&e, 1), 0.0);
+    // After the reveal both rosters are public and weighed (nothing is placed yet).
+    let mut f = pick(&c, good);
+    let mut legal = Vec::new();
+    while matches!(f.phase, Phase::Select { .. }) {
+        Game::legal_actions(&f, &mut legal);
+        f.apply(legal[0]).unwrap();
+    }
+    assert!(matches!(f.phase, Phase::Place { .. }));
+    assert!(Game::evaluate(&f, 1) > 0.0);
+    assert_eq!(Game::evaluate(&f, 0), -Game::evaluate(&f, 1));
+}
+
 #[test]
 fn the_heuristic_player_plays_legal_moves_to_the_end() {
     for opts in [
