@@ -31,7 +31,10 @@ fn run(args: &[String]) -> Result<String> {
     let (mut won, mut fielded) = (vec![0.0f64; stars.len()], vec![0u64; stars.len()]);
     let mut legal = Vec::new();
     for i in 0..games {
-        let mut g = Zinordia::new(seed.wrapping_mul(1_000_003).wrapping_add(i), &Default::default())?;
+        let mut g = Zinordia::new(
+            seed.wrapping_mul(1_000_003).wrapping_add(i),
+            &Default::default(),
+        )?;
         while let Some(p) = g.current_player() {
             let a = if matches!(g.phase, Phase::Select { .. }) {
                 g.legal_actions(&mut legal);

@@ -76,9 +76,11 @@ pub struct Star {
     pub poder_fisico: u8,
     pub poder_magico: u8,
     /// How good a pick the Star is, 0 to 100 (50: average; absent: no preference): what the
-    /// search's value of a roster reads before the Stars are on the board (`evaluate.rs`).
-    /// The reference roster's: the percentage of games won by the side fielding the Star when
-    /// rule-based players pick at random (docs/research/issue-14-round10-zin.md).
+    /// agents' value of a roster reads before the Stars are on the board (`evaluate.rs`).
+    /// The reference roster has none (docs/research/issue-14-round10-zin.md: ratings measured
+    /// as the share of games won by the side fielding the Star, `examples/zinordia_ratings.rs`,
+    /// made both agents far stronger against the rule-based player but the search weaker
+    /// against Greedy).
     #[serde(default)]
     pub rating: Option<u8>,
     pub abilities: Vec<Ability>,

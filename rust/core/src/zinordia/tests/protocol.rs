@@ -8,7 +8,7 @@ use super::{game, mode};
 use crate::game::Game;
 use crate::rng::GameRng;
 use crate::zinordia::options::Selection;
-use crate::zinordia::{Action, Options, Phase, Zinordia};
+use crate::zinordia::{Action, Content, Options, Phase, Zinordia};
 
 fn new(options: serde_json::Value, seed: u64) -> Zinordia {
     let opts: Options = serde_json::from_value(options).expect("options");
@@ -265,10 +265,17 @@ fn star(g: &Zinordia, id: &str) -> u8 {
 
 #[test]
 fn zn_4_2_evaluate_values_the_picks_it_sees_and_only_those() {
-    let g = new(json!({}), 5);
+    // The reference content with ratings of this test's own (the roster's may change).
+    let mut content = (*Content::reference().unwrap()).clone();
+    for s in &mut content.stars {
+        s.rating = Some(match s.id.as_str() {
+            "ignara" => 70,
+            "brisa" | "morwen" => 35,
+            _ => 50,
+        });
+    }
+    let g = Zinordia::with_content(5, &Options::default(), std::sync::Arc::new(content)).unwrap();
     let [good, poor, poor2] = ["ignara", "brisa", "morwen"].map(|id| star(&g, id));
-    let rating = |r: u8| g.shared.content.stars[usize::from(r)].rating;
-    assert!(rating(good) > rating(poor));
     assert_eq!(Game::evaluate(&g, 0), 0.0, "no picks yet: even");
     let pick = |h: &Zinordia, r: u8| {
         let mut h = h.clone();
@@ -286,20 +293,30 @@ fn zn_4_2_evaluate_values_the_picks_it_sees_and_only_those() {
     assert_eq!(Game::evaluate(&c, 1), 0.0);
     assert!(Game::evaluate(&pick(&c, good), 1) > 0.0);
     let mut e = c.clone();
-    e.picks[0] = ["kael", "vesper", "torvald"]
-        .map(|id| usize::from(star(&g, id)))
-        .to_vec();
+    e.picks[0] = vec![usize::from(good); 3];
     assert_eq!(Game::evaluate(&e, 1), 0.0);
-    // After the reveal both rosters are public and weighed (nothing is placed yet).
+    // After the reveal both rosters are public and weighed (nothing is placed yet): player
+    // 0 holds Ignara, Brisa and Morwen, player 1 Ignara and two average Stars.
     let mut f = pick(&c, good);
     let mut legal = Vec::new();
     while matches!(f.phase, Phase::Select { .. }) {
         Game::legal_actions(&f, &mut legal);
-        f.apply(legal[0]).unwrap();
+        let avg = legal
+            .iter()
+            .copied()
+            .find(|&a| !matches!(a, Action::Pick(r) if [good, poor, poor2].contains(&r)));
+        f.apply(avg.unwrap()).unwrap();
     }
     assert!(matches!(f.phase, Phase::Place { .. }));
     assert!(Game::evaluate(&f, 1) > 0.0);
     assert_eq!(Game::evaluate(&f, 0), -Game::evaluate(&f, 1));
+    // A roster without ratings: every pick alike.
+    let mut content = (*Content::reference().unwrap()).clone();
+    for s in &mut content.stars {
+        s.rating = None;
+    }
+    let plain = Zinordia::with_content(5, &Options::default(), std::sync::Arc::new(content));
+    assert_eq!(Game::evaluate(&pick(&plain.unwrap(), good), 0), 0.0);
 }
 
 #[test]
