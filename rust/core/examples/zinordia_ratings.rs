@@ -1,10 +1,10 @@
-//! Zinordia's Star ratings (the roster's optional `rating`, read by `evaluate` before the
-//! Stars are placed; issue 14, tenth round): GAMES duels between rule-based players
+//! What each Zinordia Star wins (a balance measure of the roster; issue 14, tenth round,
+//! docs/research/issue-14-round10-zin.md): GAMES duels between rule-based players
 //! (`Game::heuristic_action`, each on its own view) whose picks are drawn uniformly at random
 //! from the legal ones, deals `SEED * 1_000_003 + i`, on one thread. For each Star of the
 //! reference roster: how many times a side fielded it, and the share of those games its side
-//! won (a draw counts half), to three decimals — the rating is that share in percent,
-//! rounded half up.
+//! won (a draw counts half), to three decimals, and that share in percent, rounded — the
+//! rating the tenth round tried as a pick value (its code is in history at `a779157`).
 //!
 //! ```sh
 //! nice cargo run --release --example zinordia_ratings -- 20000 2

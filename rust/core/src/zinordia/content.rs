@@ -75,14 +75,6 @@ pub struct Star {
     pub agilidade: u8,
     pub poder_fisico: u8,
     pub poder_magico: u8,
-    /// How good a pick the Star is, 0 to 100 (50: average; absent: no preference): what the
-    /// agents' value of a roster reads before the Stars are on the board (`evaluate.rs`).
-    /// The reference roster has none (docs/research/issue-14-round10-zin.md: ratings measured
-    /// as the share of games won by the side fielding the Star, `examples/zinordia_ratings.rs`,
-    /// made both agents far stronger against the rule-based player but the search weaker
-    /// against Greedy).
-    #[serde(default)]
-    pub rating: Option<u8>,
     pub abilities: Vec<Ability>,
 }
 
@@ -130,9 +122,6 @@ impl Star {
             if v < *lo || v > *hi {
                 return Err((None, (*field).into(), format!("must be {lo} to {hi}")));
             }
-        }
-        if self.rating.is_some_and(|r| r > 100) {
-            return Err((None, "rating".into(), "must be 0 to 100".into()));
         }
         if self.abilities.len() != ABILITIES {
             return Err((

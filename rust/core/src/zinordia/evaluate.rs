@@ -1,9 +1,8 @@
 //! The heuristic value of a position for Greedy and ISMCTS: Renown first (it decides the
 //! game, ZN-12.6), then the teams' remaining strength (Vida and Armadura of Stars on the
 //! board: a defeated Star also gives its killer Renown, ZN-12.3), then how close each
-//! team's Stars stand to the Renown markers left. Before the Stars take the board (selection
-//! and placement), the teams' rosters: the Stars' `rating`s. Built only from what the player
-//! judged for may see (the board is open; picks it does not see are not read).
+//! team's Stars stand to the Renown markers left. Built only from public information (the
+//! board is open; unrevealed picks are not read).
 
 use super::state::{Phase, Zinordia};
 use crate::game::{Player, SearchParams};
@@ -75,39 +74,14 @@ impl Zinordia {
         }
     }
 
-    /// A team's roster as `player` sees it, in [-1, 1]: over the team's Star slots, the mean
-    /// of `(rating - 50) / 50` of each pick `player` sees; a pick unseen (ZN-4.2) or not made
-    /// yet, or a Star without a rating, counts as an average one (0). Without it every pick
-    /// looks alike until the reveal, and the agents pick at random in effect.
-    fn roster(&self, player: Player, team: usize) -> f64 {
-        let sh = &self.shared;
-        let (mut sum, mut slots) = (0.0, 0usize);
-        for (o, picks) in self.picks.iter().enumerate() {
-            if sh.team(o) != team {
-                continue;
-            }
-            slots += sh.per_player;
-            if !self.sees_picks(Some(player), o) {
-                continue;
-            }
-            for &r in picks {
-                if let Some(rating) = sh.content.stars.get(r).and_then(|d| d.rating) {
-                    sum += (f64::from(rating) - 50.0) / 50.0;
-                }
-            }
-        }
-        if slots == 0 {
-            0.0
-        } else {
-            sum / slots as f64
-        }
-    }
-
     /// The value for `player` (its team), in [-1, 1]; the true result once over.
     pub(super) fn value(&self, player: Player) -> f64 {
         let sh = &self.shared;
         if self.phase == Phase::Over {
             return self.returns().get(player).copied().unwrap_or(0.0);
+        }
+        if self.stars.is_empty() {
+            return 0.0;
         }
         let me = sh.team(player);
         let teams = sh.num_teams();
@@ -128,14 +102,6 @@ impl Zinordia {
         };
         let strength = self.strength(me) - mean(&|t| self.strength(t));
         let pull = self.marker_pull(me) - mean(&|t| self.marker_pull(t));
-        // The rosters only until the Stars are all placed: from then on the board says what
-        // they are worth.
-        let roster = match self.phase {
-            Phase::Select { .. } | Phase::Place { .. } => {
-                self.roster(player, me) - mean(&|t| self.roster(player, t))
-            }
-            _ => 0.0,
-        };
-        (1.5 * renown + 0.8 * strength + 0.2 * pull + roster).tanh() * 0.95
+        (1.5 * renown + 0.8 * strength + 0.2 * pull).tanh() * 0.95
     }
 }

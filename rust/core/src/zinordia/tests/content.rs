@@ -673,12 +673,6 @@ fn zn_1_1_star_checks() {
         .replace("vida = 10", "vida = 0");
     let (place, _) = data_error(load_roster_text(&text));
     assert_eq!(place, "my_roster.toml, Star \"tester\", field vida");
-    // A rating over 100 (a rating is optional, 0 to 100).
-    let text = star_with("id = \"a\"\nname = \"a\"\nkind = \"instant\"\nself_effects = [{ kind = \"heal\", base = 1 }]")
-        .replace("vida = 10", "vida = 10\nrating = 101");
-    let (place, msg) = data_error(load_roster_text(&text));
-    assert_eq!(place, "my_roster.toml, Star \"tester\", field rating");
-    assert!(msg.contains("0 to 100"), "{msg}");
     // Two abilities with one id.
     let text = star_with("id = \"b\"\nname = \"a\"\nkind = \"instant\"\nself_effects = [{ kind = \"heal\", base = 1 }]");
     let (place, msg) = data_error(load_roster_text(&text));

@@ -8,7 +8,7 @@ use super::{game, mode};
 use crate::game::Game;
 use crate::rng::GameRng;
 use crate::zinordia::options::Selection;
-use crate::zinordia::{Action, Content, Options, Phase, Zinordia};
+use crate::zinordia::{Action, Options, Phase, Zinordia};
 
 fn new(options: serde_json::Value, seed: u64) -> Zinordia {
     let opts: Options = serde_json::from_value(options).expect("options");
@@ -255,68 +255,6 @@ fn zn_12_8_team_results_and_evaluate_bounds() {
         // Partners share a value.
         assert_eq!(Game::evaluate(s, 0), Game::evaluate(s, 2));
     }
-}
-
-/// The reference roster's index of the Star `id`.
-fn star(g: &Zinordia, id: &str) -> u8 {
-    let stars = &g.shared.content.stars;
-    u8::try_from(stars.iter().position(|s| s.id == id).expect(id)).unwrap()
-}
-
-#[test]
-fn zn_4_2_evaluate_values_the_picks_it_sees_and_only_those() {
-    // The reference content with ratings of this test's own (the roster's may change).
-    let mut content = (*Content::reference().unwrap()).clone();
-    for s in &mut content.stars {
-        s.rating = Some(match s.id.as_str() {
-            "ignara" => 70,
-            "brisa" | "morwen" => 35,
-            _ => 50,
-        });
-    }
-    let g = Zinordia::with_content(5, &Options::default(), std::sync::Arc::new(content)).unwrap();
-    let [good, poor, poor2] = ["ignara", "brisa", "morwen"].map(|id| star(&g, id));
-    assert_eq!(Game::evaluate(&g, 0), 0.0, "no picks yet: even");
-    let pick = |h: &Zinordia, r: u8| {
-        let mut h = h.clone();
-        h.apply(Action::Pick(r)).unwrap();
-        h
-    };
-    // A better pick is worth more to its picker; the other player does not see it.
-    let (a, b) = (pick(&g, good), pick(&g, poor));
-    assert!(Game::evaluate(&a, 0) > 0.0 && Game::evaluate(&b, 0) < 0.0);
-    assert_eq!(Game::evaluate(&a, 1), 0.0);
-    assert_eq!(Game::evaluate(&b, 1), 0.0);
-    // Player 1's own picks count for it; player 0's, hidden, still do not.
-    let c = pick(&pick(&a, poor), poor2);
-    assert!(matches!(c.phase, Phase::Select { player: 1 }));
-    assert_eq!(Game::evaluate(&c, 1), 0.0);
-    assert!(Game::evaluate(&pick(&c, good), 1) > 0.0);
-    let mut e = c.clone();
-    e.picks[0] = vec![usize::from(good); 3];
-    assert_eq!(Game::evaluate(&e, 1), 0.0);
-    // After the reveal both rosters are public and weighed (nothing is placed yet): player
-    // 0 holds Ignara, Brisa and Morwen, player 1 Ignara and two average Stars.
-    let mut f = pick(&c, good);
-    let mut legal = Vec::new();
-    while matches!(f.phase, Phase::Select { .. }) {
-        Game::legal_actions(&f, &mut legal);
-        let avg = legal
-            .iter()
-            .copied()
-            .find(|&a| !matches!(a, Action::Pick(r) if [good, poor, poor2].contains(&r)));
-        f.apply(avg.unwrap()).unwrap();
-    }
-    assert!(matches!(f.phase, Phase::Place { .. }));
-    assert!(Game::evaluate(&f, 1) > 0.0);
-    assert_eq!(Game::evaluate(&f, 0), -Game::evaluate(&f, 1));
-    // A roster without ratings: every pick alike.
-    let mut content = (*Content::reference().unwrap()).clone();
-    for s in &mut content.stars {
-        s.rating = None;
-    }
-    let plain = Zinordia::with_content(5, &Options::default(), std::sync::Arc::new(content));
-    assert_eq!(Game::evaluate(&pick(&plain.unwrap(), good), 0), 0.0);
 }
 
 #[test]
