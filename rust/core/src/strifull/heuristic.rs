@@ -3,31 +3,22 @@
 //!
 //! Setup: swap troops so that each zone holds the troops whose stat it uses (ATK in attack,
 //! DEF in defence, SK-6.1); the leader's token is the element most of the own troops share,
-//! and the leader stands in the row with most of them (SK-6.3). Turns: the battle move and
-//! the leader's move are judged by the fights they prepare: the best attack the mover will
-//! have this turn, minus half the opponent's best reply attack (the exposure left), with
-//! the field's fit as a small tie-break; a replacement only when it clearly improves the fit;
-//! the leader's ability on the own attacker most likely to fight, or on an opposing defender;
-//! then the attack with the best chance of winning its die roll (SK-6), counting double a
-//! kill that eliminates a row and the risk of losing a troop that holds half a row alone.
-//! Face-down opposing troops count as the mean of the opponent's unseen cards.
+//! and the leader stands in the row with most of them (SK-6.3). Turns: a battle move or a
+//! replacement only when it clearly improves that fit; the leader's ability on the own
+//! attacker most likely to fight, or on an opposing defender; then the attack with the best
+//! chance of winning its die roll (SK-6), counting double a kill that eliminates a row and
+//! the risk of losing a troop that holds half a row alone. Face-down opposing troops count
+//! as the mean of the opponent's unseen cards.
 
 use super::effects::Effect;
 use super::notation::Action;
-use super::state::{col_of, row_of, zone_of, Step, Strifull, CELLS};
+use super::state::{row_of, zone_of, Step, Strifull, CELLS};
 use crate::rng::GameRng;
 
 /// Below this gain (in stat points) a setup change or battle move is not worth making.
 const MOVE_MARGIN: f64 = 1.0;
 /// The value of eliminating (or losing) a row, in troops.
 const ROW_VALUE: f64 = 2.0;
-/// How much the opponent's best reply attack weighs against the own attack this turn, when
-/// a battle or leader move is judged (the reply comes after the own attack has changed the
-/// field, so it counts for less).
-const EXPOSURE: f64 = 0.5;
-/// A stat point of fit (the stat a troop's zone uses, SK-6.1) in troops, when a battle move
-/// is judged by its fights first.
-const FIT_WEIGHT: f64 = 0.1;
 
 /// The probability that the side with `adv` points of advantage over the other (negative: the
 /// other has it) wins, ties and loses the 1d6-each roll (SK-6.2). The reference [`ODDS`] is
@@ -51,7 +42,7 @@ fn roll_odds(adv: f64) -> (f64, f64, f64) {
 }
 
 /// [`roll_odds`] of every whole advantage that changes the odds (beyond 6 points either way
-/// the roll is decided), for the fights a battle move is judged by: hundreds per decision.
+/// the roll is decided), for the attacks judged at every attack step (the settle of every search leaf).
 const ODDS: [(f64, f64, f64); 13] = {
     let mut t = [(0.0, 0.0, 0.0); 13];
     let mut i = 0;
@@ -120,12 +111,6 @@ struct Ctx<'a> {
     /// The face-up troops whose abilities reach others ([`Strifull::aura_sources`]), read
     /// once for every attack judged.
     sources: u64,
-    /// The opponent's unseen mean (ATK, DEF) rounded, as a fight with an unseen troop uses it.
-    unseen_whole: (i32, i32),
-    /// The best attack of the mover and of the opponent ([`Ctx::best_attack`]) and
-    /// [`Ctx::fights`] in the game as it stands (battle and leader moves only).
-    best_now: (f64, f64),
-    fights_now: f64,
 }
 
 impl<'a> Ctx<'a> {
@@ -170,22 +155,14 @@ impl<'a> Ctx<'a> {
         } else {
             0
         };
-        let mut ctx = Ctx {
+        Ctx {
             g,
             p,
             unseen,
             pile,
             own,
             sources,
-            unseen_whole: (unseen.0.round() as i32, unseen.1.round() as i32),
-            best_now: (0.0, 0.0),
-            fights_now: 0.0,
-        };
-        if matches!(g.step, Step::Move | Step::LeaderMove) {
-            ctx.best_now = (ctx.best_attack(g, p), ctx.best_attack(g, 1 - p));
-            ctx.fights_now = ctx.best_now.0 - EXPOSURE * ctx.best_now.1;
         }
-        ctx
     }
 
     /// How well the own troop now at cell `from` would fit cell `c`: the stat its zone uses,
@@ -219,20 +196,11 @@ impl<'a> Ctx<'a> {
         let s = &g.sides[self.p];
         match (g.step, a) {
             (Step::StepUp, Action::StepUp) => 1.0,
-            // Steps I and II: judged by the fights they prepare (0 for staying put).
-            (_, Action::Move(c, d)) => match d.dest(c as usize) {
-                Some(to) => self.move_score(c as usize, to),
-                None => f64::NEG_INFINITY,
-            },
-            (Step::LeaderMove, Action::Leader(r)) => self.leader_score(r),
-            (_, Action::Pass) => 0.0,
-            (_, Action::Replace(c)) => {
-                let c = c as usize;
-                let (atk, def) = self.pile;
-                let mean = if zone_of(c) == 0 { atk } else { def };
-                // The replaced troop is lost for good: only a clearly weak one goes.
-                FIT_WEIGHT * (mean - self.fit(c, c) - 2.0 * MOVE_MARGIN)
+            (Step::LeaderMove, Action::Pass) => {
+                // Stay unless another row holds clearly more troops of the leader's element.
+                self.row_count(s.leader_row as usize, s.element) + MOVE_MARGIN
             }
+            (_, Action::Pass) => 0.0,
             (_, Action::Swap(x, y)) => self.swap_gain(x as usize, y as usize) - MOVE_MARGIN,
             (_, Action::PileSwap(c)) => {
                 let c = c as usize;
@@ -242,9 +210,19 @@ impl<'a> Ctx<'a> {
             }
             (_, Action::Element(e)) => (1..=3).map(|r| self.row_count(r, Some(e))).sum(),
             (_, Action::Leader(r)) => {
-                // Setup and a forced relocation: the row with most troops of the token's
-                // element; defence rows weigh less.
+                // The row with most troops of the token's element; defence rows weigh less.
                 self.row_count(r as usize, s.element) + 0.1 * self.row_count(r as usize, None)
+            }
+            (_, Action::Move(c, d)) => match d.dest(c as usize) {
+                Some(to) => self.swap_gain(c as usize, to) - MOVE_MARGIN,
+                None => f64::NEG_INFINITY,
+            },
+            (_, Action::Replace(c)) => {
+                let c = c as usize;
+                let (atk, def) = self.pile;
+                let mean = if zone_of(c) == 0 { atk } else { def };
+                // The replaced troop is lost for good: only a clearly weak one goes.
+                mean - self.fit(c, c) - 2.0 * MOVE_MARGIN
             }
             (_, Action::AbilityOwn(c)) => {
                 let c = c as usize;
@@ -278,129 +256,30 @@ impl<'a> Ctx<'a> {
     /// The expected gain of attacking the opposing troop at `t` with the own troop at `a`:
     /// +1 a kill, -1 a loss, a row for emptying a half-row (SK-7).
     fn attack_score(&self, a: usize, t: usize) -> f64 {
-        self.fight(self.g, self.p, a, t, self.sources)
-    }
-
-    /// The expected gain, for the side `by`, of its troop at `a` attacking the other side's
-    /// troop at `t` in `h` (the game or a battle move's outcome), as the mover can judge it:
-    /// a troop the mover cannot see counts as the mean of its side's unseen cards, without
-    /// bonuses. +1 a kill, -1 a loss, a row for emptying a half-row (SK-6, SK-7).
-    fn fight(&self, h: &Strifull, by: usize, a: usize, t: usize, sources: u64) -> f64 {
-        let (p, foe) = (self.p, 1 - by);
-        let (av, dv) = if h.sees(Some(p), by, a) && h.sees(Some(p), foe, t) {
-            let use_def = h.forces_defence(foe, t, a, sources);
+        let g = self.g;
+        let (p, q) = (self.p, 1 - self.p);
+        let (av, dv) = if g.sees(Some(p), q, t) {
+            let sources = self.sources;
+            let use_def = g.forces_defence(q, t, a, sources);
             (
-                h.combat_value(by, a, true, use_def, t, sources),
-                h.combat_value(foe, t, false, false, a, sources),
+                g.combat_value(p, a, true, use_def, t, sources),
+                g.combat_value(q, t, false, false, a, sources),
             )
-        } else if by == p {
-            // Unseen defender: the attacker's own numbers against the unseen mean.
-            (self.bare_value(h, p, a), self.unseen_whole.1)
         } else {
-            // An unseen attacker against an own defender (which the mover always sees).
-            (self.unseen_whole.0, self.bare_value(h, p, t))
+            // Unseen defender: the attacker's own numbers against the unseen mean.
+            let cell = g.sides[p].cells[a];
+            let tr = g.troop(cell.card);
+            let s = &g.sides[p];
+            let bonus = s.element == Some(tr.element) && row_of(a) == s.leader_row as usize;
+            let av = i32::from(tr.atk) + i32::from(cell.atk) + i32::from(u8::from(bonus));
+            (av, self.unseen.1.round() as i32)
         };
         let (win, tie, lose) = int_odds(av - dv);
-        let kills_row = h.sides[foe].half_count(1, row_of(t)) == 1;
-        let loses_row = h.sides[by].half_count(0, row_of(a)) == 1;
+        let kills_row = g.sides[q].half_count(1, row_of(t)) == 1;
+        let loses_row = g.sides[p].half_count(0, row_of(a)) == 1;
         let kill = 1.0 + if kills_row { ROW_VALUE } else { 0.0 };
         let loss = 1.0 + if loses_row { ROW_VALUE } else { 0.0 };
         (win + tie) * kill - (lose + tie) * loss
-    }
-
-    /// The value of side `side`'s troop at `c` in `h` from its card, counters and leader
-    /// bonus alone (SK-6.1, SK-6.3): the stat its zone fights with, for a fight whose other
-    /// troop the mover cannot see.
-    fn bare_value(&self, h: &Strifull, side: usize, c: usize) -> i32 {
-        let cell = h.sides[side].cells[c];
-        let tr = h.troop(cell.card);
-        let s = &h.sides[side];
-        let bonus = i32::from(u8::from(
-            s.element == Some(tr.element) && row_of(c) == s.leader_row as usize,
-        ));
-        if zone_of(c) == 0 {
-            i32::from(tr.atk) + i32::from(cell.atk) + bonus
-        } else {
-            i32::from(tr.def) + i32::from(cell.def) + bonus
-        }
-    }
-
-    /// The best attack the side `by` has in `h` (0 without one), judged by [`Ctx::fight`].
-    /// For the opponent only what the mover sees counts: a face-down attacker has the
-    /// frontal and flank targets (SK-5.2, SK-5.3), not any that its hidden card might grant.
-    fn best_attack(&self, h: &Strifull, by: usize) -> f64 {
-        let sources = h.aura_sources();
-        let (occ, flank, front) = h.defence_masks(by);
-        let allies_may = h.allies_may_attack_any(by);
-        let mut best = f64::NEG_INFINITY;
-        for a in 0..9 {
-            if h.sides[by].cells[a].is_empty() {
-                continue;
-            }
-            let any = h.sees(Some(self.p), by, a) && h.can_attack_any(by, a, allies_may, sources);
-            let mut targets = if any { occ } else { flank | front[col_of(a)] };
-            while targets != 0 {
-                let t = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
-                best = best.max(self.fight(h, by, a, 9 + t, sources));
-            }
-        }
-        if best.is_finite() {
-            best
-        } else {
-            0.0
-        }
-    }
-
-    /// What the position `h` (the game after a battle or leader move) is worth to the mover
-    /// for the fights to come: its best attack this turn, minus a share of the opponent's
-    /// best reply attack (the exposure left). The fights are what a battle move prepares.
-    /// `(mine, theirs)`: whether each side's best attack may differ from the game's (when
-    /// not, the one already computed serves).
-    fn fights(&self, h: &Strifull, (mine, theirs): (bool, bool)) -> f64 {
-        let own = if mine {
-            self.best_attack(h, self.p)
-        } else {
-            self.best_now.0
-        };
-        let reply = if theirs {
-            self.best_attack(h, 1 - self.p)
-        } else {
-            self.best_now.1
-        };
-        own - EXPOSURE * reply
-    }
-
-    /// A battle move (`c` to `to`, the two swapping) judged by the fights it prepares (its
-    /// change of [`Ctx::fights`]) and, a little, by the long-run fit of the field. A move
-    /// inside the defence zone leaves the own attacks as they were, one inside the attack
-    /// zone the opponent's, unless a troop that moves lends abilities to others (an aura
-    /// source, [`Strifull::aura_sources`]).
-    fn move_score(&self, c: usize, to: usize) -> f64 {
-        let side = &self.g.sides[self.p];
-        let aura = [c, to].iter().any(|&x| {
-            let cell = side.cells[x];
-            cell.occupied() && cell.revealed && self.g.troop(cell.card).reach_kinds != 0
-        });
-        let zones = (zone_of(c), zone_of(to));
-        let mine = aura || zones != (1, 1);
-        let theirs = aura || zones != (0, 0);
-        let mut h = self.g.clone();
-        h.sides[self.p].cells.swap(c, to);
-        self.fights(&h, (mine, theirs)) - self.fights_now
-            + FIT_WEIGHT * (self.swap_gain(c, to) - MOVE_MARGIN)
-    }
-
-    /// A leader move to `row` judged likewise: the fights it changes (the leader bonus,
-    /// SK-6.3, for this turn's attack and the reply) and, a little, the troops of the
-    /// token's element it stands with.
-    fn leader_score(&self, row: u8) -> f64 {
-        let s = &self.g.sides[self.p];
-        let mut h = self.g.clone();
-        h.sides[self.p].leader_row = row;
-        let kin = self.row_count(row as usize, s.element)
-            - self.row_count(s.leader_row as usize, s.element);
-        self.fights(&h, (true, true)) - self.fights_now + FIT_WEIGHT * (kin - MOVE_MARGIN)
     }
 }
 

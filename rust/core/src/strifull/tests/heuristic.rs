@@ -1,5 +1,4 @@
-//! The rule-based player (`heuristic.rs`): it judges only from what the mover sees (SK-10),
-//! and its battle move looks at the attack it prepares.
+//! The rule-based player (`heuristic.rs`): it judges only from what the mover sees (SK-10).
 
 use super::*;
 
@@ -26,41 +25,4 @@ fn sk_10_the_heuristic_move_reads_only_what_the_mover_sees() {
         }
     }
     assert!(moves > 500, "{moves}");
-}
-
-/// Step I: a swap inside the attack zone changes no troop's fit, but it sets both attackers
-/// in front of the defenders they beat best (frontal attacks, SK-5.2, at advantage 2
-/// instead of 1 at best): the battle move prepares the attack.
-#[test]
-fn the_battle_move_prepares_the_attack() {
-    let mut pos = p1_full_defence(Pos::new())
-        .set("step", json!("move"))
-        .down(0, "aA1", "martires_vento")
-        .down(0, "aB1", "martires_terra")
-        .down(0, "dA1", "guarda_fogo")
-        .down(0, "dB1", "guarda_agua");
-    // The opponent's front defenders are face up: ilusionistas_agua (DEF 5, its attacker
-    // uses DEF) in column A, arcanistas_fogo (DEF 2) in column B. martires_vento (ATK 5,
-    // DEF 2) fights the first at 2 against 5 and the second at 5 against 3 (fire beats
-    // wind); martires_terra (ATK 2, DEF 5, earth: +1 in the earth leader's row) the second
-    // at 3 against 2, and the first at 7 against 5 (earth beats water).
-    for (cell, card) in [
-        ("dA1", "ilusionistas_agua"),
-        ("dB1", "arcanistas_fogo"),
-        ("dC1", "sentinelas_agua"),
-    ] {
-        pos = pos.up(1, cell, card);
-    }
-    let g = pos.game();
-    for seed in 0..8 {
-        let a = g.heuristic_action(&mut GameRng::seed(seed)).unwrap();
-        let mut after = g.clone();
-        after.apply(a).unwrap();
-        assert_eq!(
-            cell_json(&after.to_json(), 0, "aB1")["card"],
-            json!("martires_vento"),
-            "{}",
-            a.notation()
-        );
-    }
 }
