@@ -21,7 +21,9 @@ const MOVE_MARGIN: f64 = 1.0;
 const ROW_VALUE: f64 = 2.0;
 
 /// The probability that the side with `adv` points of advantage over the other (negative: the
-/// other has it) wins, ties and loses the 1d6-each roll (SK-6.2).
+/// other has it) wins, ties and loses the 1d6-each roll (SK-6.2). The reference [`ODDS`] is
+/// checked against.
+#[cfg(test)]
 fn roll_odds(adv: f64) -> (f64, f64, f64) {
     let (mut win, mut tie, mut lose) = (0.0, 0.0, 0.0);
     for a in 1..=6 {
@@ -37,6 +39,41 @@ fn roll_odds(adv: f64) -> (f64, f64, f64) {
         }
     }
     (win / 36.0, tie / 36.0, lose / 36.0)
+}
+
+/// [`roll_odds`] of every whole advantage that changes the odds (beyond 6 points either way
+/// the roll is decided), for the attacks judged at every attack step (the settle of every search leaf).
+const ODDS: [(f64, f64, f64); 13] = {
+    let mut t = [(0.0, 0.0, 0.0); 13];
+    let mut i = 0;
+    while i < 13 {
+        let adv = i as i32 - 6;
+        let (mut win, mut tie, mut lose) = (0, 0, 0);
+        let mut a = 1;
+        while a <= 6 {
+            let mut b = 1;
+            while b <= 6 {
+                let d = a - b + adv;
+                if d > 0 {
+                    win += 1;
+                } else if d == 0 {
+                    tie += 1;
+                } else {
+                    lose += 1;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        t[i] = (win as f64 / 36.0, tie as f64 / 36.0, lose as f64 / 36.0);
+        i += 1;
+    }
+    t
+};
+
+/// [`roll_odds`] of a whole advantage, from [`ODDS`].
+fn int_odds(adv: i32) -> (f64, f64, f64) {
+    ODDS[(adv.clamp(-6, 6) + 6) as usize]
 }
 
 /// The heuristic player's move, `None` when the game is over.
@@ -237,7 +274,7 @@ impl<'a> Ctx<'a> {
             let av = i32::from(tr.atk) + i32::from(cell.atk) + i32::from(u8::from(bonus));
             (av, self.unseen.1.round() as i32)
         };
-        let (win, tie, lose) = roll_odds(f64::from(av - dv));
+        let (win, tie, lose) = int_odds(av - dv);
         let kills_row = g.sides[q].half_count(1, row_of(t)) == 1;
         let loses_row = g.sides[p].half_count(0, row_of(a)) == 1;
         let kill = 1.0 + if kills_row { ROW_VALUE } else { 0.0 };
@@ -251,6 +288,14 @@ mod tests {
     use super::*;
 
     /// SK-6.2: the roll odds of an advantage add up to 1 and favour the side holding it.
+    /// The table gives the loop's odds exactly, and the decided rolls beyond it.
+    #[test]
+    fn the_odds_table_is_the_loop() {
+        for adv in -9..=9 {
+            assert_eq!(int_odds(adv), roll_odds(f64::from(adv)), "{adv}");
+        }
+    }
+
     #[test]
     fn roll_odds_follow_the_advantage() {
         for adv in -7..=7 {

@@ -14,6 +14,7 @@ mod abilities;
 mod attacks;
 mod card_data;
 mod combat;
+mod heuristic;
 mod hidden;
 mod properties;
 mod rows;
