@@ -10,6 +10,8 @@
 //! nice cargo run --release --example zinordia_ratings -- 20000 2
 //! ```
 
+mod common;
+
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
 use kingdoms_core::zinordia::{Phase, Zinordia};
@@ -65,16 +67,11 @@ fn run(args: &[String]) -> Result<String> {
             (permille / 10.0).round()
         );
     }
+    // `common::main` ends the text with its own newline.
+    out.pop();
     Ok(out)
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(text) => print!("{text}"),
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    }
+    common::main(run);
 }
