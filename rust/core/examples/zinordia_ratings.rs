@@ -40,7 +40,8 @@ fn run(args: &[String]) -> Result<String> {
         while let Some(p) = g.current_player() {
             let a = if matches!(g.phase, Phase::Select { .. }) {
                 g.legal_actions(&mut legal);
-                legal[rng.below(legal.len())]
+                *rng.choose(&legal)
+                    .ok_or_else(|| Error::invalid("no legal pick"))?
             } else {
                 let view = g.resample_hidden(p, rng.next_u64());
                 view.heuristic_action(&mut rng)

@@ -14,7 +14,6 @@ mod abilities;
 mod attacks;
 mod card_data;
 mod combat;
-mod heuristic;
 mod hidden;
 mod properties;
 mod rows;
