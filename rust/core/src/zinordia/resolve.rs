@@ -147,7 +147,13 @@ impl Zinordia {
     }
 
     /// The Stars an area (any shape) affects, found on the map's geometry.
-    fn affected_area(&self, user: usize, ab: &Ability, from: Hex, target: Hex) -> Vec<usize> {
+    pub(super) fn affected_area(
+        &self,
+        user: usize,
+        ab: &Ability,
+        from: Hex,
+        target: Hex,
+    ) -> Vec<usize> {
         let (origin, dir) = if ab.area.is_directed() {
             (from, axis_direction(from, target).unwrap_or(0))
         } else {
