@@ -95,7 +95,7 @@ impl Zinordia {
         let carried = std::mem::take(&mut self.stars[target].renown);
         if let Some(h) = self.stars[target].zone.take() {
             // The zone exists (the Star stood on it).
-            let _ = self.board.set_occupant(h, None);
+            let _ = self.board_mut().set_occupant(h, None);
         }
         self.stars[target].defeated = true;
         // A defeater already out of the game (damage over time it left behind) gains nothing.
@@ -149,8 +149,8 @@ impl Zinordia {
         // with the source.
         let m = self.board.forced_move(at, dir, steps);
         if m.end != at {
-            let _ = self.board.set_occupant(at, None);
-            let _ = self.board.set_occupant(m.end, Some(target as u32));
+            let _ = self.board_mut().set_occupant(at, None);
+            let _ = self.board_mut().set_occupant(m.end, Some(target as u32));
             self.stars[target].zone = Some(m.end);
         }
         Some(m)

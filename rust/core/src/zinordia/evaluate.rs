@@ -85,19 +85,21 @@ impl Zinordia {
         }
         let me = sh.team(player);
         let teams = sh.num_teams();
-        let others: Vec<usize> = (0..teams).filter(|&t| t != me).collect();
         let target = f64::from(sh.mode().target.max(1));
-        let best_other = others
-            .iter()
-            .map(|&t| self.team_renown(t))
+        let best_other = (0..teams)
+            .filter(|&t| t != me)
+            .map(|t| self.team_renown(t))
             .max()
             .unwrap_or(0);
         let renown = (f64::from(self.team_renown(me)) - f64::from(best_other)) / target;
+        // The mean over the other teams, summed in team order (no list is built: a hot
+        // path of the search).
+        let others = (0..teams).filter(|&t| t != me).count();
         let mean = |f: &dyn Fn(usize) -> f64| {
-            if others.is_empty() {
+            if others == 0 {
                 0.0
             } else {
-                others.iter().map(|&t| f(t)).sum::<f64>() / others.len() as f64
+                (0..teams).filter(|&t| t != me).map(f).sum::<f64>() / others as f64
             }
         };
         let strength = self.strength(me) - mean(&|t| self.strength(t));

@@ -32,16 +32,27 @@ pub(super) fn worth(d: &Star) -> i64 {
 }
 
 /// The best-scoring action (highest score), ties broken by `rng`.
-fn best(actions: &[Action], rng: &mut GameRng, score: impl Fn(Action) -> i64) -> Option<Action> {
-    let scores: Vec<i64> = actions.iter().map(|&a| score(a)).collect();
+fn best(actions: &[Action], rng: &mut GameRng, score: impl FnMut(Action) -> i64) -> Option<Action> {
+    best_scored(actions, rng, score).map(|(a, _)| a)
+}
+
+/// [`best`] with the chosen action's score: every action is scored once, and the tie is
+/// broken by one draw among the tied, in the actions' order.
+fn best_scored(
+    actions: &[Action],
+    rng: &mut GameRng,
+    score: impl FnMut(Action) -> i64,
+) -> Option<(Action, i64)> {
+    let scores: Vec<i64> = actions.iter().copied().map(score).collect();
     let top = scores.iter().copied().max()?;
-    let tied: Vec<Action> = actions
+    let tied = scores.iter().filter(|&&s| s == top).count();
+    let pick = rng.below(tied.max(1));
+    actions
         .iter()
         .zip(&scores)
         .filter(|&(_, &s)| s == top)
-        .map(|(&a, _)| a)
-        .collect();
-    tied.get(rng.below(tied.len().max(1))).copied()
+        .nth(pick)
+        .map(|(&a, &s)| (a, s))
 }
 
 /// A score at least this high is a kill.
@@ -85,17 +96,18 @@ impl Zinordia {
         (damage, heal)
     }
 
-    /// The worth of activating ability `i` of the playing Star on zone `z`.
-    fn activation_score(&self, play: Play, i: u8, z: u8, alt: bool) -> i64 {
+    /// The worth of activating ability `i` of the playing Star on zone `z` (`amounts`: what
+    /// the ability's damage and healing effects amount to, [`Zinordia::amounts`]).
+    fn activation_score(&self, play: Play, i: u8, z: u8, alt: bool, amounts: (u32, u32)) -> i64 {
         let s = play.star;
         let (Some(ab), Some(&h)) = (self.ability(s, i), self.shared.zones.get(usize::from(z)))
         else {
             return i64::MIN;
         };
-        let (damage, heal) = self.amounts(s, ab);
+        let (damage, heal) = amounts;
         let team = self.shared.team(self.shared.owner(s));
         let mut score: i64 = 0;
-        for t in self.affected(s, ab, Some(h)) {
+        self.each_affected(s, ab, Some(h), &mut |t| {
             let st = &self.stars[t];
             let ally = self.shared.team(self.shared.owner(t)) == team;
             let through = damage.saturating_sub(u32::from(st.armadura));
@@ -114,11 +126,59 @@ impl Zinordia {
                     score += KILL + 1000 * i64::from(st.renown);
                 }
             }
-        }
+        });
         if alt {
             score -= 5;
         }
         score
+    }
+}
+
+/// The activations of one play scored for the rule-based player, each ability's amounts
+/// worked out once and each (ability, zone) scored once for both ways of paying (the
+/// legal activations come in id order: an ability's two costs on a zone are neighbours).
+struct ActivationScores {
+    play: Play,
+    amounts: [Option<(u32, u32)>; super::content::ABILITIES],
+    /// The last (ability, zone) scored and its score without the alternative cost's malus.
+    last: Option<(u8, u8, i64)>,
+}
+
+impl ActivationScores {
+    fn new(play: Play) -> Self {
+        ActivationScores {
+            play,
+            amounts: [None; super::content::ABILITIES],
+            last: None,
+        }
+    }
+
+    fn score(&mut self, g: &Zinordia, ability: u8, target: u8, alt: bool) -> i64 {
+        let base = match self.last {
+            Some((i, z, base)) if i == ability && z == target => base,
+            _ => {
+                let amounts = match self.amounts.get(usize::from(ability)).copied().flatten() {
+                    Some(a) => a,
+                    None => {
+                        let a = g
+                            .ability(self.play.star, ability)
+                            .map_or((0, 0), |ab| g.amounts(self.play.star, ab));
+                        if let Some(slot) = self.amounts.get_mut(usize::from(ability)) {
+                            *slot = Some(a);
+                        }
+                        a
+                    }
+                };
+                let base = g.activation_score(self.play, ability, target, false, amounts);
+                self.last = Some((ability, target, base));
+                base
+            }
+        };
+        if alt && base != i64::MIN {
+            base - 5
+        } else {
+            base
+        }
     }
 }
 
@@ -180,20 +240,18 @@ pub(crate) fn choose(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
 fn play_step(g: &Zinordia, play: Play, legal: &[Action], rng: &mut GameRng) -> Option<Action> {
     let sh = &g.shared;
     let zone = |z: u8| sh.zones.get(usize::from(z)).copied();
-    let attack = best(legal, rng, |a| match a {
+    let mut scores = ActivationScores::new(play);
+    let scored = best_scored(legal, rng, |a| match a {
         Action::Activate {
             ability,
             target,
             alt,
-        } => g.activation_score(play, ability, target, alt),
+        } => scores.score(g, ability, target, alt),
         _ => i64::MIN,
     });
-    let attack_score = match attack {
-        Some(Action::Activate {
-            ability,
-            target,
-            alt,
-        }) => g.activation_score(play, ability, target, alt),
+    let attack = scored.map(|(a, _)| a);
+    let attack_score = match scored {
+        Some((Action::Activate { .. }, s)) => s,
         _ => i64::MIN,
     };
     if attack_score >= KILL {

@@ -784,7 +784,7 @@ impl Zinordia {
                 if g.board.occupant(h).is_some() {
                     return Err(Error::state(path, "a zone holds one Star (ZN-2.2)"));
                 }
-                let _ = g.board.set_occupant(h, Some(s as u32));
+                let _ = g.board_mut().set_occupant(h, Some(s as u32));
             }
         }
         g.stars = stars;

@@ -64,24 +64,96 @@ impl Zinordia {
     /// ZN-10.3: the Stars `ab` used by `user` on `target` affects, in zone order; an
     /// ability that names no Star and has no area affects its user.
     pub(crate) fn affected(&self, user: usize, ab: &Ability, target: Option<Hex>) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.each_affected(user, ab, target, &mut |o| out.push(o));
+        out
+    }
+
+    /// [`Zinordia::affected`], each Star handed to `f` in turn (zone order), without
+    /// building the list where the target alone or a radius or ring decides (a hot path of
+    /// the rule-based player, which scores every legal activation).
+    pub(crate) fn each_affected(
+        &self,
+        user: usize,
+        ab: &Ability,
+        target: Option<Hex>,
+        f: &mut dyn FnMut(usize),
+    ) {
         let Some(from) = self.stars[user].zone else {
-            return Vec::new();
+            return;
         };
         let target = target.unwrap_or(from);
         if ab.area.shape == AreaShape::Single {
-            return match ab.target {
-                Target::User | Target::Zone | Target::EmptyZone | Target::Direction => {
-                    vec![user]
+            match ab.target {
+                Target::User | Target::Zone | Target::EmptyZone | Target::Direction => f(user),
+                _ => {
+                    if let Some(o) = self
+                        .board
+                        .occupant(target)
+                        .map(|o| o as usize)
+                        .filter(|&o| o != user || ab.target == Target::Source)
+                    {
+                        f(o);
+                    }
                 }
-                _ => self
-                    .board
-                    .occupant(target)
-                    .map(|o| o as usize)
-                    .filter(|&o| o != user || ab.target == Target::Source)
-                    .into_iter()
-                    .collect(),
-            };
+            }
+            return;
         }
+        if let Some(mut bits) = self.ball_bits(ab, target) {
+            let affects = ab.affects().unwrap_or(super::ability::Affects::All);
+            while bits != 0 {
+                let z = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(o) = self
+                    .shared
+                    .zones
+                    .get(z)
+                    .and_then(|&h| self.board.occupant(h))
+                else {
+                    continue;
+                };
+                let o = o as usize;
+                if affects.includes(o == user, o != user && self.ally(o, user)) {
+                    f(o);
+                }
+            }
+            return;
+        }
+        for o in self.affected_area(user, ab, from, target) {
+            f(o);
+        }
+    }
+
+    /// For a radius, or a ring of size 1 or more, the occupied zones of the area on the zone
+    /// bitsets: those within `size` of the target (less, for a ring, those within
+    /// `size - 1`), the zones the geometric area finds. `None` where the bitsets do not
+    /// apply (another shape, a map of more than 64 zones, a target that is no zone): the
+    /// geometric area decides.
+    fn ball_bits(&self, ab: &Ability, target: Hex) -> Option<u64> {
+        let n = u32::from(ab.area.size);
+        let ring = match ab.area.shape {
+            AreaShape::Radius => false,
+            AreaShape::Ring if n > 0 => true,
+            _ => return None,
+        };
+        let occupied = self.board.occupied_bits()?;
+        let tz = self.shared.zone_id(target)?;
+        let graph = &self.shared.graph;
+        let mut bits = graph.within(tz, n);
+        if ring {
+            bits &= !graph.within(tz, n - 1);
+        }
+        Some(bits & occupied)
+    }
+
+    /// The Stars an area (any shape) affects, found on the map's geometry.
+    pub(super) fn affected_area(
+        &self,
+        user: usize,
+        ab: &Ability,
+        from: Hex,
+        target: Hex,
+    ) -> Vec<usize> {
         let (origin, dir) = if ab.area.is_directed() {
             (from, axis_direction(from, target).unwrap_or(0))
         } else {
@@ -306,8 +378,8 @@ impl Zinordia {
         if from == to {
             return;
         }
-        let _ = self.board.set_occupant(from, None);
-        let _ = self.board.set_occupant(to, Some(s as u32));
+        let _ = self.board_mut().set_occupant(from, None);
+        let _ = self.board_mut().set_occupant(to, Some(s as u32));
         self.stars[s].zone = Some(to);
         self.enemy_enters(s, path);
     }

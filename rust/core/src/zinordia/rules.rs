@@ -96,7 +96,7 @@ impl Zinordia {
             order: Vec::new(),
             rolls: Vec::new(),
             stars: Vec::new(),
-            board: map,
+            board: Arc::new(map),
             markers: renown,
             round: 0,
             turn: 0,
@@ -517,7 +517,7 @@ impl Zinordia {
                 let h = self.shared.zones[usize::from(zone)];
                 self.stars[s].zone = Some(h);
                 // The zone exists and is free (checked): setting the occupant cannot fail.
-                let _ = self.board.set_occupant(h, Some(s as u32));
+                let _ = self.board_mut().set_occupant(h, Some(s as u32));
                 if step + 1 < self.placement_order().len() {
                     self.phase = Phase::Place { step: step + 1 };
                 } else {

@@ -147,8 +147,10 @@ pub struct Zinordia {
     pub rolls: Vec<Vec<(usize, u8)>>,
     /// Star slots `p * per_player + i`; empty until selection ends.
     pub stars: Vec<StarState>,
-    /// The map with Stars as occupants (occupant = star slot).
-    pub board: HexMap,
+    /// The map with Stars as occupants (occupant = star slot). Shared between a state and
+    /// its copies until one of them moves a Star ([`Zinordia::board_mut`]): a search copies
+    /// states far more often than it moves Stars in them.
+    pub board: Arc<HexMap>,
     /// Zones holding a Renown marker.
     pub markers: Vec<Hex>,
     pub round: u16,
@@ -209,6 +211,10 @@ impl Zinordia {
     }
     pub fn player_in_game(&self, p: Player) -> bool {
         self.stars_of(p).any(|s| self.alive(s))
+    }
+    /// The board to change (a Star placed, moved or removed): this state's own copy.
+    pub fn board_mut(&mut self) -> &mut HexMap {
+        Arc::make_mut(&mut self.board)
     }
     /// The roster entry of a star slot.
     pub fn star_data(&self, s: usize) -> &super::content::Star {

@@ -31,7 +31,7 @@ pub(super) fn duel_with(options: Options, p0: [&str; 3], p1: [&str; 3]) -> Zinor
     through_setup(&mut g);
     // Rocks become plain zones so positions fit anywhere; void stays void.
     for h in g.shared.zones.clone() {
-        g.board.set_terrain(h, "plain").unwrap();
+        g.board_mut().set_terrain(h, "plain").unwrap();
     }
     g
 }
@@ -64,7 +64,7 @@ pub(super) fn dir(d: usize) -> Hex {
 pub(super) fn stage(g: &mut Zinordia, places: &[(usize, Hex)]) {
     for s in 0..g.stars.len() {
         if let Some(h) = g.stars[s].zone.take() {
-            g.board.set_occupant(h, None).unwrap();
+            g.board_mut().set_occupant(h, None).unwrap();
         }
     }
     for &(s, h) in places {

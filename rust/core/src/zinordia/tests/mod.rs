@@ -61,9 +61,9 @@ pub(super) fn through_setup(g: &mut Zinordia) {
 /// Put star slot `s` on zone `h` (a hand-built position).
 pub(super) fn put(g: &mut Zinordia, s: usize, h: Hex) {
     if let Some(old) = g.stars[s].zone {
-        g.board.set_occupant(old, None).unwrap();
+        g.board_mut().set_occupant(old, None).unwrap();
     }
     assert!(g.board.occupant(h).is_none(), "zone taken");
-    g.board.set_occupant(h, Some(s as u32)).unwrap();
+    g.board_mut().set_occupant(h, Some(s as u32)).unwrap();
     g.stars[s].zone = Some(h);
 }

@@ -435,3 +435,47 @@ fn zinordias_search_plays_its_routine_decisions_by_rule() {
         assert!(plies < 5_000);
     }
 }
+
+#[test]
+fn zn_10_3_radius_and_ring_areas_on_the_zone_bitsets_find_the_geometric_areas_stars() {
+    // `affected` finds the Stars of a radius or a ring on the zone bitsets (a hot path of
+    // the rule-based player); the geometric area must find the same Stars in the same
+    // order: every Star on the board as the user, every radius and ring ability of the
+    // roster, every zone as the target, at states of random games of every board size.
+    use crate::zinordia::ability::AreaShape;
+    let mut checked = [0usize; 2];
+    for (opts, seed) in [
+        (json!({}), 4),
+        (json!({}), 5),
+        (json!({"mode": "teams"}), 6),
+        (json!({"mode": "free_for_all", "players": 3}), 7),
+    ] {
+        let mut g = new(opts, seed);
+        for g in playout(&mut g, seed, 600).iter().step_by(9) {
+            for s in 0..g.stars.len() {
+                let Some(from) = g.stars[s].zone else {
+                    continue;
+                };
+                for d in &g.shared.content.stars {
+                    for ab in &d.abilities {
+                        let k = match ab.area.shape {
+                            AreaShape::Radius => 0,
+                            AreaShape::Ring => 1,
+                            _ => continue,
+                        };
+                        for &h in &g.shared.zones {
+                            assert_eq!(
+                                g.affected(s, ab, Some(h)),
+                                g.affected_area(s, ab, from, h),
+                                "{} from star {s} on {h:?}",
+                                ab.id
+                            );
+                            checked[k] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 1000), "{checked:?}");
+}
