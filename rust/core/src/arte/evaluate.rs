@@ -18,41 +18,6 @@ pub(super) const SEARCH: SearchParams = SearchParams {
     ..SearchParams::DEFAULT
 };
 
-/// Trial switch (round 11): `KINGDOMS_ARTE_ROUND=slope` values a deployment by the round
-/// about to be fought (`deploy_value`).
-fn round_slope() -> Option<f64> {
-    static SLOPE: std::sync::OnceLock<Option<f64>> = std::sync::OnceLock::new();
-    *SLOPE.get_or_init(|| {
-        std::env::var("KINGDOMS_ARTE_ROUND")
-            .ok()
-            .and_then(|v| v.parse().ok())
-    })
-}
-
-/// Trial switch (round 11): `KINGDOMS_ARTE_W=w`, the weight of the cards' strength against
-/// the victory-pile lead (0.25).
-fn strength_weight() -> f64 {
-    static W: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *W.get_or_init(|| {
-        std::env::var("KINGDOMS_ARTE_W")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.25)
-    })
-}
-
-/// Trial switch (round 11): `KINGDOMS_ARTE_HID=v`, the worth of an unseen face-down unit
-/// card in a draft, in mean cards (1).
-fn hidden_unit() -> f64 {
-    static V: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *V.get_or_init(|| {
-        std::env::var("KINGDOMS_ARTE_HID")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1.0)
-    })
-}
-
 impl Arte {
     /// The heuristic value for `p` in [-1, 1], from what `p` sees: the victory-pile lead,
     /// plus the strength of the cards each player holds and fields (each card as its mean
@@ -67,11 +32,6 @@ impl Arte {
                 return self.value_of_attack(p, c.attacker, att);
             }
         }
-        if self.phase == Phase::Deploy {
-            if let Some(slope) = round_slope() {
-                return self.deploy_value(p, slope);
-            }
-        }
         let q = 1 - p;
         let mut lead = self.sides[p].victory.len() as f64 - self.sides[q].victory.len() as f64;
         if self.phase == Phase::SuddenDeath {
@@ -79,7 +39,7 @@ impl Arte {
         }
         let mut strength = self.side_strength(p, true) - self.side_strength(q, false);
         strength += self.draft_edge(p);
-        (0.5 * (lead + strength_weight() * strength)).tanh()
+        (0.5 * (lead + 0.25 * strength)).tanh()
     }
 
     /// For measuring (example `arte_draft`): player `p`'s phase-independent picture, in
@@ -134,76 +94,6 @@ impl Arte {
         v.iter().take(3).sum()
     }
 
-    /// In a deployment: the round about to be fought valued as its expected result, from
-    /// `p`'s view. Each side's formation is its cards on the field and (its own) ordered
-    /// cards on their rows, the slots still to fill taken by its strongest cards in hand on
-    /// their best rows (a card `p` cannot see as the mean card); the round's lead is
-    /// `3 tanh(slope * D / 3)` of the formations' difference `D` (mean cards); the cards
-    /// left in hand count as in `heuristic`.
-    fn deploy_value(&self, p: Player, slope: f64) -> f64 {
-        let q = 1 - p;
-        let lead = self.sides[p].victory.len() as f64 - self.sides[q].victory.len() as f64;
-        let (fp, rp) = self.formation(p, true);
-        let (fq, rq) = self.formation(q, false);
-        let round = 3.0 * (slope * (fp - fq) / 3.0).tanh();
-        (0.5 * (lead + round + 0.25 * (rp - rq))).tanh()
-    }
-
-    /// A side's expected formation strength this round and the strength of the rest (hand
-    /// cards and rows), in mean cards; `known`: the side's owner is evaluating.
-    fn formation(&self, s: Player, known: bool) -> (f64, f64) {
-        let set = &*self.set;
-        let side = &self.sides[s];
-        let mean = set.mean_strength.max(1e-9);
-        let rows = side.rows;
-        let mut formation = 0.0;
-        let mut filled = 0usize;
-        for x in 0..9u8 {
-            if let Some(c) = side.field[x as usize] {
-                let r = (x / 3) as usize;
-                formation += strength(set, set.unit_card(c), rows[r], r) / mean;
-                filled += 1;
-            }
-        }
-        let mut hand: Vec<f64> = Vec::with_capacity(side.units.len());
-        for h in &side.units {
-            let ordered = if known {
-                side.deploying.iter().find(|(c, _)| *c == h.card)
-            } else {
-                None
-            };
-            let u = set.unit_card(h.card);
-            if let Some(&(_, x)) = ordered {
-                let r = (x / 3) as usize;
-                formation += strength(set, u, rows[r], r) / mean;
-                filled += 1;
-            } else if h.secret && !known {
-                hand.push(1.0);
-            } else {
-                hand.push(
-                    (0..3)
-                        .map(|r| strength(set, u, rows[r], r))
-                        .fold(0.0, f64::max)
-                        / mean,
-                );
-            }
-        }
-        let quota = match self.opts.deployment {
-            super::Deployment::Simultaneous => side.units.len().min(super::state::DEPLOY_PER_ROUND),
-            super::Deployment::Alternating => {
-                (side.units.len() + side.field_count()).min(super::state::DEPLOY_PER_ROUND)
-            }
-        };
-        let open = quota.saturating_sub(filled).min(hand.len());
-        hand.sort_by(|a, b| b.total_cmp(a));
-        formation += hand[..open].iter().sum::<f64>();
-        let mut rest: f64 = hand[open..].iter().sum();
-        for t in rows.iter().flatten() {
-            rest += set.terrain_quality[*t as usize];
-        }
-        (formation, rest)
-    }
-
     /// The value a unit card would have in player `s`'s hand (its best row), in units of the
     /// set's mean card; `known`: whether the evaluator sees `s`'s own secrets.
     fn unit_value(&self, s: Player, card: Card, known: bool) -> f64 {
@@ -226,7 +116,7 @@ impl Arte {
             return 0.0;
         }
         let unseen = match d.kind {
-            Kind::Units => hidden_unit(),
+            Kind::Units => 1.0,
             Kind::Terrain => self.average_terrain(),
         };
         let (picker, chooser) = (d.picker, d.chooser());
