@@ -42,6 +42,58 @@ impl Arte {
         (0.5 * (lead + 0.25 * strength)).tanh()
     }
 
+    /// For measuring (example `arte_draft`): player `p`'s phase-independent picture, in
+    /// mean cards: the strength of its unit cards in hand on their best rows, of its cards on
+    /// the field on their rows, and its victory-pile size; plus the round (0 before the first)
+    /// and whether the deployment is in progress. Reads hidden cards: not for agents.
+    pub fn strength_picture(&self, p: Player) -> ([f64; 2], usize, u8, bool) {
+        let set = &*self.set;
+        let s = &self.sides[p];
+        let mean = set.mean_strength.max(1e-9);
+        let hand = s
+            .units
+            .iter()
+            .map(|h| {
+                let u = set.unit_card(h.card);
+                (0..3)
+                    .map(|r| strength(set, u, s.rows[r], r))
+                    .fold(0.0, f64::max)
+                    / mean
+            })
+            .sum();
+        let field = (0..9usize)
+            .filter_map(|x| s.field[x].map(|c| (x / 3, c)))
+            .map(|(r, c)| strength(set, set.unit_card(c), s.rows[r], r) / mean)
+            .sum();
+        (
+            [hand, field],
+            s.victory.len(),
+            self.round,
+            self.phase == Phase::Deploy,
+        )
+    }
+
+    /// For measuring: the strength of player `p`'s three strongest unit cards in hand on
+    /// their best rows, in mean cards (the heuristic player's formation). Reads hidden cards.
+    pub fn best_three(&self, p: Player) -> f64 {
+        let set = &*self.set;
+        let s = &self.sides[p];
+        let mean = set.mean_strength.max(1e-9);
+        let mut v: Vec<f64> = s
+            .units
+            .iter()
+            .map(|h| {
+                let u = set.unit_card(h.card);
+                (0..3)
+                    .map(|r| strength(set, u, s.rows[r], r))
+                    .fold(0.0, f64::max)
+                    / mean
+            })
+            .collect();
+        v.sort_by(|a, b| b.total_cmp(a));
+        v.iter().take(3).sum()
+    }
+
     /// The value a unit card would have in player `s`'s hand (its best row), in units of the
     /// set's mean card; `known`: whether the evaluator sees `s`'s own secrets.
     fn unit_value(&self, s: Player, card: Card, known: bool) -> f64 {
