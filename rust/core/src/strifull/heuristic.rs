@@ -156,6 +156,10 @@ struct Fights {
     best_of: [[f64; 9]; 2],
     /// The best attack of the mover and of the opponent (0 without one).
     best: [f64; 2],
+    /// Per side: [`Strifull::defence_masks`] and [`Strifull::allies_may_attack_any`] in the
+    /// game (a move that leaves the defence zone's troops in place leaves the first).
+    masks: [(u16, u16, [u16; 3]); 2],
+    allies_may: [bool; 2],
     /// The mover's abilities (leader, troops) may read the leader's row (`row = "leader"`
     /// or `"same"` for the leader's own): a leader move then re-judges every attack.
     leader_row_matters: bool,
@@ -454,6 +458,8 @@ impl<'a> Ctx<'a> {
             value: [[[0.0; 9]; 9]; 2],
             best_of: [[f64::NEG_INFINITY; 9]; 2],
             best: [0.0; 2],
+            masks: [(0, 0, [0; 3]); 2],
+            allies_may: [false; 2],
             leader_row_matters: g.step == Step::LeaderMove && self.leader_row_matters(),
             scratch: RefCell::new(g.clone()),
         };
@@ -461,6 +467,8 @@ impl<'a> Ctx<'a> {
             let by = if k == 0 { p } else { 1 - p };
             let masks = g.defence_masks(by);
             let allies_may = g.allies_may_attack_any(by);
+            f.masks[k] = masks;
+            f.allies_may[k] = allies_may;
             let mut best = f64::NEG_INFINITY;
             for a in 0..9 {
                 if g.sides[by].cells[a].is_empty() {
@@ -516,8 +524,8 @@ impl<'a> Ctx<'a> {
                 best = best.max(f.best_of[0][a]);
             }
         }
-        let masks = h.defence_masks(p);
-        let allies_may = h.allies_may_attack_any(p);
+        // A move of the mover's troops changes neither (`allies_may` is over the whole field).
+        let (masks, allies_may) = (f.masks[0], f.allies_may[0]);
         let mut rest = changed;
         while rest != 0 {
             let a = rest.trailing_zeros() as usize;
@@ -538,12 +546,16 @@ impl<'a> Ctx<'a> {
     /// The opponent's best reply attack in `h`, when only the mover's defenders in
     /// `changed` (bits over the defence zone) may fight differently, and the targets follow
     /// the defence zone's troops (SK-5.2, SK-5.3; who may attack any is as in the game).
-    fn reply_best(&self, f: &Fights, h: &Strifull, changed: u16) -> f64 {
+    fn reply_best(&self, f: &Fights, h: &Strifull, changed: u16, moved: bool) -> f64 {
         if changed == 0 {
             return f.best[1];
         }
         let q = 1 - self.p;
-        let (occ, flank, front) = h.defence_masks(q);
+        let (occ, flank, front) = if moved {
+            h.defence_masks(q)
+        } else {
+            f.masks[1]
+        };
         let mut best = f64::NEG_INFINITY;
         for a in 0..9 {
             if h.sides[q].cells[a].is_empty() {
@@ -599,9 +611,13 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
+            // The defence zone's troops stand elsewhere when one of the two cells is empty
+            // and one is in the defence zone.
+            let moved = (side.cells[c].is_empty() || side.cells[to].is_empty())
+                && (zone_of(c) == 1 || zone_of(to) == 1);
             (
                 self.own_best(f, &h, changed[0]),
-                self.reply_best(f, &h, changed[1]),
+                self.reply_best(f, &h, changed[1], moved),
             )
         };
         h.sides[p].cells.swap(c, to);
@@ -636,7 +652,7 @@ impl<'a> Ctx<'a> {
             }
             (
                 self.own_best(f, &h, changed[0]),
-                self.reply_best(f, &h, changed[1]),
+                self.reply_best(f, &h, changed[1], false),
             )
         };
         h.sides[p].leader_row = s.leader_row;
