@@ -1,7 +1,9 @@
-//! The search's settle move (`Game::playout_action`, `heuristic.rs`): it judges only from
-//! what the mover sees (SK-10), and its battle move looks at the attack it prepares.
+//! The fight-judged settle move (`heuristic::fight_settle_action`, a candidate for
+//! `Game::playout_action`): it judges only from what the mover sees (SK-10), and its
+//! battle move looks at the attack it prepares.
 
 use super::*;
+use crate::strifull::heuristic::fight_settle_action;
 
 /// The settle move is a function of the mover's view: on a redraw of everything the mover
 /// cannot see, it chooses the same action with the same tie-breaking draws (the
@@ -15,12 +17,12 @@ fn sk_10_the_settle_move_reads_only_what_the_mover_sees() {
         let mut rng = GameRng::seed(seed);
         while let Some(p) = g.current_player() {
             let tie_break = rng.next_u64();
-            let a = g.playout_action(&mut GameRng::seed(tie_break)).unwrap();
+            let a = fight_settle_action(&g, &mut GameRng::seed(tie_break)).unwrap();
             g.legal_actions(&mut buf);
             assert!(buf.contains(&a), "{}", a.notation());
             for _ in 0..2 {
                 let other = g.resample_hidden(p, rng.next_u64());
-                let b = other.playout_action(&mut GameRng::seed(tie_break)).unwrap();
+                let b = fight_settle_action(&other, &mut GameRng::seed(tie_break)).unwrap();
                 assert_eq!(a, b, "{}", g.render(Some(p)));
             }
             moves += 1;
@@ -56,7 +58,7 @@ fn sk_4_2_the_settle_battle_move_prepares_the_attack() {
     }
     let g = pos.game();
     for seed in 0..8 {
-        let a = g.playout_action(&mut GameRng::seed(seed)).unwrap();
+        let a = fight_settle_action(&g, &mut GameRng::seed(seed)).unwrap();
         let mut after = g.clone();
         after.apply(a).unwrap();
         assert_eq!(
