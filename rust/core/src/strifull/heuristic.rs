@@ -102,7 +102,11 @@ pub(crate) fn playout_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> 
     static FIGHTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let fights =
         *FIGHTS.get_or_init(|| std::env::var("STRIFULL_FIGHT_SETTLE").is_ok_and(|v| v == "1"));
-    choose(g, rng, fights)
+    if fights {
+        fight_settle_action(g, rng)
+    } else {
+        heuristic_action(g, rng)
+    }
 }
 
 fn choose(g: &Strifull, rng: &mut GameRng, fights: bool) -> Option<Action> {
