@@ -887,23 +887,3 @@ fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
     assert_eq!(obs.iter().map(|&x| f32::from(x)).collect::<Vec<_>>(), f);
     assert_eq!((mask, player), (fmask, fplayer));
 }
-
-/// `Game::playout_action` (ISMCTS's settle move) defaults to the heuristic player's move:
-/// a game without a settle rule of its own settles as before. Battle Line, which keeps the
-/// default, along a whole game; a game without a heuristic player has no settle move.
-#[test]
-fn the_settle_move_defaults_to_the_heuristic_move() {
-    use crate::battleline::{BattleLine, Options};
-    use crate::rng::GameRng;
-    let mut g = BattleLine::new(5, &Options::default()).unwrap();
-    let mut n = 0;
-    while g.current_player().is_some() {
-        let a = g.playout_action(&mut GameRng::seed(n));
-        assert_eq!(a, g.heuristic_action(&mut GameRng::seed(n)));
-        g.apply(a.unwrap()).unwrap();
-        n += 1;
-    }
-    assert!(n > 10, "{n}");
-    let lanes = Lanes::new(1, &LanesOptions::default()).unwrap();
-    assert!(lanes.playout_action(&mut GameRng::seed(0)).is_none());
-}

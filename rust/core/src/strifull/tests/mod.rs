@@ -18,7 +18,6 @@ mod hidden;
 mod properties;
 mod rows;
 mod saved_state;
-mod settle;
 mod setup;
 mod turn;
 mod victory;
