@@ -50,17 +50,7 @@ impl Arte {
         let set = &*self.set;
         let s = &self.sides[p];
         let mean = set.mean_strength.max(1e-9);
-        let hand = s
-            .units
-            .iter()
-            .map(|h| {
-                let u = set.unit_card(h.card);
-                (0..3)
-                    .map(|r| strength(set, u, s.rows[r], r))
-                    .fold(0.0, f64::max)
-                    / mean
-            })
-            .sum();
+        let hand = self.hand_strengths(p).sum();
         let field = (0..9usize)
             .filter_map(|x| s.field[x].map(|c| (x / 3, c)))
             .map(|(r, c)| strength(set, set.unit_card(c), s.rows[r], r) / mean)
@@ -76,22 +66,24 @@ impl Arte {
     /// For measuring: the strength of player `p`'s three strongest unit cards in hand on
     /// their best rows, in mean cards (the heuristic player's formation). Reads hidden cards.
     pub fn best_three(&self, p: Player) -> f64 {
+        let mut v: Vec<f64> = self.hand_strengths(p).collect();
+        v.sort_by(|a, b| b.total_cmp(a));
+        v.iter().take(3).sum()
+    }
+
+    /// Each unit card in player `p`'s hand at its best row of the rows placed so far, in
+    /// mean cards (the measuring accessors' reading; `unit_value` is the search's).
+    fn hand_strengths(&self, p: Player) -> impl Iterator<Item = f64> + '_ {
         let set = &*self.set;
         let s = &self.sides[p];
         let mean = set.mean_strength.max(1e-9);
-        let mut v: Vec<f64> = s
-            .units
-            .iter()
-            .map(|h| {
-                let u = set.unit_card(h.card);
-                (0..3)
-                    .map(|r| strength(set, u, s.rows[r], r))
-                    .fold(0.0, f64::max)
-                    / mean
-            })
-            .collect();
-        v.sort_by(|a, b| b.total_cmp(a));
-        v.iter().take(3).sum()
+        s.units.iter().map(move |h| {
+            let u = set.unit_card(h.card);
+            (0..3)
+                .map(|r| strength(set, u, s.rows[r], r))
+                .fold(0.0, f64::max)
+                / mean
+        })
     }
 
     /// The value a unit card would have in player `s`'s hand (its best row), in units of the
