@@ -13,9 +13,16 @@ use crate::hex::coords::distance;
 /// played by the rule-based player (`settle`), and attacks roll dice, so on several redraws.
 /// Against the heuristic player (100 games, seed 1, seats swapped): plain Greedy 23%;
 /// settling 53% with 1 redraw, 71% with 4, 74% with 8 (docs/research/issue-14.md, "Zinordia").
+/// ISMCTS scores its leaves the same way, after the rule-based player finishes the leaf's
+/// turn (`ismcts_settle`, one whole turn): a leaf in the middle of a turn (a Star moved, its
+/// attack not yet made) misjudges the turn. Against the settled Greedy 255 of 400 fresh
+/// games (63.8%) where leaves scored mid-turn had 211 (52.8%), at 1.17 times the old
+/// default's instructions an iteration (docs/research/issue-14-round11-zin.md).
 pub(super) const SEARCH: SearchParams = SearchParams {
     greedy_samples: 4,
     greedy_settle: true,
+    ismcts_settle: true,
+    ismcts_settle_turns: 1,
     ..SearchParams::DEFAULT
 };
 
