@@ -30,17 +30,16 @@ use kingdoms_core::agents::arena::agent_salt;
 use kingdoms_core::agents::{AgentSpec, Ismcts, IsmctsConfig, RootStat};
 use kingdoms_core::battleline::{Action, BattleLine, Deck, Phase};
 use kingdoms_core::game::Game;
+use kingdoms_core::rng::mix64;
 use kingdoms_core::{Error, Result};
 use std::fmt::Write as _;
 
 const USAGE: &str =
     "usage: bl_decisions AGENT OPPONENT GAMES SEED EVERY OUT [REF_ITERATIONS [RUNS]]";
 
-/// A 64-bit mix (splitmix64's finaliser).
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// SplitMix64's finaliser alone ([`mix64`] adds the golden gamma first).
+fn mix(z: u64) -> u64 {
+    mix64(z.wrapping_sub(0x9E37_79B9_7F4A_7C15))
 }
 
 /// What kind of decision a move is.
