@@ -1,7 +1,7 @@
 //! The heuristic evaluation (`Game::evaluate`): a value in [-1, 1] for one player from what
 //! that player sees (AG-9), used by the greedy and ISMCTS agents.
 
-use super::cards::Card;
+use super::cards::{Card, CardSet, UnitCard};
 use super::combat::{card_score, strength};
 use super::notation::Action;
 use super::rules::score_combat;
@@ -77,13 +77,9 @@ impl Arte {
         let set = &*self.set;
         let s = &self.sides[p];
         let mean = set.mean_strength.max(1e-9);
-        s.units.iter().map(move |h| {
-            let u = set.unit_card(h.card);
-            (0..3)
-                .map(|r| strength(set, u, s.rows[r], r))
-                .fold(0.0, f64::max)
-                / mean
-        })
+        s.units
+            .iter()
+            .map(move |h| best_row(set, set.unit_card(h.card), &s.rows) / mean)
     }
 
     /// The value a unit card would have in player `s`'s hand (its best row), in units of the
@@ -91,11 +87,7 @@ impl Arte {
     fn unit_value(&self, s: Player, card: Card, known: bool) -> f64 {
         let set = &*self.set;
         let rows = self.rows_as_known(&self.sides[s], known);
-        let u = set.unit_card(card);
-        (0..3)
-            .map(|r| strength(set, u, rows[r], r))
-            .fold(0.0, f64::max)
-            / set.mean_strength.max(1e-9)
+        best_row(set, set.unit_card(card), &rows) / set.mean_strength.max(1e-9)
     }
 
     /// A draft in progress, valued for `p` (mine minus theirs) as the cards will
@@ -182,9 +174,7 @@ impl Arte {
             let u = set.unit_card(h.card);
             let value = match placed {
                 Some(x) => strength(set, u, rows[(x / 3) as usize], (x / 3) as usize),
-                None => (0..3)
-                    .map(|r| strength(set, u, rows[r], r))
-                    .fold(0.0, f64::max),
+                None => best_row(set, u, &rows),
             };
             total += value / mean;
         }
@@ -314,4 +304,11 @@ impl Arte {
             2.0 * f64::from(beaten) / f64::from(all) - 1.0
         }
     }
+}
+
+/// A unit card's strength on the best of the three rows (their terrain cards `rows`).
+fn best_row(set: &CardSet, u: &UnitCard, rows: &[Option<Card>; 3]) -> f64 {
+    (0..3)
+        .map(|r| strength(set, u, rows[r], r))
+        .fold(0.0, f64::max)
 }
