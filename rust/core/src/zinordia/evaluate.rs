@@ -91,22 +91,17 @@ impl Zinordia {
             return 0.0;
         }
         let me = sh.team(player);
-        let teams = sh.num_teams();
+        // The other teams, in team order (an iterator, not a list: a hot path of the search).
+        let others = || (0..sh.num_teams()).filter(move |&t| t != me);
         let target = f64::from(sh.mode().target.max(1));
-        let best_other = (0..teams)
-            .filter(|&t| t != me)
-            .map(|t| self.team_renown(t))
-            .max()
-            .unwrap_or(0);
+        let best_other = others().map(|t| self.team_renown(t)).max().unwrap_or(0);
         let renown = (f64::from(self.team_renown(me)) - f64::from(best_other)) / target;
-        // The mean over the other teams, summed in team order (no list is built: a hot
-        // path of the search).
-        let others = (0..teams).filter(|&t| t != me).count();
+        let rivals = others().count();
         let mean = |f: &dyn Fn(usize) -> f64| {
-            if others == 0 {
+            if rivals == 0 {
                 0.0
             } else {
-                (0..teams).filter(|&t| t != me).map(f).sum::<f64>() / others as f64
+                others().map(f).sum::<f64>() / rivals as f64
             }
         };
         let strength = self.strength(me) - mean(&|t| self.strength(t));
