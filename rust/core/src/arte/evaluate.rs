@@ -37,8 +37,11 @@ impl Arte {
         if self.phase == Phase::SuddenDeath {
             lead += self.sudden_death_edge(p);
         }
-        let mut strength = self.side_strength(p, true) - self.side_strength(q, false);
-        strength += self.draft_edge(p);
+        let mine = self.layouts(&self.sides[p], true);
+        let theirs = self.layouts(&self.sides[q], false);
+        let mut strength =
+            self.side_strength(p, true, &mine) - self.side_strength(q, false, &theirs);
+        strength += self.draft_edge(p, [&mine, &theirs]);
         (0.5 * (lead + 0.25 * strength)).tanh()
     }
 
@@ -71,6 +74,25 @@ impl Arte {
         v.iter().take(3).sum()
     }
 
+    /// For measuring (example `arte_choices`): the draft in progress, if any: whether it is a
+    /// unit draft, its stage (0 hide, 1 choose, 2 keep), its slots and the face-down slot.
+    /// Reads hidden cards: not for agents.
+    pub fn draft_picture(&self) -> Option<(bool, u8, [Option<Card>; 3], Option<u8>)> {
+        let d = self.draft.as_ref()?;
+        let stage = match d.stage() {
+            Stage::Hide => 0,
+            Stage::Choose => 1,
+            Stage::Keep => 2,
+        };
+        Some((d.kind == Kind::Units, stage, d.slots, d.hidden))
+    }
+
+    /// For measuring: unit card `card` at its best row of player `p`'s rows, in mean cards.
+    pub fn card_worth(&self, p: Player, card: Card) -> f64 {
+        let set = &*self.set;
+        best_row(set, set.unit_card(card), &self.sides[p].rows) / set.mean_strength.max(1e-9)
+    }
+
     /// Each unit card in player `p`'s hand at its best row of the rows placed so far, in
     /// mean cards (the measuring accessors' reading; `unit_value` is the search's).
     fn hand_strengths(&self, p: Player) -> impl Iterator<Item = f64> + '_ {
@@ -82,19 +104,25 @@ impl Arte {
             .map(move |h| best_row(set, set.unit_card(h.card), &s.rows) / mean)
     }
 
-    /// The value a unit card would have in player `s`'s hand (its best row), in units of the
-    /// set's mean card; `known`: whether the evaluator sees `s`'s own secrets.
-    fn unit_value(&self, s: Player, card: Card, known: bool) -> f64 {
+    /// The value a unit card would add to the hand laid out as `lay` (one side's): its best
+    /// row under the terrain arrangement that then suits the whole hand best, less the hand's
+    /// best without it; in units of the set's mean card.
+    fn unit_value(&self, lay: &Layouts, card: Card) -> f64 {
         let set = &*self.set;
-        let rows = self.rows_as_known(&self.sides[s], known);
-        best_row(set, set.unit_card(card), &rows) / set.mean_strength.max(1e-9)
+        let u = set.unit_card(card);
+        let mean = set.mean_strength.max(1e-9);
+        let with = (0..lay.n)
+            .map(|a| lay.hand[a] + best_row(set, u, &lay.rows[a]) / mean)
+            .fold(f64::NEG_INFINITY, f64::max);
+        with - lay.best()
     }
 
     /// A draft in progress, valued for `p` (mine minus theirs) as the cards will
     /// probably go: the chooser takes the best face-up card unless the face-down one is worth
     /// more on average (what the chooser can know), the picker then the better of the rest.
     /// A face-down card `p` cannot see counts as an average card.
-    fn draft_edge(&self, p: Player) -> f64 {
+    /// `lay`: the layouts of `p`'s side and of the other's.
+    fn draft_edge(&self, p: Player, lay: [&Layouts; 2]) -> f64 {
         let Some(d) = &self.draft else { return 0.0 };
         if d.stage() == Stage::Hide {
             return 0.0;
@@ -109,7 +137,7 @@ impl Arte {
         let value = |s: Player, i: usize| -> f64 {
             match d.slots[i] {
                 Some(c) if self.sees_slot(Some(p), d, i) => match d.kind {
-                    Kind::Units => self.unit_value(s, c, s == p),
+                    Kind::Units => self.unit_value(lay[usize::from(s != p)], c),
                     Kind::Terrain => self.set.terrain_quality[c as usize],
                 },
                 _ => unseen,
@@ -150,33 +178,41 @@ impl Arte {
     }
 
     /// The strength of a side's cards in hand and on the field, in units of the set's mean
-    /// card; `known`: the side's owner is evaluating (its secret cards and orders count).
-    fn side_strength(&self, p: Player, known: bool) -> f64 {
+    /// card; `known`: the side's owner is evaluating (its secret cards and orders count);
+    /// `lay`: its layouts (`layouts`), whose best arrangement values the cards in hand.
+    fn side_strength(&self, p: Player, known: bool, lay: &Layouts) -> f64 {
         let set = &*self.set;
         let s = &self.sides[p];
         let mean = set.mean_strength.max(1e-9);
-        let rows = self.rows_as_known(s, known);
+        let rows = lay.rows[lay.top];
         let mut total = 0.0;
-        for h in &s.units {
-            if h.secret && !known {
-                total += 1.0;
-                continue;
+        if lay.n > 1 {
+            // Terrain still to place: the hand (no card is on the field or ordered yet) as
+            // the best arrangement lays it out, secret cards unseen counting as average.
+            total += lay.hand[lay.top];
+            total += s.units.iter().filter(|h| h.secret && !known).count() as f64;
+        } else {
+            for h in &s.units {
+                if h.secret && !known {
+                    total += 1.0;
+                    continue;
+                }
+                // Cards ordered onto the field (own secret deployment) count where they go.
+                let placed = if known {
+                    s.deploying
+                        .iter()
+                        .find(|(c, _)| *c == h.card)
+                        .map(|&(_, x)| x)
+                } else {
+                    None
+                };
+                let u = set.unit_card(h.card);
+                let value = match placed {
+                    Some(x) => strength(set, u, rows[(x / 3) as usize], (x / 3) as usize),
+                    None => best_row(set, u, &rows),
+                };
+                total += value / mean;
             }
-            // Cards ordered onto the field (own secret deployment) count where they go.
-            let placed = if known {
-                s.deploying
-                    .iter()
-                    .find(|(c, _)| *c == h.card)
-                    .map(|&(_, x)| x)
-            } else {
-                None
-            };
-            let u = set.unit_card(h.card);
-            let value = match placed {
-                Some(x) => strength(set, u, rows[(x / 3) as usize], (x / 3) as usize),
-                None => best_row(set, u, &rows),
-            };
-            total += value / mean;
         }
         for x in 0..9u8 {
             if let Some(c) = s.field[x as usize] {
@@ -205,29 +241,84 @@ impl Arte {
         q.iter().sum::<f64>() / q.len().max(1) as f64
     }
 
-    /// The terrain of each row as the evaluator knows it: the rows, else (before placement)
-    /// the owner's own placement orders, else the best terrain in hand for that row.
-    fn rows_as_known(&self, s: &Side, known: bool) -> [Option<Card>; 3] {
+    /// The ways a side's rows may end up, as the evaluator knows them: the rows (placed, or
+    /// ordered by the owner when `known`), each row still free taking one of the held terrain
+    /// cards the evaluator sees (a row left for an unseen card counts as bare), in every
+    /// arrangement; with the strength of the visible unit cards in hand, each on its best row,
+    /// under each arrangement (in mean cards). One arrangement once the rows are known.
+    fn layouts(&self, s: &Side, known: bool) -> Layouts {
+        let set = &*self.set;
         let mut rows = s.rows;
         if known {
             for &(t, r) in &s.placing {
                 rows[r as usize] = Some(t);
             }
         }
-        if rows.iter().all(Option::is_none) {
-            // Before placement: assume the best visible terrain card on every row.
-            let best = s
-                .terrains
-                .iter()
-                .filter(|h| known || !h.secret)
-                .map(|h| h.card)
-                .max_by_key(|&t| {
-                    let f = self.set.terrain_card(t).favours;
-                    f.iter().map(|&v| u32::from(v)).sum::<u32>()
-                });
-            rows = [best; 3];
+        let mut lay = Layouts {
+            rows: [rows; 6],
+            hand: [0.0; 6],
+            n: 1,
+            top: 0,
+        };
+        let (mut free, mut f) = ([0usize; 3], 0);
+        for r in 0..3 {
+            if rows[r].is_none() {
+                free[f] = r;
+                f += 1;
+            }
         }
-        rows
+        let free = &free[..f];
+        if !layout_switch() {
+            // Trial switch off: today's reading (before placement, the best visible terrain
+            // card on every row).
+            if rows.iter().all(Option::is_none) {
+                let best = s
+                    .terrains
+                    .iter()
+                    .filter(|h| known || !h.secret)
+                    .map(|h| h.card)
+                    .max_by_key(|&t| {
+                        let f = self.set.terrain_card(t).favours;
+                        f.iter().map(|&v| u32::from(v)).sum::<u32>()
+                    });
+                lay.rows = [[best; 3]; 6];
+            }
+            return lay;
+        }
+        let mut rest = [None; 3];
+        let mut k = 0;
+        for h in &s.terrains {
+            if k < f && (known || !h.secret) && !rows.contains(&Some(h.card)) {
+                rest[k] = Some(h.card);
+                k += 1;
+            }
+        }
+        if k > 0 {
+            // Every order of the free rows' cards (`rest`, bare rows padded with `None`).
+            const ORDERS: [[usize; 3]; 6] =
+                [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+            lay.n = if f == 1 { 1 } else { 6 };
+            for (a, order) in ORDERS.iter().take(lay.n).enumerate() {
+                for (j, &r) in free.iter().enumerate() {
+                    lay.rows[a][r] = rest[order[j]];
+                }
+            }
+        }
+        if lay.n > 1 {
+            let mean = set.mean_strength.max(1e-9);
+            for a in 0..lay.n {
+                lay.hand[a] = s
+                    .units
+                    .iter()
+                    .filter(|h| known || !h.secret)
+                    .map(|h| best_row(set, set.unit_card(h.card), &lay.rows[a]) / mean)
+                    .sum();
+            }
+            lay.top = (0..lay.n)
+                .max_by(|&a, &b| lay.hand[a].total_cmp(&lay.hand[b]))
+                .unwrap_or(0);
+        }
+        lay
     }
 
     /// An attack is pending: value it as resolved by the defender's best answer (a winning
@@ -303,6 +394,30 @@ impl Arte {
         } else {
             2.0 * f64::from(beaten) / f64::from(all) - 1.0
         }
+    }
+}
+
+/// Trial switch (round 12): `KINGDOMS_ARTE_LAYOUT=1` values the hand under the best
+/// arrangement of the held terrain cards.
+fn layout_switch() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("KINGDOMS_ARTE_LAYOUT").is_ok_and(|v| v == "1"))
+}
+
+/// A side's possible row arrangements (`Arte::layouts`): the first `n` of `rows`, with the
+/// strength of the hand under each (`hand`, filled when `n > 1`) and the best one (`top`).
+struct Layouts {
+    rows: [[Option<Card>; 3]; 6],
+    hand: [f64; 6],
+    n: usize,
+    top: usize,
+}
+
+impl Layouts {
+    /// The hand's strength under its best arrangement (0 when there is only one: then the
+    /// cards are valued by `side_strength` directly).
+    fn best(&self) -> f64 {
+        self.hand[self.top]
     }
 }
 
