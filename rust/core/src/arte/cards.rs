@@ -108,6 +108,9 @@ pub struct CardSet {
     /// Per terrain card: the mean over unit cards of their strength on its best row, in
     /// units of `mean_strength` (how much a terrain card helps an average card).
     pub terrain_quality: Vec<f64>,
+    /// Every unit card's heuristic strength (`combat::strength`) on every row under every
+    /// terrain card or none, looked up by `card_strength`.
+    strengths: Vec<f64>,
     /// The set as JSON (built once: states and views carry it).
     json: serde_json::Value,
 }
@@ -145,6 +148,7 @@ impl CardSet {
             units,
             mean_strength: 1.0,
             terrain_quality: Vec::new(),
+            strengths: Vec::new(),
             json: serde_json::Value::Null,
         };
         // Heuristic scales: a unit card's strength on a row is the mean of its attack and
@@ -170,8 +174,27 @@ impl CardSet {
             .iter()
             .map(|b| b / set.units.len().max(1) as f64 / set.mean_strength)
             .collect();
+        let mut strengths = Vec::with_capacity(set.units.len() * (set.terrain.len() + 1) * 3);
+        for u in &set.units {
+            for t in std::iter::once(None).chain((0..set.terrain.len()).map(|t| Some(t as Card))) {
+                for r in 0..3 {
+                    strengths.push(super::combat::strength(&set, u, t, r));
+                }
+            }
+        }
+        set.strengths = strengths;
         set.json = set.build_json();
         set
+    }
+
+    /// Unit card `c`'s strength on row `row` (0-based) whose terrain is `terrain`: the same
+    /// value as `combat::strength`, from a table built with the set.
+    pub fn card_strength(&self, c: Card, terrain: Option<Card>, row: usize) -> f64 {
+        let t = terrain
+            .filter(|&t| self.is_terrain(t))
+            .map_or(0, |t| t as usize + 1);
+        let u = c as usize - self.terrain.len();
+        self.strengths[(u * (self.terrain.len() + 1) + t) * 3 + row]
     }
 
     pub fn num_terrain(&self) -> usize {
