@@ -626,7 +626,7 @@ impl Zinordia {
                 }
             }
         }
-        g.picks = picks;
+        g.picks = Arc::new(picks);
 
         // Initiative (ZN-4.3).
         let order: Vec<usize> = data.order.iter().map(|&p| usize::from(p)).collect();
@@ -651,7 +651,7 @@ impl Zinordia {
                 return Err(Error::state("$.order", "teams alternate in turn order"));
             }
         }
-        g.order = order;
+        g.order = Arc::new(order);
         let sides = sh.mode().num_teams(n).min(n);
         let mut rolls = Vec::with_capacity(data.rolls.len());
         for (i, r) in data.rolls.iter().enumerate() {
@@ -670,7 +670,7 @@ impl Zinordia {
         if selecting && !rolls.is_empty() {
             return Err(Error::state("$.rolls", "empty until selection ends"));
         }
-        g.rolls = rolls;
+        g.rolls = Arc::new(rolls);
 
         // Stars and the board.
         if data.stars.len() != if selecting { 0 } else { n * k } {
@@ -818,7 +818,7 @@ impl Zinordia {
                 "more markers than the mode places",
             ));
         }
-        g.markers = markers;
+        g.markers = Arc::new(markers);
 
         // Where the game is.
         let placed = g

@@ -6,6 +6,7 @@
 //! (ZN-4.2) and the dice (the RNG). Everything on the board is public.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use super::ability::{Stat, Trigger};
 use super::content::{ABILITIES, PRIVILEGE, RENOWN, START};
@@ -39,18 +40,19 @@ impl Zinordia {
             let unseen: Vec<Player> = (0..sh.players)
                 .filter(|&o| !self.sees_picks(Some(player), o))
                 .collect();
+            let picks = Arc::make_mut(&mut g.picks);
             for &o in &unseen {
-                g.picks[o].fill(UNDRAWN);
+                picks[o].fill(UNDRAWN);
             }
             for &o in &unseen {
-                for i in 0..g.picks[o].len() {
+                for i in 0..picks[o].len() {
                     let taken: Vec<usize> = (0..sh.players)
                         .filter(|&t| sh.team(t) == sh.team(o))
-                        .flat_map(|t| g.picks[t].iter().copied())
+                        .flat_map(|t| picks[t].iter().copied())
                         .filter(|&r| r != UNDRAWN)
                         .collect();
                     let free: Vec<usize> = (0..roster).filter(|r| !taken.contains(r)).collect();
-                    g.picks[o][i] = if free.is_empty() {
+                    picks[o][i] = if free.is_empty() {
                         // Cannot happen with a valid roster; keep the state valid regardless.
                         self.picks[o][i]
                     } else {

@@ -92,12 +92,12 @@ impl Zinordia {
         Ok(Zinordia {
             shared: Arc::new(shared),
             phase: Phase::Select { player: 0 },
-            picks: vec![Vec::new(); players],
-            order: Vec::new(),
-            rolls: Vec::new(),
+            picks: Arc::new(vec![Vec::new(); players]),
+            order: Arc::new(Vec::new()),
+            rolls: Arc::new(Vec::new()),
             stars: Vec::new(),
-            board: Arc::new(map),
-            markers: renown,
+            board: Arc::new(super::state::play_board(&map)?),
+            markers: Arc::new(renown),
             round: 0,
             turn: 0,
             play: None,
@@ -503,11 +503,14 @@ impl Zinordia {
                 match self.repick() {
                     // ZN-1.2: the clashing pick is replaced, visibly.
                     Some((p, slot)) => {
-                        if let Some(r) = self.picks.get_mut(p).and_then(|l| l.get_mut(slot)) {
+                        if let Some(r) = Arc::make_mut(&mut self.picks)
+                            .get_mut(p)
+                            .and_then(|l| l.get_mut(slot))
+                        {
                             *r = s;
                         }
                     }
-                    None => self.picks[player].push(s),
+                    None => Arc::make_mut(&mut self.picks)[player].push(s),
                 }
                 self.after_pick();
             }
@@ -565,7 +568,7 @@ impl Zinordia {
             (Phase::Main, Action::Collect) => {
                 if let Some(mut play) = self.play {
                     if let Some(h) = self.stars[play.star].zone {
-                        self.markers.retain(|&m| m != h);
+                        Arc::make_mut(&mut self.markers).retain(|&m| m != h);
                         self.stars[play.star].renown += 1;
                     }
                     play.activated = true;
@@ -734,12 +737,12 @@ impl Zinordia {
             (0..sh.players).collect()
         };
         let ranked = self.rank(sides);
-        self.order = if sh.mode().teams {
+        self.order = Arc::new(if sh.mode().teams {
             let (a, b) = (ranked[0], ranked[1]);
             vec![a, b, a + 2, b + 2]
         } else {
             ranked
-        };
+        });
     }
 
     /// Order `sides` by d6 rolls, rerolling ties among the tied (recursively).
@@ -748,7 +751,7 @@ impl Zinordia {
             return sides;
         }
         let rolls: Vec<(usize, u8)> = sides.iter().map(|&s| (s, self.rng.roll(6) as u8)).collect();
-        self.rolls.push(rolls.clone());
+        Arc::make_mut(&mut self.rolls).push(rolls.clone());
         let mut out = Vec::new();
         for die in (1..=6u8).rev() {
             let tied: Vec<usize> = rolls

@@ -7,8 +7,9 @@ use super::ability::Trigger;
 use super::content::ABILITIES;
 use super::content::{Content, Mode};
 use super::options::Options;
+use crate::error::Result;
 use crate::game::Player;
-use crate::hex::{Hex, HexMap, ZoneGraph};
+use crate::hex::{Hex, HexMap, Terrain, ZoneGraph};
 use crate::rng::GameRng;
 
 /// What does not change during a game: content, options, the mode and the map's zones.
@@ -140,11 +141,14 @@ pub struct Zinordia {
     pub shared: Arc<Shared>,
     pub phase: Phase,
     /// Roster picks per player, in pick order (ZN-4.2); slot `i` is `picks[p][i]`.
-    pub picks: Vec<Vec<usize>>,
+    /// Shared between a state and its copies (a write copies it: `Arc::make_mut`), as are
+    /// `order`, `rolls` and `markers`: a search copies states far more often than it
+    /// changes these.
+    pub picks: Arc<Vec<Vec<usize>>>,
     /// Initiative: players in turn order (ZN-4.3).
-    pub order: Vec<Player>,
+    pub order: Arc<Vec<Player>>,
     /// Every initiative roll, round by round: (player or team, die).
-    pub rolls: Vec<Vec<(usize, u8)>>,
+    pub rolls: Arc<Vec<Vec<(usize, u8)>>>,
     /// Star slots `p * per_player + i`; empty until selection ends.
     pub stars: Vec<StarState>,
     /// The map with Stars as occupants (occupant = star slot). Shared between a state and
@@ -152,7 +156,7 @@ pub struct Zinordia {
     /// states far more often than it moves Stars in them.
     pub board: Arc<HexMap>,
     /// Zones holding a Renown marker.
-    pub markers: Vec<Hex>,
+    pub markers: Arc<Vec<Hex>>,
     pub round: u16,
     /// Index into `order` of the player whose turn it is.
     pub turn: usize,
@@ -220,4 +224,28 @@ impl Zinordia {
     pub fn star_data(&self, s: usize) -> &super::content::Star {
         &self.shared.content.stars[self.stars[s].roster]
     }
+}
+
+/// The board a game plays on: the map's zones, terrains, cost overrides and occupants,
+/// without what play never reads from it (the map's name, its text legend, its tags: tags
+/// are read from [`Shared::map`]). Its zones are the map's, in the same order, with the same
+/// terrains, costs and blockers: the same games, and a copy of the board (the first Star
+/// moved in a state copy) allocates 9 blocks instead of 22 on the reference map.
+pub fn play_board(map: &HexMap) -> Result<HexMap> {
+    let terrains: Vec<Terrain> = map.terrains().to_vec();
+    let zones: Vec<(Hex, usize)> = map
+        .zones()
+        .map(|h| (h, map.terrain_id(h).unwrap_or(0)))
+        .collect();
+    let mut board = HexMap::new(terrains, &zones, map.orientation)?;
+    for h in map.zones() {
+        if let Some(c) = map.cost_override(h) {
+            board.set_cost(h, c)?;
+        }
+    }
+    for (h, who) in map.occupants() {
+        board.set_occupant(h, Some(who))?;
+    }
+    board.recost();
+    Ok(board)
 }

@@ -217,7 +217,7 @@ fn observation_hides_the_other_teams_picks() {
     let mut a = vec![0.0f32; before.len()];
     Game::observation(&g, 1, &mut a);
     let mut h = g.clone();
-    h.picks[0][0] = 5;
+    std::sync::Arc::make_mut(&mut h.picks)[0][0] = 5;
     let mut b = vec![0.0f32; before.len()];
     Game::observation(&h, 1, &mut b);
     assert_eq!(

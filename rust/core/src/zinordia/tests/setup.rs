@@ -29,7 +29,7 @@ fn zn_4_2_secret_selection_one_player_at_a_time() {
     g.apply(Action::Pick(5)).unwrap();
     g.apply(Action::Pick(6)).unwrap();
     assert!(matches!(g.phase, Phase::Place { .. }));
-    assert_eq!(g.picks, vec![vec![0, 1, 2], vec![0, 5, 6]]);
+    assert_eq!(*g.picks, vec![vec![0, 1, 2], vec![0, 5, 6]]);
     assert_eq!(g.stars.len(), 6);
     assert_eq!(g.stars[3].roster, 0);
 }
@@ -79,7 +79,7 @@ fn zn_4_3_initiative_by_dice_highest_first() {
             let a = legal(&g)[0];
             g.apply(a).unwrap();
         }
-        let mut sorted = g.order.clone();
+        let mut sorted = (*g.order).clone();
         sorted.sort_unstable();
         assert_eq!(sorted, vec![0, 1, 2, 3]);
         // The first roll decides everyone with a distinct die; the highest goes first.
@@ -178,7 +178,7 @@ fn zn_4_5_markers_on_renown_zones() {
     let g = game(mode("duel", None), 7);
     let mut renown = g.shared.map.tagged(RENOWN);
     renown.sort_by_key(|h| (h.y, h.x));
-    assert_eq!(g.markers, renown);
+    assert_eq!(*g.markers, renown);
     assert_eq!(g.markers.len(), 3);
 }
 
@@ -206,5 +206,47 @@ fn zn_3_2_options_are_checked() {
     for o in bad {
         let r = Zinordia::with_content(0, &o, content.clone());
         assert!(matches!(r, Err(Error::Options { .. })), "{o:?}");
+    }
+}
+
+/// ZN-2.1, ZN-2.2: the board a game plays on (`state::play_board`, which leaves out the
+/// map's name, legend and tags) is the map's zones in the same order, with the same terrains,
+/// entry costs (overrides included), blockers and occupants, on every reference map.
+#[test]
+fn zn_2_1_the_play_board_is_the_maps_zones_terrains_costs_and_occupants() {
+    use crate::zinordia::state::play_board;
+    let content = Content::reference().expect("reference content");
+    for gm in &content.maps {
+        let mut m = gm.map.clone();
+        let zones: Vec<Hex> = m.zones().collect();
+        // A cost override and occupants, so the copy has them to keep.
+        let open: Vec<Hex> = zones.iter().copied().filter(|&h| m.is_open(h)).collect();
+        m.set_cost(open[0], 2).unwrap();
+        m.set_occupant(open[1], Some(4)).unwrap();
+        m.set_occupant(open[open.len() - 1], Some(0)).unwrap();
+        m.recost();
+        let b = play_board(&m).unwrap();
+        assert_eq!(b.zones().collect::<Vec<_>>(), zones, "{}", gm.id);
+        assert_eq!(b.terrains(), m.terrains(), "{}", gm.id);
+        assert_eq!(b.occupied_bits(), m.occupied_bits(), "{}", gm.id);
+        assert_eq!(b.unit_open_bits(), m.unit_open_bits(), "{}", gm.id);
+        assert_eq!(b.occupants(), m.occupants(), "{}", gm.id);
+        assert_eq!(b.bounds(), m.bounds(), "{}", gm.id);
+        // Every zone and the ring of void around them.
+        let mut hexes = zones.clone();
+        for &h in &zones {
+            hexes.extend(crate::hex::coords::neighbors(h));
+        }
+        for h in hexes {
+            assert_eq!(b.contains(h), m.contains(h), "{} {h:?}", gm.id);
+            assert_eq!(b.zone_index(h), m.zone_index(h), "{} {h:?}", gm.id);
+            assert_eq!(b.terrain_id(h), m.terrain_id(h), "{} {h:?}", gm.id);
+            assert_eq!(b.cost(h), m.cost(h), "{} {h:?}", gm.id);
+            assert_eq!(b.blocker(h), m.blocker(h), "{} {h:?}", gm.id);
+            assert_eq!(b.is_open(h), m.is_open(h), "{} {h:?}", gm.id);
+            assert_eq!(b.occupant(h), m.occupant(h), "{} {h:?}", gm.id);
+        }
+        // What it leaves out.
+        assert!(b.name.is_empty() && b.tag_names().is_empty());
     }
 }
