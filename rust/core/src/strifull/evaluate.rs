@@ -20,6 +20,17 @@ pub(super) const SEARCH: SearchParams = SearchParams {
     ..SearchParams::DEFAULT
 };
 
+/// `evaluate`'s weights ([`Strifull::heuristic`]): a live row, a troop, the stat its zone
+/// uses and the other one, a card of the pile, a troop holding half a row alone (a
+/// penalty), and the scale of the squashing.
+pub(super) const ROW: f64 = 4.0;
+pub(super) const TROOP: f64 = 1.5;
+pub(super) const ZONE_STAT: f64 = 1.5;
+pub(super) const OTHER_STAT: f64 = 0.5;
+const PILE: f64 = 0.3;
+const LONE: f64 = 1.0;
+const SCALE: f64 = 35.0;
+
 impl Strifull {
     /// Mean (ATK, DEF) of the cards `player` cannot see on `side`: the mean over that side's
     /// unseen cards (the deck is public, SK-1.4, so this multiset is known).
@@ -56,13 +67,6 @@ impl Strifull {
     /// stat rather than by ATK + DEF took ISMCTS@1000 from 92-97% to 98-99% against
     /// random play and greedy from 77% to 92% (docs/agents.md).
     pub(crate) fn heuristic(&self, player: usize) -> f64 {
-        const ROW: f64 = 4.0;
-        const TROOP: f64 = 1.5;
-        const ZONE_STAT: f64 = 1.5;
-        const OTHER_STAT: f64 = 0.5;
-        const PILE: f64 = 0.3;
-        const LONE: f64 = 1.0;
-        const SCALE: f64 = 35.0;
         let player = player.min(1);
         match self.outcome {
             Outcome::Win(w) => return if w as usize == player { 1.0 } else { -1.0 },

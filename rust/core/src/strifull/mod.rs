@@ -138,6 +138,9 @@ impl Game for Strifull {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
+    fn playout_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        heuristic::playout_action(self, rng)
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }
