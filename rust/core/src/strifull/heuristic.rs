@@ -142,6 +142,37 @@ pub(crate) fn playout_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> 
     choose(g, rng, rule)
 }
 
+/// The search's routine decisions ([`crate::game::Game::routine_action`], ISMCTS's
+/// `routine=1`), a round-12 trial: with `STRIFULL_ROUTINE` (read once) a comma list of
+/// `attack`, `leader` (the leader move and ability), `post` (SK-7.2, SK-7.3), the steps it
+/// names are played by the heuristic move (`material`: the attack judged by material);
+/// unset, none is routine.
+pub(crate) fn routine_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> {
+    static STEPS: std::sync::OnceLock<(bool, bool, bool, bool)> = std::sync::OnceLock::new();
+    let (attack, leader, post, material) = *STEPS.get_or_init(|| {
+        let v = std::env::var("STRIFULL_ROUTINE").unwrap_or_default();
+        let has = |w: &str| v.split(',').any(|x| x == w);
+        (has("attack"), has("leader"), has("post"), has("material"))
+    });
+    let routine = match g.step {
+        Step::Attack => attack,
+        Step::LeaderMove | Step::Ability => leader,
+        Step::Relocate | Step::StepUp => post,
+        _ => false,
+    };
+    if !routine {
+        return None;
+    }
+    choose(
+        g,
+        rng,
+        Rule {
+            moves: Moves::Fit,
+            material,
+        },
+    )
+}
+
 /// How the battle and leader moves and the attack are judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rule {

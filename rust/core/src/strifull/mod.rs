@@ -141,6 +141,9 @@ impl Game for Strifull {
     fn playout_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::playout_action(self, rng)
     }
+    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        heuristic::routine_action(self, rng)
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }
