@@ -142,6 +142,20 @@ pub(crate) fn playout_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> 
     choose(g, rng, rule)
 }
 
+/// The heuristic move with the attack judged by `evaluate`'s material ([`Rule::material`]):
+/// a kill or a loss counts the troop, and when it empties a half-row the row with every
+/// troop still in it (SK-7.1), instead of a troop and two.
+pub(crate) fn material_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> {
+    choose(
+        g,
+        rng,
+        Rule {
+            moves: Moves::Fit,
+            material: true,
+        },
+    )
+}
+
 /// The search's routine decisions ([`crate::game::Game::routine_action`], ISMCTS's
 /// `routine=1`), a round-12 trial: with `STRIFULL_ROUTINE` (read once) a comma list of
 /// `attack`, `leader` (the leader move and ability), `post` (SK-7.2, SK-7.3), the steps it

@@ -3,7 +3,7 @@
 //! battle move looks at the attack it prepares.
 
 use super::*;
-use crate::strifull::heuristic::{exposure_settle_action, fight_settle_action};
+use crate::strifull::heuristic::{exposure_settle_action, fight_settle_action, material_action};
 
 /// The settle move is a function of the mover's view: on a redraw of everything the mover
 /// cannot see, it chooses the same action with the same tie-breaking draws (the
@@ -13,10 +13,10 @@ fn sk_10_the_settle_move_reads_only_what_the_mover_sees() {
     let mut buf = Vec::new();
     let mut moves = 0;
     for seed in 0..12 {
-        let rule = if seed % 2 == 0 {
-            fight_settle_action
-        } else {
-            exposure_settle_action
+        let rule = match seed % 3 {
+            0 => fight_settle_action,
+            1 => exposure_settle_action,
+            _ => material_action,
         };
         let mut g = Strifull::new(seed, &Options::default()).unwrap();
         let mut rng = GameRng::seed(seed);
@@ -81,5 +81,37 @@ fn sk_4_2_the_settle_battle_move_prepares_the_attack() {
             "{}",
             h.notation()
         );
+    }
+}
+
+/// SK-7.1: a row falls with every troop still in it. Two opposing defenders each hold their
+/// defence half-row alone: dA2 (sentinelas_vento, DEF 2: advantage +1 to guarda_vento's
+/// ATK 3) guards a row with one weak attacker, dA1 (sentinelas_terra, DEF 4 + 1 in its
+/// earth leader's row, wind beats earth: advantage -1) a row with three strong ones. The
+/// Heuristic agent counts every row kill alike (a troop and two more) and takes the better
+/// odds; the material rule counts the row's troops (what `evaluate` loses with them) and
+/// attacks the full row.
+#[test]
+fn sk_7_1_the_material_attack_counts_what_a_row_takes_with_it() {
+    let pos = Pos::new()
+        .live(1, [true, true, false])
+        .up(0, "aA1", "guarda_vento")
+        .up(0, "aB1", "guarda_fogo")
+        .up(0, "dA1", "guarda_agua")
+        .up(1, "dA1", "sentinelas_terra")
+        .up(1, "aA1", "arcanistas_fogo")
+        .up(1, "aB1", "arcanistas_vento")
+        .up(1, "aC1", "arcanistas_fogo")
+        .up(1, "dA2", "sentinelas_vento")
+        .up(1, "aA2", "ilusionistas_agua");
+    let g = pos.game();
+    for a in ["attack aA1 dA1", "attack aA1 dA2"] {
+        assert!(legal(&g).contains(&a.to_string()), "{:?}", legal(&g));
+    }
+    for seed in 0..8 {
+        let a = material_action(&g, &mut GameRng::seed(seed)).unwrap();
+        assert_eq!(a.notation(), "attack aA1 dA1");
+        let h = g.heuristic_action(&mut GameRng::seed(seed)).unwrap();
+        assert!(h.notation().ends_with(" dA2"), "{}", h.notation());
     }
 }
