@@ -39,7 +39,7 @@ pub struct SearchParams {
     pub prior_visits: f64,
     /// ISMCTS's settle when its configuration leaves it to the game (`settle` unset):
     /// before a leaf is scored, the player who just moved finishes their turn with the
-    /// game's settle move ([`Game::playout_action`]), so leaves are scored between
+    /// game's heuristic move ([`Game::heuristic_action`]), so leaves are scored between
     /// turns. Off by default.
     pub ismcts_settle: bool,
     /// With `ismcts_settle`: how many whole turns a settle finishes ([`Game::turn_owner`],
@@ -258,16 +258,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
         let _ = rng;
         None
-    }
-
-    /// The move ISMCTS's settle plays ([`SearchParams::ismcts_settle`], `settle_heuristic`)
-    /// to finish the leaf's turn before it is scored: a rule-based move, from what the
-    /// player to move may see; `rng` breaks ties. Default: the heuristic player's move
-    /// ([`Game::heuristic_action`]). A game overrides it when a rule that is too strong for
-    /// the `Heuristic` rung (or too dear for Greedy's settle, which keeps the heuristic move)
-    /// judges leaves better.
-    fn playout_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
-        self.heuristic_action(rng)
     }
 
     /// A decision the search may take by rule instead of branching on it (ISMCTS's opt-in

@@ -65,8 +65,8 @@ pub struct IsmctsConfig {
     /// ([`Game::search_params`]: `ismcts_settle` settles with the heuristic move).
     pub settle: Option<bool>,
     /// With `settle: Some(true)`: the turn is finished with the game's rule-based move
-    /// ([`Game::playout_action`], by default the heuristic player's move; no evaluation of
-    /// every legal action) instead of greedy choices; a game without one settles greedily.
+    /// ([`Game::heuristic_action`], no evaluation of every legal action) instead of greedy
+    /// choices; a game without a heuristic player settles greedily.
     pub settle_heuristic: bool,
     /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`]:
     /// reactions of other players inside a turn included): `1` the leaf's own turn, as
@@ -738,7 +738,7 @@ impl<G: Game> Ismcts<G> {
                 };
                 if settle && unfinished {
                     match heuristic
-                        .then(|| det.playout_action(&mut self.rng))
+                        .then(|| det.heuristic_action(&mut self.rng))
                         .flatten()
                     {
                         Some(a) => det.apply(a)?,

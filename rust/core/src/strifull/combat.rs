@@ -238,7 +238,7 @@ impl Strifull {
     }
 
     /// Whether some allied source other than a troop's own card could grant attack_any.
-    pub(crate) fn allies_may_attack_any(&self, p: usize) -> bool {
+    fn allies_may_attack_any(&self, p: usize) -> bool {
         self.leader(p).kinds & Effect::ATTACK_ANY != 0
             || self.sides[p].cells.iter().any(|c| {
                 c.occupied()
@@ -250,7 +250,7 @@ impl Strifull {
     /// The opponent's defence zone as seen by player `p`'s attackers: (occupied cells,
     /// flank targets, frontal target of each column), as 9-bit masks over the zone
     /// (bit `(row - 1) * 3 + column`).
-    pub(crate) fn defence_masks(&self, p: usize) -> (u16, u16, [u16; 3]) {
+    fn defence_masks(&self, p: usize) -> (u16, u16, [u16; 3]) {
         let foe = &self.sides[1 - p];
         let mut occ = 0u16;
         let mut live = 0u16;

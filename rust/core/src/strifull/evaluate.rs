@@ -14,6 +14,11 @@ use crate::game::SearchParams;
 /// of a turn (after a battle move, before the attack) was scored without the attack to
 /// come. ISMCTS@1000 against this Greedy (200 games, seeds 103 and 7): 66.0% and 66.2%
 /// unsettled, 69.5% and 73.8% settled (docs/research/issue-14.md).
+///
+/// `routine` stays off: with it (`ismcts:1000,routine=1`) the search plays the attack by
+/// rule below the root (STRIFULL's `routine_action`, the attack judged by material), +5.4%
+/// instructions an iteration, 73.5% against 68.5% on the screen (100 games, seed 103) but
+/// 66.5% against 65.0% on 400 fresh deals (docs/research/issue-14-round12-st.md).
 pub(super) const SEARCH: SearchParams = SearchParams {
     greedy_samples: 16,
     ismcts_settle: true,

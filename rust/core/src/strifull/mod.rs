@@ -138,9 +138,6 @@ impl Game for Strifull {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
-    fn playout_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
-        heuristic::playout_action(self, rng)
-    }
     fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::routine_action(self, rng)
     }

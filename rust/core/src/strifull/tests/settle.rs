@@ -1,87 +1,43 @@
-//! The fight-judged settle move (`heuristic::fight_settle_action`, a candidate for
-//! `Game::playout_action`): it judges only from what the mover sees (SK-10), and its
-//! battle move looks at the attack it prepares.
+//! The search's attack rule (`heuristic::material_action`, STRIFULL's `routine_action`): it
+//! judges only from what the mover sees (SK-10), and it counts what a row takes with it
+//! when it falls (SK-7.1).
 
 use super::*;
-use crate::strifull::heuristic::{exposure_settle_action, fight_settle_action, material_action};
+use crate::strifull::heuristic::material_action;
 
-/// The settle move is a function of the mover's view: on a redraw of everything the mover
-/// cannot see, it chooses the same action with the same tie-breaking draws (the
-/// conformance suite's `heuristic_sight`, asked of the settle's move).
+/// The material move and the routine decision are functions of the mover's view: on a
+/// redraw of everything the mover cannot see, they choose the same action with the same
+/// tie-breaking draws (the conformance suite's `heuristic_sight`, asked of them); the
+/// routine decision is the attack, and only the attack.
 #[test]
-fn sk_10_the_settle_move_reads_only_what_the_mover_sees() {
+fn sk_10_the_material_move_reads_only_what_the_mover_sees() {
     let mut buf = Vec::new();
-    let mut moves = 0;
+    let (mut moves, mut attacks) = (0, 0);
     for seed in 0..12 {
-        let rule = match seed % 3 {
-            0 => fight_settle_action,
-            1 => exposure_settle_action,
-            _ => material_action,
-        };
         let mut g = Strifull::new(seed, &Options::default()).unwrap();
         let mut rng = GameRng::seed(seed);
         while let Some(p) = g.current_player() {
             let tie_break = rng.next_u64();
-            let a = rule(&g, &mut GameRng::seed(tie_break)).unwrap();
+            let a = material_action(&g, &mut GameRng::seed(tie_break)).unwrap();
+            let r = g.routine_action(&mut GameRng::seed(tie_break));
             g.legal_actions(&mut buf);
             assert!(buf.contains(&a), "{}", a.notation());
+            if g.step == Step::Attack {
+                assert_eq!(r, Some(a));
+                attacks += 1;
+            } else {
+                assert_eq!(r, None);
+            }
             for _ in 0..2 {
                 let other = g.resample_hidden(p, rng.next_u64());
-                let b = rule(&other, &mut GameRng::seed(tie_break)).unwrap();
+                let b = material_action(&other, &mut GameRng::seed(tie_break)).unwrap();
                 assert_eq!(a, b, "{}", g.render(Some(p)));
             }
             moves += 1;
             g.apply(*rng.choose(&buf).unwrap()).unwrap();
         }
     }
-    assert!(moves > 500, "{moves}");
-}
-
-/// SK-4.2, SK-5.2: a swap inside the attack zone changes no troop's fit, but it sets both
-/// attackers in front of the defenders they beat best (frontal attacks at advantage 2
-/// instead of 1 at best): the settle's battle move prepares the attack; the Heuristic
-/// agent's (fit only) does not move.
-#[test]
-fn sk_4_2_the_settle_battle_move_prepares_the_attack() {
-    let mut pos = p1_full_defence(Pos::new())
-        .set("step", json!("move"))
-        .down(0, "aA1", "martires_vento")
-        .down(0, "aB1", "martires_terra")
-        .down(0, "dA1", "guarda_fogo")
-        .down(0, "dB1", "guarda_agua");
-    // The opponent's front defenders are face up: ilusionistas_agua (DEF 5, its attacker
-    // uses DEF) in column A, arcanistas_fogo (DEF 2) in column B. martires_vento (ATK 5,
-    // DEF 2) fights the first at 2 against 5 and the second at 5 against 3 (fire beats
-    // wind); martires_terra (ATK 2, DEF 5, earth: +1 in the earth leader's row) the second
-    // at 3 against 2, and the first at 7 against 5 (earth beats water).
-    for (cell, card) in [
-        ("dA1", "ilusionistas_agua"),
-        ("dB1", "arcanistas_fogo"),
-        ("dC1", "sentinelas_agua"),
-    ] {
-        pos = pos.up(1, cell, card);
-    }
-    let g = pos.game();
-    for seed in 0..8 {
-        let a = fight_settle_action(&g, &mut GameRng::seed(seed)).unwrap();
-        let mut after = g.clone();
-        after.apply(a).unwrap();
-        assert_eq!(
-            cell_json(&after.to_json(), 0, "aB1")["card"],
-            json!("martires_vento"),
-            "{}",
-            a.notation()
-        );
-        let h = g.heuristic_action(&mut GameRng::seed(seed)).unwrap();
-        let mut after = g.clone();
-        after.apply(h).unwrap();
-        assert_eq!(
-            cell_json(&after.to_json(), 0, "aB1")["card"],
-            json!("martires_terra"),
-            "{}",
-            h.notation()
-        );
-    }
+    assert!(moves > 500 && attacks > 100, "{moves} {attacks}");
 }
 
 /// SK-7.1: a row falls with every troop still in it. Two opposing defenders each hold their
