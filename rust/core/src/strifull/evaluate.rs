@@ -14,11 +14,27 @@ use crate::game::SearchParams;
 /// of a turn (after a battle move, before the attack) was scored without the attack to
 /// come. ISMCTS@1000 against this Greedy (200 games, seeds 103 and 7): 66.0% and 66.2%
 /// unsettled, 69.5% and 73.8% settled (docs/research/issue-14.md).
+///
+/// `routine` stays off: with it (`ismcts:1000,routine=1`) the search plays the attack by
+/// rule below the root (STRIFULL's `routine_action`, the attack judged by material), +5.4%
+/// instructions an iteration, 73.5% against 68.5% on the screen (100 games, seed 103) but
+/// 66.5% against 65.0% on 400 fresh deals (docs/research/issue-14-round12-st.md).
 pub(super) const SEARCH: SearchParams = SearchParams {
     greedy_samples: 16,
     ismcts_settle: true,
     ..SearchParams::DEFAULT
 };
+
+/// `evaluate`'s weights ([`Strifull::heuristic`]): a live row, a troop, the stat its zone
+/// uses and the other one, a card of the pile, a troop holding half a row alone (a
+/// penalty), and the scale of the squashing.
+pub(super) const ROW: f64 = 4.0;
+pub(super) const TROOP: f64 = 1.5;
+pub(super) const ZONE_STAT: f64 = 1.5;
+pub(super) const OTHER_STAT: f64 = 0.5;
+const PILE: f64 = 0.3;
+const LONE: f64 = 1.0;
+const SCALE: f64 = 35.0;
 
 impl Strifull {
     /// Mean (ATK, DEF) of the cards `player` cannot see on `side`: the mean over that side's
@@ -56,13 +72,6 @@ impl Strifull {
     /// stat rather than by ATK + DEF took ISMCTS@1000 from 92-97% to 98-99% against
     /// random play and greedy from 77% to 92% (docs/agents.md).
     pub(crate) fn heuristic(&self, player: usize) -> f64 {
-        const ROW: f64 = 4.0;
-        const TROOP: f64 = 1.5;
-        const ZONE_STAT: f64 = 1.5;
-        const OTHER_STAT: f64 = 0.5;
-        const PILE: f64 = 0.3;
-        const LONE: f64 = 1.0;
-        const SCALE: f64 = 35.0;
         let player = player.min(1);
         match self.outcome {
             Outcome::Win(w) => return if w as usize == player { 1.0 } else { -1.0 },

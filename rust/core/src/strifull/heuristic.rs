@@ -11,8 +11,9 @@
 //! as the mean of the opponent's unseen cards.
 
 use super::effects::Effect;
+use super::evaluate::{OTHER_STAT, ROW, TROOP, ZONE_STAT};
 use super::notation::Action;
-use super::state::{row_of, zone_of, Step, Strifull, CELLS};
+use super::state::{cell_at, row_of, zone_of, Step, Strifull, CELLS};
 use crate::rng::GameRng;
 
 /// Below this gain (in stat points) a setup change or battle move is not worth making.
@@ -63,10 +64,34 @@ fn int_odds(adv: i32) -> (f64, f64, f64) {
 
 /// The heuristic player's move, `None` when the game is over.
 pub(crate) fn heuristic_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> {
+    choose(g, rng, false)
+}
+
+/// The heuristic move with the attack judged by `evaluate`'s material
+/// ([`Ctx::material_attack_score`]): a kill or a loss counts the troop, and when it empties
+/// a half-row the row with every troop still in it (SK-7.1), instead of a troop, and two
+/// more for a row.
+pub(crate) fn material_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> {
+    choose(g, rng, true)
+}
+
+/// The search's routine decision ([`crate::game::Game::routine_action`], ISMCTS's opt-in
+/// `routine`, off for STRIFULL by default: [`super::evaluate::SEARCH`]): below the root the
+/// attack (SK-4.1 steps IV-IX) is played by [`material_action`] instead of branched on;
+/// every other decision is searched.
+pub(crate) fn routine_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> {
+    if g.step == Step::Attack {
+        material_action(g, rng)
+    } else {
+        None
+    }
+}
+
+fn choose(g: &Strifull, rng: &mut GameRng, material: bool) -> Option<Action> {
     let p = g.actor as usize;
     let mut best: Vec<Action> = Vec::new();
     let mut best_score = f64::NEG_INFINITY;
-    let ctx = Ctx::new(g, p);
+    let ctx = Ctx::new(g, p, material);
     g.for_each_legal(|a| {
         let s = ctx.score(a);
         if s > best_score + 1e-9 {
@@ -96,10 +121,12 @@ struct Ctx<'a> {
     /// The face-up troops whose abilities reach others ([`Strifull::aura_sources`]), read
     /// once for every attack judged.
     sources: u64,
+    /// The attack judged by material ([`Ctx::material_attack_score`]).
+    material: bool,
 }
 
 impl<'a> Ctx<'a> {
-    fn new(g: &'a Strifull, p: usize) -> Ctx<'a> {
+    fn new(g: &'a Strifull, p: usize, material: bool) -> Ctx<'a> {
         let q = 1 - p;
         let mean = |cards: &mut dyn Iterator<Item = u8>| {
             let (mut a, mut d, mut n) = (0.0, 0.0, 0.0);
@@ -147,6 +174,7 @@ impl<'a> Ctx<'a> {
             pile,
             own,
             sources,
+            material,
         }
     }
 
@@ -233,6 +261,9 @@ impl<'a> Ctx<'a> {
                 let base = if reveal && known { 0.1 } else { 0.5 };
                 base + if zone_of(c) == 1 { def / 10.0 } else { 0.0 }
             }
+            (_, Action::Attack(att, t)) if self.material => {
+                self.material_attack_score(att as usize, t as usize)
+            }
             (_, Action::Attack(att, t)) => self.attack_score(att as usize, t as usize),
             _ => 0.0,
         }
@@ -265,6 +296,75 @@ impl<'a> Ctx<'a> {
         let kill = 1.0 + if kills_row { ROW_VALUE } else { 0.0 };
         let loss = 1.0 + if loses_row { ROW_VALUE } else { 0.0 };
         (win + tie) * kill - (lose + tie) * loss
+    }
+
+    /// What `evaluate` counts for side `side`'s troop at `c` (its troop weight and its
+    /// stats, the one its zone uses weighted more, SK-6.1), as the mover sees it: a troop
+    /// the mover cannot see at the mean of the opponent's unseen cards.
+    fn material(&self, side: usize, c: usize) -> f64 {
+        let g = self.g;
+        let cell = g.sides[side].cells[c];
+        let (atk, def) = if g.sees(Some(self.p), side, c) {
+            let t = g.troop(cell.card);
+            (
+                f64::from(t.atk) + f64::from(cell.atk),
+                f64::from(t.def) + f64::from(cell.def),
+            )
+        } else {
+            self.unseen
+        };
+        let (zone_stat, other) = if zone_of(c) == 0 {
+            (atk, def)
+        } else {
+            (def, atk)
+        };
+        TROOP + ZONE_STAT * zone_stat + OTHER_STAT * other
+    }
+
+    /// What side `side` loses when its troop at `c` falls: the troop, and when it held its
+    /// half-row alone the row, with every troop still in it (SK-7.1).
+    fn fall(&self, side: usize, c: usize) -> f64 {
+        let s = &self.g.sides[side];
+        let row = row_of(c);
+        if s.half_count(zone_of(c), row) > 1 {
+            return self.material(side, c);
+        }
+        let mut v = ROW;
+        for zone in 0..2 {
+            for col in 0..3 {
+                let x = cell_at(zone, row, col);
+                if s.cells[x].occupied() {
+                    v += self.material(side, x);
+                }
+            }
+        }
+        v
+    }
+
+    /// The attack judged by `evaluate`'s material: the chance of a kill (win or tie) times
+    /// what the opponent loses, minus the chance of a loss (lose or tie) times what the
+    /// mover loses, each a troop or a row with its content ([`Ctx::fall`]); the roll odds
+    /// and the unseen defender as [`Ctx::attack_score`] has them.
+    fn material_attack_score(&self, a: usize, t: usize) -> f64 {
+        let g = self.g;
+        let (p, q) = (self.p, 1 - self.p);
+        let (av, dv) = if g.sees(Some(p), q, t) {
+            let sources = self.sources;
+            let use_def = g.forces_defence(q, t, a, sources);
+            (
+                g.combat_value(p, a, true, use_def, t, sources),
+                g.combat_value(q, t, false, false, a, sources),
+            )
+        } else {
+            let cell = g.sides[p].cells[a];
+            let tr = g.troop(cell.card);
+            let s = &g.sides[p];
+            let bonus = s.element == Some(tr.element) && row_of(a) == s.leader_row as usize;
+            let av = i32::from(tr.atk) + i32::from(cell.atk) + i32::from(u8::from(bonus));
+            (av, self.unseen.1.round() as i32)
+        };
+        let (win, tie, lose) = int_odds(av - dv);
+        (win + tie) * self.fall(q, t) - (lose + tie) * self.fall(p, a)
     }
 }
 

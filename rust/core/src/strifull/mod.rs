@@ -138,6 +138,9 @@ impl Game for Strifull {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
+    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
+        heuristic::routine_action(self, rng)
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }
