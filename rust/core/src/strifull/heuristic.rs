@@ -274,23 +274,7 @@ impl<'a> Ctx<'a> {
     fn attack_score(&self, a: usize, t: usize) -> f64 {
         let g = self.g;
         let (p, q) = (self.p, 1 - self.p);
-        let (av, dv) = if g.sees(Some(p), q, t) {
-            let sources = self.sources;
-            let use_def = g.forces_defence(q, t, a, sources);
-            (
-                g.combat_value(p, a, true, use_def, t, sources),
-                g.combat_value(q, t, false, false, a, sources),
-            )
-        } else {
-            // Unseen defender: the attacker's own numbers against the unseen mean.
-            let cell = g.sides[p].cells[a];
-            let tr = g.troop(cell.card);
-            let s = &g.sides[p];
-            let bonus = s.element == Some(tr.element) && row_of(a) == s.leader_row as usize;
-            let av = i32::from(tr.atk) + i32::from(cell.atk) + i32::from(u8::from(bonus));
-            (av, self.unseen.1.round() as i32)
-        };
-        let (win, tie, lose) = int_odds(av - dv);
+        let (win, tie, lose) = self.attack_odds(a, t);
         let kills_row = g.sides[q].half_count(1, row_of(t)) == 1;
         let loses_row = g.sides[p].half_count(0, row_of(a)) == 1;
         let kill = 1.0 + if kills_row { ROW_VALUE } else { 0.0 };
@@ -346,6 +330,15 @@ impl<'a> Ctx<'a> {
     /// mover loses, each a troop or a row with its content ([`Ctx::fall`]); the roll odds
     /// and the unseen defender as [`Ctx::attack_score`] has them.
     fn material_attack_score(&self, a: usize, t: usize) -> f64 {
+        let (p, q) = (self.p, 1 - self.p);
+        let (win, tie, lose) = self.attack_odds(a, t);
+        (win + tie) * self.fall(q, t) - (lose + tie) * self.fall(p, a)
+    }
+
+    /// The odds (win, tie, lose) of the mover's troop at `a` attacking the opposing troop at
+    /// `t` (SK-7), as the mover sees them: an unseen defender at the unseen mean, against the
+    /// attacker's own numbers.
+    fn attack_odds(&self, a: usize, t: usize) -> (f64, f64, f64) {
         let g = self.g;
         let (p, q) = (self.p, 1 - self.p);
         let (av, dv) = if g.sees(Some(p), q, t) {
@@ -363,8 +356,7 @@ impl<'a> Ctx<'a> {
             let av = i32::from(tr.atk) + i32::from(cell.atk) + i32::from(u8::from(bonus));
             (av, self.unseen.1.round() as i32)
         };
-        let (win, tie, lose) = int_odds(av - dv);
-        (win + tie) * self.fall(q, t) - (lose + tie) * self.fall(p, a)
+        int_odds(av - dv)
     }
 }
 
