@@ -69,8 +69,8 @@ fn run(args: &[String]) -> Result<String> {
         return Err(Error::invalid(USAGE));
     };
     let (a, b) = (AgentSpec::parse(a)?, AgentSpec::parse(b)?);
-    let games: u64 = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(100);
-    let seed: u64 = args.get(3).and_then(|t| t.parse().ok()).unwrap_or(0);
+    let games: u64 = common::number(args, 2, 100, USAGE)?;
+    let seed: u64 = common::number(args, 3, 0, USAGE)?;
     let rows = (0..games)
         .map(|i| one(&a, &b, seed, i))
         .collect::<Result<Vec<Row>>>()?;

@@ -105,10 +105,7 @@ fn run(args: &[String]) -> Result<String> {
     let (Some(a), Some(b), Some(out_path)) = (args.first(), args.get(1), args.get(5)) else {
         return Err(Error::invalid(USAGE));
     };
-    let num = |i: usize, d: u64| -> Result<u64> {
-        args.get(i)
-            .map_or(Ok(d), |s| s.parse().map_err(|_| Error::invalid(USAGE)))
-    };
+    let num = |i: usize, d: u64| common::number(args, i, d, USAGE);
     let games = num(2, 10)?;
     let seed = num(3, 211)?;
     let every = num(4, 3)?.max(1);

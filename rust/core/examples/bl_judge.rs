@@ -82,10 +82,7 @@ fn playout(mut g: BattleLine, mover: usize, rng: &mut GameRng) -> f64 {
 }
 
 fn run(args: &[String]) -> Result<String> {
-    let num = |i: usize, d: u64| -> Result<u64> {
-        args.get(i)
-            .map_or(Ok(d), |s| s.parse().map_err(|_| Error::invalid(USAGE)))
-    };
+    let num = |i: usize, d: u64| common::number(args, i, d, USAGE);
     let games = num(0, 10)?;
     let seed = num(1, 227)?;
     let every = num(2, 4)?.max(1);

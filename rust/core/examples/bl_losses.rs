@@ -294,10 +294,7 @@ fn run(args: &[String]) -> Result<String> {
         "heuristic" => None,
         other => Some(AgentSpec::parse(other)?),
     };
-    let num = |i: usize, d: u64| -> Result<u64> {
-        args.get(i)
-            .map_or(Ok(d), |s| s.parse().map_err(|_| Error::invalid(USAGE)))
-    };
+    let num = |i: usize, d: u64| common::number(args, i, d, USAGE);
     let games = num(2, 40)?;
     let seed = num(3, 1)?;
     let mut sums = [[Tally::default(); 2]; 2]; // [won?][agent, opponent]

@@ -18,13 +18,6 @@ use kingdoms_core::{with_game, Error, Result};
 
 const USAGE: &str = "usage: heuristic_strength GAME AGENT GAMES [SEED [THREADS]]";
 
-fn number<T: std::str::FromStr>(args: &[String], i: usize, default: T) -> Result<T> {
-    match args.get(i) {
-        None => Ok(default),
-        Some(text) => text.parse().map_err(|_| Error::invalid(USAGE)),
-    }
-}
-
 /// Game `index`: deal `index / 2`, the agent in seat `index % 2`. Returns the agent's return
 /// (1 win, 0 draw, -1 loss).
 fn one<G: Game>(spec: &AgentSpec, seed: u64, index: u64) -> Result<f64> {
@@ -51,9 +44,9 @@ fn run(args: &[String]) -> Result<String> {
         return Err(Error::invalid(USAGE));
     };
     let spec = AgentSpec::parse(a)?;
-    let games: u64 = number(args, 2, 200)?;
-    let seed: u64 = number(args, 3, 0)?;
-    let threads: u64 = number(args, 4, 1)?;
+    let games: u64 = common::number(args, 2, 200, USAGE)?;
+    let seed: u64 = common::number(args, 3, 0, USAGE)?;
+    let threads: u64 = common::number(args, 4, 1, USAGE)?;
     let start = std::time::Instant::now();
     let results: Vec<f64> = with_game!(game.as_str(), G => {
         std::thread::scope(|s| {

@@ -13,3 +13,20 @@ pub fn main(run: impl FnOnce(&[String]) -> kingdoms_core::Result<String>) {
         }
     }
 }
+
+/// Argument `i` parsed as a number, or `default` when it is absent; one that does not parse is
+/// an error carrying the example's `usage`.
+#[allow(dead_code)] // an example that reads no numbers includes this module too
+pub fn number<T: std::str::FromStr>(
+    args: &[String],
+    i: usize,
+    default: T,
+    usage: &str,
+) -> kingdoms_core::Result<T> {
+    match args.get(i) {
+        None => Ok(default),
+        Some(text) => text
+            .parse()
+            .map_err(|_| kingdoms_core::Error::invalid(usage)),
+    }
+}
