@@ -416,33 +416,7 @@ fn best_row(set: &CardSet, c: Card, rows: &[Option<Card>; 3]) -> f64 {
 mod tests {
     use super::*;
     use crate::arte::state::Held;
-    use crate::arte::Options;
-
-    /// Plain (C3 G2), Forest (A3 G2), Peak (M3 A2); U1 C, U2 M, U3 AA, then plain G cards.
-    const SET: &str = r#"
-[[terrain]]
-name = "Plain"
-favours = { cavaleiro = 3, guerreiro = 2 }
-[[terrain]]
-name = "Forest"
-favours = { arqueiro = 3, guerreiro = 2 }
-[[terrain]]
-name = "Peak"
-favours = { mago = 3, arqueiro = 2 }
-[[terrain]]
-name = "Waste"
-favours = {}
-copies = 6
-[[unit]]
-units = ["cavaleiro"]
-[[unit]]
-units = ["mago"]
-[[unit]]
-units = ["arqueiro", "arqueiro"]
-[[unit]]
-units = ["guerreiro"]
-copies = 24
-"#;
+    use crate::arte::tests::opts;
 
     /// The table behind `CardSet::card_strength` holds `combat::strength` (AG-4) for every
     /// unit card, terrain card or none, and row.
@@ -474,14 +448,12 @@ copies = 24
     /// the best terrain card on every row. A card on offer is worth what it adds to that.
     #[test]
     fn ag_3_2_a_hand_is_valued_under_the_best_placement_of_its_terrain() {
-        let opts = Options {
-            cards_toml: Some(SET.into()),
-            ..Default::default()
-        };
-        let mut g = Arte::setup(1, &opts).unwrap();
+        // The rules tests' set: T1 Plain (C3 G2), T2 Forest (A3 G2), T3 Peak (M3 A2); U3 AA,
+        // U4 M, U8 C.
+        let mut g = Arte::setup(1, &opts()).unwrap();
         let mean = g.set.mean_strength;
         let nt = g.set.num_terrain() as Card;
-        let (c, m, aa) = (nt, nt + 1, nt + 2);
+        let (c, m, aa) = (nt + 7, nt + 3, nt + 2);
         g.sides[0].terrains = (0..3).map(held).collect();
         g.sides[0].units = vec![held(c), held(m)];
         let lay = g.layouts(&g.sides[0], true);

@@ -55,7 +55,7 @@ units = ["guerreiro"]
 copies = 17
 "#;
 
-fn opts() -> Options {
+pub(super) fn opts() -> Options {
     Options {
         cards_toml: Some(TEST_SET.into()),
         ..Default::default()
