@@ -327,8 +327,8 @@ impl<'a> Ctx<'a> {
 
     /// The attack judged by `evaluate`'s material: the chance of a kill (win or tie) times
     /// what the opponent loses, minus the chance of a loss (lose or tie) times what the
-    /// mover loses, each a troop or a row with its content ([`Ctx::fall`]); the roll odds
-    /// and the unseen defender as [`Ctx::attack_score`] has them.
+    /// mover loses, each a troop or a row with its content ([`Ctx::fall`]); the odds are
+    /// [`Ctx::attack_odds`], as [`Ctx::attack_score`]'s.
     fn material_attack_score(&self, a: usize, t: usize) -> f64 {
         let (p, q) = (self.p, 1 - self.p);
         let (win, tie, lose) = self.attack_odds(a, t);
