@@ -252,13 +252,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// agent and as a tie-breaker. Terminal states should return the true result.
     fn evaluate(&self, player: Player) -> f64;
 
-    /// What the search scores a leaf with (ISMCTS's `rollout`, after its settle), for
-    /// `player`, in [-1, 1]; like [`Game::evaluate`], from only what `player` may see.
-    /// Greedy and the root prior keep `evaluate`. Default: `evaluate`.
-    fn leaf_value(&self, player: Player) -> f64 {
-        self.evaluate(player)
-    }
-
     /// The move a sensible rule-based player makes here (the `Heuristic` agent, issue 14):
     /// the game's own rules of thumb, no search. Uses only what the player to move may see;
     /// `rng` breaks ties. `None`: this game has no heuristic player (the agent refuses it).

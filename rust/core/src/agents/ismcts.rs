@@ -748,7 +748,7 @@ impl<G: Game> Ismcts<G> {
                     continue;
                 }
                 for (p, v) in self.values.iter_mut().enumerate() {
-                    *v = det.leaf_value(p).clamp(-1.0, 1.0);
+                    *v = det.evaluate(p).clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }

@@ -319,32 +319,6 @@ impl Strifull {
         out
     }
 
-    /// [`Strifull::all_attack_targets`] of player `p` as `viewer` can tell them: an attacker
-    /// `viewer` cannot see gets only its frontal and flank targets (SK-5.2, SK-5.3), since
-    /// whether an ability grants it any target (SK-5.4) may depend on its hidden card.
-    pub(crate) fn seen_attack_targets(&self, p: usize, viewer: usize) -> [u16; 9] {
-        if viewer == p {
-            return self.all_attack_targets(p);
-        }
-        let (occ, flank, front) = self.defence_masks(p);
-        let allies_may = self.allies_may_attack_any(p);
-        let sources = if allies_may { self.aura_sources() } else { 0 };
-        let mut out = [0u16; 9];
-        for (a, m) in out.iter_mut().enumerate() {
-            let cell = self.sides[p].cells[a];
-            if cell.is_empty() {
-                continue;
-            }
-            *m = if cell.seen_by(Some(viewer), p) && self.can_attack_any(p, a, allies_may, sources)
-            {
-                occ
-            } else {
-                flank | front[col_of(a)]
-            };
-        }
-        out
-    }
-
     /// SK-9.3 use_defence: must the attacker of the troop at (`q`, `t`) use its DEF?
     pub(crate) fn forces_defence(&self, q: usize, t: usize, a: usize, sources: u64) -> bool {
         let mut any = false;

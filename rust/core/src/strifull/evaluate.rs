@@ -1,7 +1,7 @@
 //! The heuristic `evaluate`: a material count from one player's point of view, built only
 //! from what that player may see (SK-10).
 
-use super::state::{zone_of, Outcome, Step, Strifull};
+use super::state::{zone_of, Outcome, Strifull};
 use crate::game::SearchParams;
 
 /// STRIFULL's search settings (`Game::search_params`). Every attack is settled by dice
@@ -78,43 +78,6 @@ impl Strifull {
             Outcome::Draw => return 0.0,
             Outcome::Running => {}
         }
-        (self.balance(player) / SCALE).tanh()
-    }
-
-    /// The search's leaf value (`Game::leaf_value`): `evaluate`, plus, during a turn, the
-    /// attack the player about to attack can make next (the turn player, or after a
-    /// defender's reaction, SK-7.2-7.3, the defender whose turn comes next): at a settled
-    /// leaf that attack is about to be rolled, and `evaluate` does not see it. Judged by
-    /// material from `player`'s own view ([`super::heuristic::next_attack_value`]), a gain
-    /// for the attacker and a loss for the other, weighted by `TEMPO` (trial).
-    pub(crate) fn leaf_heuristic(&self, player: usize) -> f64 {
-        self.tempo_leaf(player, tempo())
-    }
-
-    /// [`Strifull::leaf_heuristic`] with the next attack weighted by `w` (0: `evaluate`).
-    pub(crate) fn tempo_leaf(&self, player: usize, w: f64) -> f64 {
-        let player = player.min(1);
-        if w == 0.0 || self.outcome != Outcome::Running {
-            return self.heuristic(player);
-        }
-        let attacker = match self.step {
-            Step::Move | Step::LeaderMove | Step::Ability | Step::Attack => {
-                self.turn_player as usize
-            }
-            Step::Relocate | Step::StepUp => 1 - self.turn_player as usize,
-            _ => return self.heuristic(player),
-        };
-        let mut gain = super::heuristic::next_attack_value(self, attacker, player);
-        let r = reply();
-        if r != 0.0 {
-            gain -= r * super::heuristic::next_attack_value(self, 1 - attacker, player);
-        }
-        let tempo = if attacker == player { gain } else { -gain };
-        ((self.balance(player) + w * tempo) / SCALE).tanh()
-    }
-
-    /// `evaluate`'s count before the squashing: `player`'s material minus the opponent's.
-    fn balance(&self, player: usize) -> f64 {
         // The hot path of every search (a third of an ISMCTS iteration): the cells are
         // visited half-row by half-row, in cell order, so each half-row is counted once.
         let score = |side: usize| -> f64 {
@@ -149,30 +112,6 @@ impl Strifull {
             }
             v
         };
-        score(player) - score(1 - player)
+        ((score(player) - score(1 - player)) / SCALE).tanh()
     }
-}
-
-/// Trial switch: the weight of the next attack in [`Strifull::leaf_heuristic`]
-/// (`STRIFULL_TEMPO`, 0 when unset: the leaf is `evaluate`).
-fn tempo() -> f64 {
-    static W: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *W.get_or_init(|| {
-        std::env::var("STRIFULL_TEMPO")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.0)
-    })
-}
-
-/// Trial switch: the weight of the reply attack (the other side's, on the same field) in
-/// [`Strifull::leaf_value`] (`STRIFULL_TEMPO_REPLY`, 0 when unset).
-fn reply() -> f64 {
-    static W: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
-    *W.get_or_init(|| {
-        std::env::var("STRIFULL_TEMPO_REPLY")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.0)
-    })
 }

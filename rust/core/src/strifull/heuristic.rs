@@ -87,40 +87,6 @@ pub(crate) fn routine_action(g: &Strifull, rng: &mut GameRng) -> Option<Action> 
     }
 }
 
-/// The best attack `attacker` can make on the field as it stands (the attack of the turn
-/// it is about to play, SK-4.1 steps IV-IX; the attack is owed whenever one is legal,
-/// SK-4.7), judged by material ([`Ctx::material_attack_score`]) as `viewer` sees the field
-/// (SK-10): an unseen troop at the mean of its side's cards `viewer` cannot see, and an
-/// attacker `viewer` cannot see given only its frontal and flank targets
-/// ([`Strifull::seen_attack_targets`]). In `evaluate`'s units, the attacker's gain; 0 without
-/// an attack.
-pub(crate) fn next_attack_value(g: &Strifull, attacker: usize, viewer: usize) -> f64 {
-    let ctx = Ctx::view(g, attacker, viewer);
-    let q = 1 - attacker;
-    let mut best = f64::NEG_INFINITY;
-    // [`Ctx::material_attack_score`] with each troop's fall computed once, not per attack.
-    let mut kill = [None; 9];
-    for (a, &mask) in g.seen_attack_targets(attacker, viewer).iter().enumerate() {
-        if mask == 0 {
-            continue;
-        }
-        let loss = ctx.fall(attacker, a);
-        let mut bits = mask;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let k = *kill[t].get_or_insert_with(|| ctx.fall(q, 9 + t));
-            let (win, tie, lose) = ctx.attack_odds(a, 9 + t);
-            best = best.max((win + tie) * k - (lose + tie) * loss);
-        }
-    }
-    if best == f64::NEG_INFINITY {
-        0.0
-    } else {
-        best
-    }
-}
-
 fn choose(g: &Strifull, rng: &mut GameRng, material: bool) -> Option<Action> {
     let p = g.actor as usize;
     let mut best: Vec<Action> = Vec::new();
@@ -144,10 +110,7 @@ fn choose(g: &Strifull, rng: &mut GameRng, material: bool) -> Option<Action> {
 struct Ctx<'a> {
     g: &'a Strifull,
     p: usize,
-    /// Whose view the attacks are judged from: the mover, except for
-    /// [`next_attack_value`]'s judgement of the opponent's next attack.
-    viewer: usize,
-    /// Mean (ATK, DEF) of the cards of the viewer's opponent that the viewer cannot see.
+    /// Mean (ATK, DEF) of the opponent's cards the mover cannot see.
     unseen: (f64, f64),
     /// Mean (ATK, DEF) of the mover's pile (its multiset is known: deck minus field).
     pile: (f64, f64),
@@ -207,41 +170,11 @@ impl<'a> Ctx<'a> {
         Ctx {
             g,
             p,
-            viewer: p,
             unseen,
             pile,
             own,
             sources,
             material,
-        }
-    }
-
-    /// The context of [`next_attack_value`]: `attacker`'s attacks as `viewer` sees them.
-    fn view(g: &'a Strifull, attacker: usize, viewer: usize) -> Ctx<'a> {
-        let s = &g.sides[1 - viewer];
-        let (mut a, mut d, mut n) = (0.0, 0.0, 0.0);
-        for c in s
-            .cells
-            .iter()
-            .filter(|c| c.occupied() && !c.revealed)
-            .map(|c| c.card)
-            .chain(s.pile.as_slice().iter().copied())
-        {
-            let t = g.troop(c);
-            a += f64::from(t.atk);
-            d += f64::from(t.def);
-            n += 1.0;
-        }
-        let unseen = if n == 0.0 { (3.5, 3.5) } else { (a / n, d / n) };
-        Ctx {
-            g,
-            p: attacker,
-            viewer,
-            unseen,
-            pile: (3.5, 3.5),
-            own: [None; CELLS],
-            sources: g.aura_sources(),
-            material: true,
         }
     }
 
@@ -355,7 +288,7 @@ impl<'a> Ctx<'a> {
     fn material(&self, side: usize, c: usize) -> f64 {
         let g = self.g;
         let cell = g.sides[side].cells[c];
-        let (atk, def) = if g.sees(Some(self.viewer), side, c) {
+        let (atk, def) = if g.sees(Some(self.p), side, c) {
             let t = g.troop(cell.card);
             (
                 f64::from(t.atk) + f64::from(cell.atk),
@@ -403,22 +336,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// The odds (win, tie, lose) of the mover's troop at `a` attacking the opposing troop at
-    /// `t` (SK-7), as the viewer sees them: an unseen defender at the unseen mean DEF,
-    /// against the attacker's own numbers; an unseen attacker (the viewer is the defender) at
-    /// the unseen mean ATK, against the defender's own numbers.
+    /// `t` (SK-7), as the mover sees them: an unseen defender at the unseen mean, against the
+    /// attacker's own numbers.
     fn attack_odds(&self, a: usize, t: usize) -> (f64, f64, f64) {
         let g = self.g;
         let (p, q) = (self.p, 1 - self.p);
-        let v = Some(self.viewer);
-        if !g.sees(v, p, a) {
-            let cell = g.sides[q].cells[t];
-            let tr = g.troop(cell.card);
-            let s = &g.sides[q];
-            let bonus = s.element == Some(tr.element) && row_of(t) == s.leader_row as usize;
-            let dv = i32::from(tr.def) + i32::from(cell.def) + i32::from(u8::from(bonus));
-            return int_odds(self.unseen.0.round() as i32 - dv);
-        }
-        let (av, dv) = if g.sees(v, q, t) {
+        let (av, dv) = if g.sees(Some(p), q, t) {
             let sources = self.sources;
             let use_def = g.forces_defence(q, t, a, sources);
             (

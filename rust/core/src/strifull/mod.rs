@@ -135,9 +135,6 @@ impl Game for Strifull {
     fn evaluate(&self, player: Player) -> f64 {
         self.heuristic(player)
     }
-    fn leaf_value(&self, player: Player) -> f64 {
-        self.leaf_heuristic(player)
-    }
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }

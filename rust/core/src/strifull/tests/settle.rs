@@ -1,7 +1,6 @@
 //! The search's attack rule (`heuristic::material_action`, STRIFULL's `routine_action`): it
 //! judges only from what the mover sees (SK-10), and it counts what a row takes with it
-//! when it falls (SK-7.1). The search's leaf value (`Game::leaf_value`): the next attack
-//! judged from each player's own view (SK-10).
+//! when it falls (SK-7.1).
 
 use super::*;
 use crate::strifull::heuristic::material_action;
@@ -71,59 +70,4 @@ fn sk_7_1_the_material_attack_counts_what_a_row_takes_with_it() {
         let h = g.heuristic_action(&mut GameRng::seed(seed)).unwrap();
         assert!(h.notation().ends_with(" dA2"), "{}", h.notation());
     }
-}
-
-/// SK-10: the leaf value with the next attack (`Strifull::tempo_leaf`, the attack judged by
-/// `heuristic::next_attack_value`) reads only what its player sees: on a redraw of everything
-/// `p` cannot see, `p`'s value is the same, for both players at every ply (the attacker's
-/// view and the defender's, whose unseen attackers count at the mean of its opponent's
-/// unseen cards and get only their frontal and flank targets). With weight 0 it is
-/// `evaluate`; during the turns the next attack moves it.
-#[test]
-fn sk_10_the_leaf_value_reads_only_what_each_player_sees() {
-    let mut buf = Vec::new();
-    let (mut checked, mut moved) = (0, 0);
-    for seed in 0..12 {
-        let mut g = Strifull::new(seed, &Options::default()).unwrap();
-        let mut rng = GameRng::seed(100 + seed);
-        while g.current_player().is_some() {
-            for p in 0..2 {
-                let v = g.tempo_leaf(p, 1.0);
-                assert_eq!(g.tempo_leaf(p, 0.0), g.evaluate(p));
-                if v != g.evaluate(p) {
-                    moved += 1;
-                }
-                for _ in 0..2 {
-                    let other = g.resample_hidden(p, rng.next_u64());
-                    assert_eq!(other.tempo_leaf(p, 1.0), v, "{}", g.render(Some(p)));
-                }
-                checked += 1;
-            }
-            g.legal_actions(&mut buf);
-            g.apply(*rng.choose(&buf).unwrap()).unwrap();
-        }
-    }
-    assert!(checked > 1000 && moved > checked / 2, "{checked} {moved}");
-}
-
-/// SK-4.7, SK-7.1: at a leaf where player 0 is about to attack and can take a row (the
-/// position of the test above: its lone dA1 guards three strong attackers), its leaf value
-/// counts the attack's expected gain, and the defender's counts it as a loss.
-#[test]
-fn sk_4_7_the_leaf_value_counts_the_attack_to_come() {
-    let pos = Pos::new()
-        .live(1, [true, true, false])
-        .up(0, "aA1", "guarda_vento")
-        .up(0, "aB1", "guarda_fogo")
-        .up(0, "dA1", "guarda_agua")
-        .up(1, "dA1", "sentinelas_terra")
-        .up(1, "aA1", "arcanistas_fogo")
-        .up(1, "aB1", "arcanistas_vento")
-        .up(1, "aC1", "arcanistas_fogo")
-        .up(1, "dA2", "sentinelas_vento")
-        .up(1, "aA2", "ilusionistas_agua");
-    let g = pos.game();
-    assert!(g.tempo_leaf(0, 1.0) > g.evaluate(0));
-    assert!(g.tempo_leaf(1, 1.0) < g.evaluate(1));
-    assert!(g.tempo_leaf(0, 2.0) > g.tempo_leaf(0, 1.0));
 }
