@@ -5,6 +5,8 @@
 //! by `(r - r0) * width + (q - q0)`, with a ring of void cells all around so that the six
 //! neighbours of any zone are plain index offsets, never out of bounds.
 
+use std::sync::Arc;
+
 use super::coords::{Hex, Orientation, DIRECTIONS};
 use crate::error::{Error, Result};
 
@@ -67,17 +69,33 @@ impl Blocker {
 }
 
 /// Equality is on content (see the `PartialEq` impl), not on storage or legend.
+///
+/// A copy is cheap: what play does not change (storage geometry, terrains, entry costs,
+/// tags, the legend, the zone list) is held in one [`Arc`] shared by a map and its copies,
+/// and an edit of those parts (terrain, cost, tag) copies it first (`Arc::make_mut`), so a
+/// copy still behaves as a value. A copy allocates the occupants (and the name, if any).
 #[derive(Debug, Clone)]
 pub struct HexMap {
     pub name: String,
     pub orientation: Orientation,
+    /// The parts a map shares with its copies until one of them edits them.
+    fixed: Arc<Fixed>,
+    occupant: Vec<u32>,
+    /// On a map of at most 64 zones, the occupied zones as bits in zone order (kept by
+    /// [`HexMap::set_occupant`], so the bitset searches do not rescan the occupants).
+    occupied: u64,
+}
+
+/// What a [`HexMap`] shares with its copies: everything but the occupants (and the name and
+/// orientation, public fields).
+#[derive(Debug, Clone)]
+struct Fixed {
     q0: i32,
     r0: i32,
     width: usize,
     height: usize,
     kind: Vec<u8>,
     cost: Vec<u32>,
-    occupant: Vec<u32>,
     tags: Vec<u32>,
     terrains: Vec<Terrain>,
     tag_names: Vec<String>,
@@ -87,12 +105,9 @@ pub struct HexMap {
     /// each search asks for; `None` after a cost edit until [`HexMap::recost`] (edits one at
     /// a time stay O(1), and a stale span is measured on demand as before).
     cost_span: Option<Costs>,
-    /// On a map of at most 64 zones, the occupied zones as bits in zone order (kept by
-    /// [`HexMap::set_occupant`], so the bitset searches do not rescan the occupants).
-    occupied: u64,
     offsets: [isize; 6],
     /// The legend of the text format (symbols for terrain + tags combinations).
-    pub(crate) symbols: Vec<super::text::Symbol>,
+    symbols: Vec<super::text::Symbol>,
 }
 
 /// Two maps are equal when they hold the same content: name, orientation, the same set of
@@ -103,7 +118,7 @@ impl PartialEq for HexMap {
     fn eq(&self, other: &Self) -> bool {
         self.name == other.name
             && self.orientation == other.orientation
-            && self.zones.len() == other.zones.len()
+            && self.fixed.zones.len() == other.fixed.zones.len()
             && sorted_terrains(self) == sorted_terrains(other)
             && self.zones().zip(other.zones()).all(|(a, b)| {
                 a == b
@@ -118,7 +133,7 @@ impl PartialEq for HexMap {
 impl Eq for HexMap {}
 
 fn sorted_terrains(m: &HexMap) -> Vec<&Terrain> {
-    let mut v: Vec<&Terrain> = m.terrains.iter().collect();
+    let mut v: Vec<&Terrain> = m.fixed.terrains.iter().collect();
     v.sort_by(|a, b| a.name.cmp(&b.name));
     v
 }
@@ -203,37 +218,42 @@ impl HexMap {
         let (width, height) = (width as usize, height as usize);
         let n = width * height;
         let w = width as isize;
-        let mut map = HexMap {
-            name: String::new(),
-            orientation,
+        let mut fixed = Fixed {
             q0: (qmin - 1) as i32,
             r0: (rmin - 1) as i32,
             width,
             height,
             kind: vec![VOID; n],
             cost: vec![BLOCKED; n],
-            occupant: vec![NOBODY; n],
             tags: vec![0; n],
             terrains,
             tag_names: Vec::new(),
             zones: Vec::new(),
             cost_span: None,
-            occupied: 0,
             offsets: DIRECTIONS.map(|d| d.y as isize * w + d.x as isize),
             symbols: Vec::new(),
         };
         for &(h, t) in zones {
-            if t >= map.terrains.len() {
+            if t >= fixed.terrains.len() {
                 return Err(Error::data(
                     "map",
                     format!("zone ({}, {}): no terrain #{t}", h.x, h.y),
                 ));
             }
-            let c = map.cell_unchecked(h);
-            map.kind[c] = t as u8;
-            map.cost[c] = map.terrain_cost(t);
+            let c = (h.y - fixed.r0) as usize * width + (h.x - fixed.q0) as usize;
+            fixed.kind[c] = t as u8;
+            fixed.cost[c] = fixed.terrain_cost(t);
         }
-        map.reindex();
+        fixed.zones = (0..n as u32)
+            .filter(|&c| fixed.kind[c as usize] != VOID)
+            .collect();
+        let mut map = HexMap {
+            name: String::new(),
+            orientation,
+            fixed: Arc::new(fixed),
+            occupant: vec![NOBODY; n],
+            occupied: 0,
+        };
         map.recost();
         Ok(map)
     }
@@ -250,7 +270,7 @@ impl HexMap {
             .map(|(h, c)| (*h, usize::from(c.is_none())))
             .collect();
         let mut map = HexMap::new(terrains, &zones, Orientation::Pointy)?;
-        map.symbols = vec![
+        map.fixed_mut().symbols = vec![
             super::text::Symbol {
                 symbol: '.',
                 terrain: 0,
@@ -272,59 +292,57 @@ impl HexMap {
     }
 
     fn terrain_cost(&self, t: usize) -> u32 {
-        let t = &self.terrains[t];
-        if t.passable {
-            t.cost
-        } else {
-            BLOCKED
-        }
+        self.fixed.terrain_cost(t)
     }
 
-    fn reindex(&mut self) {
-        self.zones = (0..self.kind.len() as u32)
-            .filter(|&c| self.kind[c as usize] != VOID)
-            .collect();
+    /// The shared parts, to edit: this map's own copy of them.
+    fn fixed_mut(&mut self) -> &mut Fixed {
+        Arc::make_mut(&mut self.fixed)
+    }
+
+    /// The legend of the text format.
+    pub(crate) fn symbols(&self) -> &[super::text::Symbol] {
+        &self.fixed.symbols
+    }
+
+    pub(crate) fn set_symbols(&mut self, symbols: Vec<super::text::Symbol>) {
+        self.fixed_mut().symbols = symbols;
     }
 
     // ---- cells -----------------------------------------------------------------------
 
-    #[inline]
-    fn cell_unchecked(&self, h: Hex) -> Cell {
-        (h.y - self.r0) as usize * self.width + (h.x - self.q0) as usize
-    }
-
     /// The storage cell of a hex, if it is inside the storage (zone or void padding).
     #[inline]
     pub fn cell(&self, h: Hex) -> Option<Cell> {
-        let q = h.x as i64 - self.q0 as i64;
-        let r = h.y as i64 - self.r0 as i64;
-        (q >= 0 && r >= 0 && (q as usize) < self.width && (r as usize) < self.height)
-            .then(|| r as usize * self.width + q as usize)
+        let q = h.x as i64 - self.fixed.q0 as i64;
+        let r = h.y as i64 - self.fixed.r0 as i64;
+        (q >= 0 && r >= 0 && (q as usize) < self.fixed.width && (r as usize) < self.fixed.height)
+            .then(|| r as usize * self.fixed.width + q as usize)
     }
 
     /// The cell of a zone (`None` for void).
     #[inline]
     pub fn zone_cell(&self, h: Hex) -> Option<Cell> {
-        self.cell(h).filter(|&c| self.kind[c] != VOID)
+        self.cell(h).filter(|&c| self.fixed.kind[c] != VOID)
     }
 
     #[inline]
     pub fn hex_of(&self, c: Cell) -> Hex {
         Hex::new(
-            (c % self.width) as i32 + self.q0,
-            (c / self.width) as i32 + self.r0,
+            (c % self.fixed.width) as i32 + self.fixed.q0,
+            (c / self.fixed.width) as i32 + self.fixed.r0,
         )
     }
 
     /// Index offsets of the six neighbours, in direction order.
     #[inline]
     pub(crate) fn offsets(&self) -> [isize; 6] {
-        self.offsets
+        self.fixed.offsets
     }
 
     /// Size of the dense storage (cells are `0..num_cells()`).
     pub fn num_cells(&self) -> usize {
-        self.kind.len()
+        self.fixed.kind.len()
     }
 
     /// Entry cost of a cell for movement: `BLOCKED` for void, obstacles and occupied zones.
@@ -333,14 +351,14 @@ impl HexMap {
         if self.occupant[c] != NOBODY {
             BLOCKED
         } else {
-            self.cost[c]
+            self.fixed.cost[c]
         }
     }
 
     #[inline]
     pub(crate) fn cell_blocks_sight(&self, c: Cell, occupants_block: bool) -> bool {
-        let k = self.kind[c];
-        (k != VOID && self.terrains[k as usize].blocks_sight)
+        let k = self.fixed.kind[c];
+        (k != VOID && self.fixed.terrains[k as usize].blocks_sight)
             || (occupants_block && self.occupant[c] != NOBODY)
     }
 
@@ -349,11 +367,11 @@ impl HexMap {
         let Some(c) = c else {
             return Some(Blocker::Void);
         };
-        if self.kind[c] == VOID {
+        if self.fixed.kind[c] == VOID {
             Some(Blocker::Void)
         } else if self.occupant[c] != NOBODY {
             Some(Blocker::Occupied(self.occupant[c]))
-        } else if self.cost[c] == BLOCKED {
+        } else if self.fixed.cost[c] == BLOCKED {
             Some(Blocker::Obstacle)
         } else {
             None
@@ -374,19 +392,20 @@ impl HexMap {
 
     #[inline]
     pub(crate) fn costs(&self) -> Costs {
-        self.cost_span.unwrap_or_else(|| self.measure_costs())
+        self.fixed.cost_span.unwrap_or_else(|| self.measure_costs())
     }
 
     fn measure_costs(&self) -> Costs {
         let costs = || {
-            self.zones
+            self.fixed
+                .zones
                 .iter()
-                .map(|&c| self.cost[c as usize])
+                .map(|&c| self.fixed.cost[c as usize])
                 .filter(|&c| c != BLOCKED)
         };
         let (mut unit, mut dear) = (0u64, 0u64);
-        for (i, &c) in self.zones.iter().enumerate().take(64) {
-            match self.cost[c as usize] {
+        for (i, &c) in self.fixed.zones.iter().enumerate().take(64) {
+            match self.fixed.cost[c as usize] {
                 BLOCKED => {}
                 1 => unit |= 1 << i,
                 _ => dear |= 1 << i,
@@ -409,22 +428,23 @@ impl HexMap {
 
     /// Measure and keep the cost span (after building a map or a batch of cost edits).
     pub(crate) fn recost(&mut self) {
-        self.cost_span = Some(self.measure_costs());
+        let costs = self.measure_costs();
+        self.fixed_mut().cost_span = Some(costs);
     }
 
     pub(crate) fn zone_cells(&self) -> &[u32] {
-        &self.zones
+        &self.fixed.zones
     }
 
     // ---- zones -----------------------------------------------------------------------
 
     /// Number of zones (void excluded).
     pub fn len(&self) -> usize {
-        self.zones.len()
+        self.fixed.zones.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.zones.is_empty()
+        self.fixed.zones.is_empty()
     }
 
     pub fn contains(&self, h: Hex) -> bool {
@@ -433,21 +453,21 @@ impl HexMap {
 
     /// The zones, ordered by `r` then `q`.
     pub fn zones(&self) -> impl ExactSizeIterator<Item = Hex> + '_ {
-        self.zones.iter().map(|&c| self.hex_of(c as usize))
+        self.fixed.zones.iter().map(|&c| self.hex_of(c as usize))
     }
 
     /// The position of a zone in [`HexMap::zones`] order.
     pub fn zone_index(&self, h: Hex) -> Option<usize> {
         let c = self.zone_cell(h)? as u32;
-        self.zones.binary_search(&c).ok()
+        self.fixed.zones.binary_search(&c).ok()
     }
 
     pub fn terrains(&self) -> &[Terrain] {
-        &self.terrains
+        &self.fixed.terrains
     }
 
     pub fn terrain_index(&self, name: &str) -> Option<usize> {
-        self.terrains.iter().position(|t| t.name == name)
+        self.fixed.terrains.iter().position(|t| t.name == name)
     }
 
     fn need(&self, h: Hex) -> Result<Cell> {
@@ -457,17 +477,17 @@ impl HexMap {
 
     pub fn terrain(&self, h: Hex) -> Option<&Terrain> {
         self.zone_cell(h)
-            .map(|c| &self.terrains[self.kind[c] as usize])
+            .map(|c| &self.fixed.terrains[self.fixed.kind[c] as usize])
     }
 
     pub fn terrain_id(&self, h: Hex) -> Option<usize> {
-        self.zone_cell(h).map(|c| self.kind[c] as usize)
+        self.zone_cell(h).map(|c| self.fixed.kind[c] as usize)
     }
 
     /// Entry cost of a zone; `None` for void and impassable zones (occupants ignored).
     pub fn cost(&self, h: Hex) -> Option<u32> {
         self.zone_cell(h)
-            .map(|c| self.cost[c])
+            .map(|c| self.fixed.cost[c])
             .filter(|&c| c != BLOCKED)
     }
 
@@ -488,7 +508,8 @@ impl HexMap {
     }
 
     pub fn occupants(&self) -> Vec<(Hex, u32)> {
-        self.zones
+        self.fixed
+            .zones
             .iter()
             .filter(|&&c| self.occupant[c as usize] != NOBODY)
             .map(|&c| (self.hex_of(c as usize), self.occupant[c as usize]))
@@ -496,12 +517,13 @@ impl HexMap {
     }
 
     pub fn tag_names(&self) -> &[String] {
-        &self.tag_names
+        &self.fixed.tag_names
     }
 
     pub fn tags(&self, h: Hex) -> Vec<&str> {
-        let bits = self.zone_cell(h).map_or(0, |c| self.tags[c]);
-        self.tag_names
+        let bits = self.zone_cell(h).map_or(0, |c| self.fixed.tags[c]);
+        self.fixed
+            .tag_names
             .iter()
             .enumerate()
             .filter(|(i, _)| bits & (1 << i) != 0)
@@ -512,21 +534,22 @@ impl HexMap {
     pub fn has_tag(&self, h: Hex, tag: &str) -> bool {
         match (
             self.zone_cell(h),
-            self.tag_names.iter().position(|t| t == tag),
+            self.fixed.tag_names.iter().position(|t| t == tag),
         ) {
-            (Some(c), Some(i)) => self.tags[c] & (1 << i) != 0,
+            (Some(c), Some(i)) => self.fixed.tags[c] & (1 << i) != 0,
             _ => false,
         }
     }
 
     /// The zones carrying `tag`, in zone order.
     pub fn tagged(&self, tag: &str) -> Vec<Hex> {
-        let Some(i) = self.tag_names.iter().position(|t| t == tag) else {
+        let Some(i) = self.fixed.tag_names.iter().position(|t| t == tag) else {
             return Vec::new();
         };
-        self.zones
+        self.fixed
+            .zones
             .iter()
-            .filter(|&&c| self.tags[c as usize] & (1 << i) != 0)
+            .filter(|&&c| self.fixed.tags[c as usize] & (1 << i) != 0)
             .map(|&c| self.hex_of(c as usize))
             .collect()
     }
@@ -540,7 +563,7 @@ impl HexMap {
             return Err(Error::invalid(format!("occupant id {NOBODY} is reserved")));
         }
         self.occupant[c] = who.unwrap_or(NOBODY);
-        if let Ok(i) = self.zones.binary_search(&(c as u32)) {
+        if let Ok(i) = self.fixed.zones.binary_search(&(c as u32)) {
             if let Some(bit) = 1u64.checked_shl(i as u32) {
                 match who {
                     Some(_) => self.occupied |= bit,
@@ -565,9 +588,11 @@ impl HexMap {
                 super::limits::quoted(terrain)
             ))
         })?;
-        self.kind[c] = t as u8;
-        self.cost[c] = self.terrain_cost(t);
-        self.cost_span = None;
+        let cost = self.terrain_cost(t);
+        let f = self.fixed_mut();
+        f.kind[c] = t as u8;
+        f.cost[c] = cost;
+        f.cost_span = None;
         Ok(())
     }
 
@@ -575,31 +600,33 @@ impl HexMap {
     pub fn set_cost(&mut self, h: Hex, cost: u32) -> Result<()> {
         let c = self.need(h)?;
         check_cost(cost).map_err(Error::invalid)?;
-        if !self.terrains[self.kind[c] as usize].passable {
+        if !self.fixed.terrains[self.fixed.kind[c] as usize].passable {
             return Err(Error::invalid(format!(
                 "({}, {}) is {}, which is impassable",
-                h.x, h.y, self.terrains[self.kind[c] as usize].name
+                h.x, h.y, self.fixed.terrains[self.fixed.kind[c] as usize].name
             )));
         }
-        self.cost[c] = cost;
-        self.cost_span = None;
+        let f = self.fixed_mut();
+        f.cost[c] = cost;
+        f.cost_span = None;
         Ok(())
     }
 
     /// The cost override of a zone, if its cost differs from its terrain's.
     pub(crate) fn cost_override(&self, h: Hex) -> Option<u32> {
         let c = self.zone_cell(h)?;
-        let t = self.kind[c] as usize;
-        (self.cost[c] != self.terrain_cost(t)).then_some(self.cost[c])
+        let t = self.fixed.kind[c] as usize;
+        (self.fixed.cost[c] != self.terrain_cost(t)).then_some(self.fixed.cost[c])
     }
 
     pub fn add_tag(&mut self, h: Hex, tag: &str) -> Result<()> {
         let c = self.need(h)?;
-        let i = match self.tag_names.iter().position(|t| t == tag) {
+        let f = self.fixed_mut();
+        let i = match f.tag_names.iter().position(|t| t == tag) {
             Some(i) => i,
-            None if self.tag_names.len() < MAX_TAGS => {
-                self.tag_names.push(tag.to_string());
-                self.tag_names.len() - 1
+            None if f.tag_names.len() < MAX_TAGS => {
+                f.tag_names.push(tag.to_string());
+                f.tag_names.len() - 1
             }
             None => {
                 return Err(Error::invalid(format!(
@@ -607,26 +634,26 @@ impl HexMap {
                 )))
             }
         };
-        self.tags[c] |= 1 << i;
+        f.tags[c] |= 1 << i;
         Ok(())
     }
 
     pub fn remove_tag(&mut self, h: Hex, tag: &str) -> Result<()> {
         let c = self.need(h)?;
-        if let Some(i) = self.tag_names.iter().position(|t| t == tag) {
-            self.tags[c] &= !(1 << i);
+        if let Some(i) = self.fixed.tag_names.iter().position(|t| t == tag) {
+            self.fixed_mut().tags[c] &= !(1 << i);
         }
         Ok(())
     }
 
     /// Bounds of the storage (padding included): `(q_min, q_max, r_min, r_max)`.
     pub(crate) fn storage_bounds(&self) -> (i64, i64, i64, i64) {
-        let (q0, r0) = (self.q0 as i64, self.r0 as i64);
+        let (q0, r0) = (self.fixed.q0 as i64, self.fixed.r0 as i64);
         (
             q0,
-            q0 + self.width as i64 - 1,
+            q0 + self.fixed.width as i64 - 1,
             r0,
-            r0 + self.height as i64 - 1,
+            r0 + self.fixed.height as i64 - 1,
         )
     }
 
@@ -639,6 +666,17 @@ impl HexMap {
                 (a.min(h.x), b.max(h.x), c.min(h.y), d.max(h.y))
             }),
         )
+    }
+}
+
+impl Fixed {
+    fn terrain_cost(&self, t: usize) -> u32 {
+        let t = &self.terrains[t];
+        if t.passable {
+            t.cost
+        } else {
+            BLOCKED
+        }
     }
 }
 
@@ -684,6 +722,42 @@ mod tests {
         assert!(m.set_cost(Hex::new(0, 0), 0).is_err());
         assert!(m.set_occupant(Hex::new(3, 3), Some(1)).is_err());
         assert_eq!(m, before);
+    }
+
+    #[test]
+    fn a_copy_shares_the_fixed_parts_until_an_edit_and_stays_a_value() {
+        let (x, y, z) = (Hex::new(0, 0), Hex::new(1, 0), Hex::new(2, 0));
+        let mut a = HexMap::from_costs(&[(x, Some(1)), (y, Some(2)), (z, None)]).unwrap();
+        a.name = "m".into();
+        a.add_tag(x, "start").unwrap();
+        let before = a.clone();
+        let b = a.clone();
+        assert!(Arc::ptr_eq(&a.fixed, &b.fixed));
+        // Occupants are each copy's own; the fixed parts stay shared.
+        a.set_occupant(y, Some(3)).unwrap();
+        assert!(Arc::ptr_eq(&a.fixed, &b.fixed));
+        assert_eq!((a.occupant(y), b.occupant(y)), (Some(3), None));
+        assert_eq!((a.occupied_zone_bits(), b.occupied_zone_bits()), (0b10, 0));
+        a.set_occupant(y, None).unwrap();
+        assert_eq!(a, b);
+        // An edit of a fixed part copies them first: the other copy does not see it.
+        a.set_cost(y, 5).unwrap();
+        assert!(!Arc::ptr_eq(&a.fixed, &b.fixed));
+        assert_eq!((a.cost(y), b.cost(y)), (Some(5), Some(2)));
+        assert_eq!((a.max_cost(), b.max_cost()), (5, 2));
+        let mut c = b.clone();
+        c.set_terrain(x, "obstacle").unwrap();
+        c.add_tag(y, "goal").unwrap();
+        c.remove_tag(x, "start").unwrap();
+        c.set_symbols(Vec::new());
+        assert_eq!(b.terrain(x).map(|t| t.name.as_str()), Some("open"));
+        assert_eq!((b.tags(x), b.tags(y)), (vec!["start"], vec![]));
+        assert_eq!(b.tag_names(), ["start".to_string()]);
+        assert_eq!(b.symbols().len(), 2);
+        assert_eq!(c.terrain(x).map(|t| t.name.as_str()), Some("obstacle"));
+        assert_eq!((c.tags(x), c.tags(y)), (vec![], vec!["goal"]));
+        assert_eq!(b, before);
+        assert_eq!(b.to_text().unwrap(), before.to_text().unwrap());
     }
 
     #[test]

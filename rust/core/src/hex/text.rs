@@ -339,7 +339,7 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
     let zones: Vec<(Hex, usize)> = cells.iter().map(|(h, t, _)| (*h, *t)).collect();
     let mut map = HexMap::new(terrains, &zones, orientation).map_err(|e| retag(e, source))?;
     map.name = raw.name.clone();
-    map.symbols = symbols;
+    map.set_symbols(symbols);
     let mut tagcount = std::collections::BTreeSet::new();
     for (h, _, tags) in &cells {
         for tag in tags {
@@ -410,7 +410,7 @@ impl HexMap {
     /// The symbol for every (terrain, tags) combination present, reusing the map's legend
     /// and inventing symbols for new combinations.
     fn full_legend(&self) -> Vec<Symbol> {
-        let mut legend = self.symbols.clone();
+        let mut legend = self.symbols().to_vec();
         let mut used: std::collections::BTreeSet<char> = legend.iter().map(|s| s.symbol).collect();
         for h in self.zones() {
             let t = self.terrain_id(h).unwrap_or(0);

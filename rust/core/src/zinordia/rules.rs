@@ -96,7 +96,7 @@ impl Zinordia {
             order: Arc::new(Vec::new()),
             rolls: Arc::new(Vec::new()),
             stars: Vec::new(),
-            board: Arc::new(super::state::play_board(&map)?),
+            board: Arc::new(map),
             markers: Arc::new(renown),
             round: 0,
             turn: 0,

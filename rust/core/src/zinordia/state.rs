@@ -7,9 +7,8 @@ use super::ability::Trigger;
 use super::content::ABILITIES;
 use super::content::{Content, Mode};
 use super::options::Options;
-use crate::error::Result;
 use crate::game::Player;
-use crate::hex::{Hex, HexMap, Terrain, ZoneGraph};
+use crate::hex::{Hex, HexMap, ZoneGraph};
 use crate::rng::GameRng;
 
 /// What does not change during a game: content, options, the mode and the map's zones.
@@ -224,28 +223,4 @@ impl Zinordia {
     pub fn star_data(&self, s: usize) -> &super::content::Star {
         &self.shared.content.stars[self.stars[s].roster]
     }
-}
-
-/// The board a game plays on: the map's zones, terrains, cost overrides and occupants,
-/// without what play never reads from it (the map's name, its text legend, its tags: tags
-/// are read from [`Shared::map`]). Its zones are the map's, in the same order, with the same
-/// terrains, costs and blockers: the same games, and a copy of the board (the first Star
-/// moved in a state copy) allocates 9 blocks instead of 22 on the reference map.
-pub fn play_board(map: &HexMap) -> Result<HexMap> {
-    let terrains: Vec<Terrain> = map.terrains().to_vec();
-    let zones: Vec<(Hex, usize)> = map
-        .zones()
-        .map(|h| (h, map.terrain_id(h).unwrap_or(0)))
-        .collect();
-    let mut board = HexMap::new(terrains, &zones, map.orientation)?;
-    for h in map.zones() {
-        if let Some(c) = map.cost_override(h) {
-            board.set_cost(h, c)?;
-        }
-    }
-    for (h, who) in map.occupants() {
-        board.set_occupant(h, Some(who))?;
-    }
-    board.recost();
-    Ok(board)
 }

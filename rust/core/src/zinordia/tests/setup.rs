@@ -209,44 +209,45 @@ fn zn_3_2_options_are_checked() {
     }
 }
 
-/// ZN-2.1, ZN-2.2: the board a game plays on (`state::play_board`, which leaves out the
-/// map's name, legend and tags) is the map's zones in the same order, with the same terrains,
-/// entry costs (overrides included), blockers and occupants, on every reference map.
+/// ZN-2.1, ZN-2.2: the board a game plays on is its map (the same zones in the same order,
+/// terrains, entry costs, tags, name), on every reference map; a Star placed on a copy's
+/// board (`board_mut`) is on that copy's board only, never on the game's map nor on the
+/// board of the state it was copied from.
 #[test]
-fn zn_2_1_the_play_board_is_the_maps_zones_terrains_costs_and_occupants() {
-    use crate::zinordia::state::play_board;
+fn zn_2_1_the_board_is_the_map_and_each_copy_places_its_own_stars() {
     let content = Content::reference().expect("reference content");
-    for gm in &content.maps {
-        let mut m = gm.map.clone();
-        let zones: Vec<Hex> = m.zones().collect();
-        // A cost override and occupants, so the copy has them to keep.
-        let open: Vec<Hex> = zones.iter().copied().filter(|&h| m.is_open(h)).collect();
-        m.set_cost(open[0], 2).unwrap();
-        m.set_occupant(open[1], Some(4)).unwrap();
-        m.set_occupant(open[open.len() - 1], Some(0)).unwrap();
-        m.recost();
-        let b = play_board(&m).unwrap();
-        assert_eq!(b.zones().collect::<Vec<_>>(), zones, "{}", gm.id);
-        assert_eq!(b.terrains(), m.terrains(), "{}", gm.id);
-        assert_eq!(b.occupied_bits(), m.occupied_bits(), "{}", gm.id);
-        assert_eq!(b.unit_open_bits(), m.unit_open_bits(), "{}", gm.id);
-        assert_eq!(b.occupants(), m.occupants(), "{}", gm.id);
-        assert_eq!(b.bounds(), m.bounds(), "{}", gm.id);
-        // Every zone and the ring of void around them.
-        let mut hexes = zones.clone();
-        for &h in &zones {
-            hexes.extend(crate::hex::coords::neighbors(h));
+    let mut seen = std::collections::BTreeSet::new();
+    for (id, players) in EVERY_MODE {
+        let m = content
+            .modes
+            .iter()
+            .find(|m| m.id == id)
+            .expect("a reference mode");
+        for map_id in &m.maps {
+            let gm = content.map(map_id).expect("a reference map");
+            let options = Options {
+                map: Some(map_id.clone()),
+                ..mode(id, players)
+            };
+            let g = Zinordia::with_content(1, &options, content.clone()).expect("valid options");
+            seen.insert(map_id.clone());
+            assert_eq!(*g.board, gm.map, "{}", gm.id);
+            assert_eq!(g.shared.map, gm.map, "{}", gm.id);
+            assert_eq!(
+                g.board.zones().collect::<Vec<_>>(),
+                g.shared.zones,
+                "{}",
+                gm.id
+            );
+            let open: Vec<Hex> = g.board.zones().filter(|&h| g.board.is_open(h)).collect();
+            let mut c = g.clone();
+            c.board_mut().set_occupant(open[0], Some(0)).unwrap();
+            assert_eq!(c.board.occupant(open[0]), Some(0), "{}", gm.id);
+            assert_eq!(g.board.occupant(open[0]), None, "{}", gm.id);
+            assert_eq!(*g.board, gm.map, "{}", gm.id);
+            assert_eq!(c.shared.map.occupant(open[0]), None, "{}", gm.id);
+            assert_eq!(c.board.tag_names(), gm.map.tag_names(), "{}", gm.id);
         }
-        for h in hexes {
-            assert_eq!(b.contains(h), m.contains(h), "{} {h:?}", gm.id);
-            assert_eq!(b.zone_index(h), m.zone_index(h), "{} {h:?}", gm.id);
-            assert_eq!(b.terrain_id(h), m.terrain_id(h), "{} {h:?}", gm.id);
-            assert_eq!(b.cost(h), m.cost(h), "{} {h:?}", gm.id);
-            assert_eq!(b.blocker(h), m.blocker(h), "{} {h:?}", gm.id);
-            assert_eq!(b.is_open(h), m.is_open(h), "{} {h:?}", gm.id);
-            assert_eq!(b.occupant(h), m.occupant(h), "{} {h:?}", gm.id);
-        }
-        // What it leaves out.
-        assert!(b.name.is_empty() && b.tag_names().is_empty());
     }
+    assert_eq!(seen.len(), content.maps.len(), "every reference map");
 }
