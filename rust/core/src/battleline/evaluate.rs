@@ -250,41 +250,6 @@ pub const WEIGHTS: Weights = Weights {
     sharp: 1.309,
 };
 
-/// Trial switch (round 13): `KINGDOMS_BL_TOP=1`.
-fn trial_top() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("KINGDOMS_BL_TOP").is_ok_and(|v| v == "1"))
-}
-
-/// Trial switch (round 12's second Scout fix): `KINGDOMS_BL_SCOUT_HOLD=1`.
-fn trial_hold() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("KINGDOMS_BL_SCOUT_HOLD").is_ok_and(|v| v == "1"))
-}
-
-/// Trial switch: `KINGDOMS_BL_ORDER=1`.
-fn trial_order() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("KINGDOMS_BL_ORDER").is_ok_and(|v| v == "1"))
-}
-
-/// Trial weights: `KINGDOMS_BL_W=f0,f1,f2,f3,f4,proved,sharp`.
-fn trial_weights() -> &'static Weights {
-    static W: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
-    W.get_or_init(|| match std::env::var("KINGDOMS_BL_W") {
-        Ok(text) => {
-            let v: Vec<f64> = text.split(',').map(|x| x.trim().parse().unwrap()).collect();
-            assert_eq!(v.len(), NUM_INPUTS + 2, "KINGDOMS_BL_W");
-            Weights {
-                flag: std::array::from_fn(|i| v[i]),
-                proved: v[NUM_INPUTS],
-                sharp: v[NUM_INPUTS + 1],
-            }
-        }
-        Err(_) => WEIGHTS,
-    })
-}
-
 impl BattleLine {
     /// Heuristic value for `player` in [-1, 1], zero-sum: `evaluate_for(0) ==
     /// -evaluate_for(1)`; the true result once the game is over, else `2 P - 1` for the
@@ -305,7 +270,7 @@ impl BattleLine {
             });
         }
         // Kept inside (-1, 1): a won game is worth more than any running one.
-        let v = value_of(&self.flag_inputs(), trial_weights()).clamp(-0.99, 0.99);
+        let v = value_of(&self.flag_inputs(), &WEIGHTS).clamp(-0.99, 0.99);
         Ok(if me == 0 { v } else { -v })
     }
 
@@ -320,46 +285,11 @@ impl BattleLine {
     ///
     /// The last two are the same for every flag.
     pub fn flag_inputs(&self) -> FlagInputs {
-        let mut hands = [self.hands[0].troops(), self.hands[1].troops()];
-        if trial_top() {
-            // The troop deck's top cards put back by Scout (BL-8.1) and not drawn since: the
-            // next troop draws take them, in turn from the player who draws next.
-            let known = self.known[0].deck_pos[0] | self.known[1].deck_pos[0];
-            let mut q = match self.phase {
-                Phase::ScoutReturn => 1 - self.to_move as usize,
-                _ => self.to_move as usize,
-            };
-            let top = self.troop_deck.as_slice();
-            for i in (0..top.len()).rev() {
-                if known >> i & 1 == 0 {
-                    break;
-                }
-                hands[q] |= 1u64 << top[i].id();
-                q = 1 - q;
-            }
-        }
+        let hands = [self.hands[0].troops(), self.hands[1].troops()];
         // Troops still to be drawn: neither on the table, in the discard, nor in a hand.
         let deck = self.unseen & !hands[0] & !hands[1];
-        // Trial: the troop deck dealt out in this world's order, in turn from the player
-        // who draws next; each side completes from its own hand and its own future draws.
-        let pools = trial_order().then(|| {
-            let mut q = match self.phase {
-                Phase::ScoutReturn => 1 - self.to_move as usize,
-                _ => self.to_move as usize,
-            };
-            let mut own = [hands[0], hands[1]];
-            for c in self.troop_deck.as_slice().iter().rev() {
-                own[q] |= 1u64 << c.id();
-                q = 1 - q;
-            }
-            own
-        });
         let tactics = |p: usize| {
-            let mut t = self.hands[p].tactics();
-            if trial_hold() {
-                t.remove(Card::SCOUT);
-            }
-            let held = t.len() as f64;
+            let held = self.hands[p].tactics().len() as f64;
             let playable = f64::from(u8::from(
                 self.tactics_played[p] <= self.tactics_played[1 - p],
             ));
@@ -387,8 +317,7 @@ impl BattleLine {
                 if cards.len() >= size {
                     return (rank(&best_formation(cards, fog), size), 0.0);
                 }
-                let pool = pools.map_or(hands[p] | deck, |o| o[p]);
-                match best_completion(cards, pool, size, fog) {
+                match best_completion(cards, hands[p] | deck, size, fog) {
                     Some(b) => {
                         let missing = (b.completion_bits() & !hands[p]).count_ones();
                         (rank(&b, size), f64::from(missing))
