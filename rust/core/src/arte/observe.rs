@@ -519,6 +519,9 @@ impl Arte {
                     d.slots[i] = deal.next().or(d.slots[i]);
                 }
             }
+            if hide_bias() {
+                g.bias_hidden_slot(kind, &unseen_slots);
+            }
         }
 
         // The opponent's secret orders: which of its cards, and where.
@@ -551,5 +554,53 @@ impl Arte {
             }
         }
         g
+    }
+}
+
+/// Trial switch (round 13): `KINGDOMS_ARTE_HIDEBIAS=1` draws the face-down draft card the
+/// determinizing player did not see as the picker would have hidden it (the card it wants
+/// most, as the rule-based player hides), instead of uniformly.
+fn hide_bias() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| std::env::var("KINGDOMS_ARTE_HIDEBIAS").is_ok_and(|v| v == "1"))
+}
+
+impl Arte {
+    /// In a redrawn state: if the draft's face-down card is one the redrawing player did not
+    /// see (`unseen`), and the picker would rather keep a face-up card than it, swap it with
+    /// the first card of the undrawn pile the picker values at least as much as every
+    /// face-up card (the rule-based picker hides the card it wants most). The pile and the
+    /// slot are both unseen to the redrawing player.
+    fn bias_hidden_slot(&mut self, kind: Kind, unseen: &[usize]) {
+        let Some(d) = &self.draft else { return };
+        if d.kind != kind {
+            return;
+        }
+        let Some(h) = d.hidden.map(usize::from) else { return };
+        if !unseen.contains(&h) {
+            return;
+        }
+        let Some(hc) = d.slots[h] else { return };
+        let picker = d.picker;
+        let value = |c: Card| super::heuristic::draft_value(self, picker, c);
+        let shown: Vec<Card> = (0..3)
+            .filter(|&i| i != h)
+            .filter_map(|i| d.slots[i])
+            .collect();
+        let Some(bar) = shown.iter().map(|&c| value(c)).reduce(f64::max) else {
+            return;
+        };
+        if value(hc) >= bar {
+            return;
+        }
+        let k = kind as usize;
+        let Some(j) = self.piles[k].iter().position(|&c| value(c) >= bar) else {
+            return;
+        };
+        let c = self.piles[k][j];
+        self.piles[k][j] = hc;
+        if let Some(d) = &mut self.draft {
+            d.slots[h] = Some(c);
+        }
     }
 }
