@@ -5,7 +5,7 @@ use super::cards::{Card, CardSet};
 use super::combat::card_score;
 use super::notation::Action;
 use super::rules::score_combat;
-use super::state::{Arte, Kind, Phase, Stage};
+use super::state::{Arte, Kind, Phase, Side, Stage};
 use crate::game::{Game, Player, SearchParams};
 
 /// Arte da Guerra's search settings (`Game::search_params`): ISMCTS explores with c = 0.2
@@ -38,8 +38,8 @@ impl Arte {
         if self.phase == Phase::SuddenDeath {
             lead += self.sudden_death_edge(p);
         }
-        let mine = self.layouts(p, true);
-        let theirs = self.layouts(q, false);
+        let mine = self.layouts(&self.sides[p], true);
+        let theirs = self.layouts(&self.sides[q], false);
         let mut strength =
             self.side_strength(p, true, &mine) - self.side_strength(q, false, &theirs);
         strength += self.draft_edge(p, [&mine, &theirs]);
@@ -112,7 +112,7 @@ impl Arte {
         let set = &*self.set;
         let mean = set.mean_strength.max(1e-9);
         let with = (0..lay.n)
-            .map(|a| lay.hand[a] + lay.best_row(set, card, &lay.rows[a]) / mean)
+            .map(|a| lay.hand[a] + best_row(set, card, &lay.rows[a]) / mean)
             .fold(f64::NEG_INFINITY, f64::max);
         with - lay.best()
     }
@@ -127,19 +127,11 @@ impl Arte {
         if d.stage() == Stage::Hide {
             return 0.0;
         }
-        let (picker, chooser) = (d.picker, d.chooser());
-        let unseen_of = |s: Player| -> f64 {
-            match d.kind {
-                Kind::Units if unseen_bits() & 2 != 0 => {
-                    lay[usize::from(s != p)].mean_card_value(&self.set)
-                }
-                Kind::Units => 1.0,
-                Kind::Terrain => self.average_terrain(),
-            }
+        let unseen = match d.kind {
+            Kind::Units => 1.0,
+            Kind::Terrain => self.average_terrain(),
         };
-        let unseen_c = unseen_of(chooser);
-        let unseen_p = unseen_of(picker);
-        let unseen = |s: Player| if s == chooser { unseen_c } else { unseen_p };
+        let (picker, chooser) = (d.picker, d.chooser());
         let sign = |s: Player| if s == p { 1.0 } else { -1.0 };
         // A card's value to side `s`, as far as `p` knows (None: the face-down card unseen).
         let value = |s: Player, i: usize| -> f64 {
@@ -148,7 +140,7 @@ impl Arte {
                     Kind::Units => self.unit_value(lay[usize::from(s != p)], c),
                     Kind::Terrain => self.set.terrain_quality[c as usize],
                 },
-                _ => unseen(s),
+                _ => unseen,
             }
         };
         let open: Vec<usize> = (0..3).filter(|&i| d.slots[i].is_some()).collect();
@@ -165,7 +157,7 @@ impl Arte {
                     .copied()
                     .max_by(|&a, &b| value(chooser, a).total_cmp(&value(chooser, b)));
                 let take = match (best_shown, d.hidden) {
-                    (Some(b), Some(h)) if value(chooser, b) < unseen_c => h as usize,
+                    (Some(b), Some(h)) if value(chooser, b) < unseen => h as usize,
                     (Some(b), _) => b,
                     (None, Some(h)) => h as usize,
                     (None, None) => return 0.0,
@@ -198,23 +190,11 @@ impl Arte {
             // Terrain still to place: the hand (no card is on the field or ordered yet) as
             // the best arrangement lays it out, secret cards unseen counting as average.
             total += lay.hand[lay.top];
-            let hidden = s.units.iter().filter(|h| h.secret && !known).count() as f64;
-            total += if hidden > 0.0 && unseen_bits() & 4 != 0 {
-                hidden * lay.mean_card(set, lay.top)
-            } else {
-                hidden
-            };
+            total += s.units.iter().filter(|h| h.secret && !known).count() as f64;
         } else {
-            let hidden_worth = if unseen_bits() & 4 != 0
-                && s.units.iter().any(|h| h.secret && !known)
-            {
-                lay.mean_card(set, lay.top)
-            } else {
-                1.0
-            };
             for h in &s.units {
                 if h.secret && !known {
-                    total += hidden_worth;
+                    total += 1.0;
                     continue;
                 }
                 // Cards ordered onto the field (own secret deployment) count where they go.
@@ -227,8 +207,8 @@ impl Arte {
                     None
                 };
                 let value = match placed {
-                    Some(x) => lay.strength(set, h.card, rows[(x / 3) as usize], (x / 3) as usize),
-                    None => lay.best_row(set, h.card, &rows),
+                    Some(x) => set.card_strength(h.card, rows[(x / 3) as usize], (x / 3) as usize),
+                    None => best_row(set, h.card, &rows),
                 };
                 total += value / mean;
             }
@@ -236,7 +216,7 @@ impl Arte {
         for x in 0..9u8 {
             if let Some(c) = s.field[x as usize] {
                 let r = (x / 3) as usize;
-                total += lay.strength(set, c, rows[r], r) / mean;
+                total += set.card_strength(c, rows[r], r) / mean;
             }
         }
         // Terrain cards, by how much they lift an average card (what matters while no unit
@@ -262,13 +242,11 @@ impl Arte {
 
     /// The ways a side's rows may end up, as the evaluator knows them: the rows (placed, or
     /// ordered by the owner when `known`), each row still free taking one of the held terrain
-    /// cards (a card the evaluator cannot see stands as `UNSEEN`: the average of the terrain
-    /// cards it could be), in every arrangement; with the strength of the visible unit cards
-    /// in hand, each on its best row, under each arrangement (in mean cards). One arrangement
-    /// once the rows are known. `owner`: the side's player; `known`: the owner evaluates.
-    fn layouts(&self, owner: Player, known: bool) -> Layouts {
+    /// cards the evaluator sees (a row left for an unseen card counts as bare), in every
+    /// arrangement; with the strength of the visible unit cards in hand, each on its best row,
+    /// under each arrangement (in mean cards). One arrangement once the rows are known.
+    fn layouts(&self, s: &Side, known: bool) -> Layouts {
         let set = &*self.set;
-        let s = &self.sides[owner];
         let mut rows = s.rows;
         if known {
             for &(t, r) in &s.placing {
@@ -280,7 +258,6 @@ impl Arte {
             hand: [0.0; 6],
             n: 1,
             top: 0,
-            pool: Vec::new(),
         };
         let (mut free, mut f) = ([0usize; 3], 0);
         for (r, t) in rows.iter().enumerate() {
@@ -292,18 +269,11 @@ impl Arte {
         let free = &free[..f];
         let mut rest = [None; 3];
         let mut k = 0;
-        let unseen = unseen_switch();
         for h in &s.terrains {
             if k < f && (known || !h.secret) && !rows.contains(&Some(h.card)) {
                 rest[k] = Some(h.card);
                 k += 1;
-            } else if k < f && unseen && !known && h.secret {
-                rest[k] = Some(UNSEEN);
-                k += 1;
             }
-        }
-        if rest.contains(&Some(UNSEEN)) {
-            lay.pool = self.unseen_terrain(1 - owner);
         }
         if k > 0 {
             // Every order of the free rows' cards (`rest`, bare rows padded with `None`).
@@ -329,7 +299,7 @@ impl Arte {
                     .units
                     .iter()
                     .filter(|h| known || !h.secret)
-                    .map(|h| lay.best_row(set, h.card, &lay.rows[a]) / mean)
+                    .map(|h| best_row(set, h.card, &lay.rows[a]) / mean)
                     .sum();
             }
             lay.top = (0..lay.n)
@@ -337,27 +307,6 @@ impl Arte {
                 .unwrap_or(0);
         }
         lay
-    }
-
-    /// The terrain cards player `p` cannot identify (the undrawn pile, the opponent's
-    /// face-down cards, the draft's cards `p` does not see), sorted: what an unseen terrain
-    /// card may be, from `p`'s view.
-    fn unseen_terrain(&self, p: Player) -> Vec<Card> {
-        let mut pool: Vec<Card> = self.piles[Kind::Terrain as usize].clone();
-        pool.extend(
-            self.sides[1 - p]
-                .terrains
-                .iter()
-                .filter(|h| h.secret)
-                .map(|h| h.card),
-        );
-        if let Some(d) = &self.draft {
-            if d.kind == Kind::Terrain {
-                pool.extend((0..3).filter(|&i| !self.sees_slot(Some(p), d, i)).filter_map(|i| d.slots[i]));
-            }
-        }
-        pool.sort_unstable();
-        pool
     }
 
     /// An attack is pending: value it as resolved by the defender's best answer (a winning
@@ -446,76 +395,9 @@ struct Layouts {
     hand: [f64; 6],
     n: usize,
     top: usize,
-    /// What an `UNSEEN` terrain card may be (`Arte::unseen_terrain`), when one is held.
-    pool: Vec<Card>,
-}
-
-/// Stands in `Layouts::rows` for a terrain card the evaluator cannot see.
-const UNSEEN: Card = Card::MAX;
-
-/// Trial switch (round 13): `KINGDOMS_ARTE_UNSEEN=1` values an opponent's face-down terrain
-/// card as the average of what it could be, instead of leaving its row bare.
-fn unseen_switch() -> bool {
-    unseen_bits() & 1 != 0
-}
-
-/// Trial bits of `KINGDOMS_ARTE_UNSEEN`: 1 the terrain above; 2 an unseen unit card in a
-/// draft worth what the set's mean card adds to that side's layouts; 4 an opponent's secret
-/// unit card in hand worth the set's mean card on its best row of that side's best layout.
-fn unseen_bits() -> u32 {
-    static S: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *S.get_or_init(|| {
-        std::env::var("KINGDOMS_ARTE_UNSEEN")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    })
 }
 
 impl Layouts {
-    /// Unit card `c`'s strength on row `r` whose terrain is `t` (`UNSEEN`: the mean over
-    /// the pool of what it may be).
-    fn strength(&self, set: &CardSet, c: Card, t: Option<Card>, r: usize) -> f64 {
-        if t == Some(UNSEEN) {
-            if self.pool.is_empty() {
-                return set.card_strength(c, None, r);
-            }
-            let sum: f64 = self.pool.iter().map(|&x| set.card_strength(c, Some(x), r)).sum();
-            sum / self.pool.len() as f64
-        } else {
-            set.card_strength(c, t, r)
-        }
-    }
-
-    /// The set's unit cards' mean strength on their best row under arrangement `a`, in mean
-    /// cards.
-    fn mean_card(&self, set: &CardSet, a: usize) -> f64 {
-        let nt = set.num_terrain();
-        let nu = set.num_units();
-        let sum: f64 = (nt..nt + nu)
-            .map(|c| self.best_row(set, c as Card, &self.rows[a]))
-            .sum();
-        sum / nu.max(1) as f64 / set.mean_strength.max(1e-9)
-    }
-
-    /// What the set's mean card adds to the hand laid out as this (a side's), in mean cards.
-    fn mean_card_value(&self, set: &CardSet) -> f64 {
-        if self.n == 1 {
-            return self.mean_card(set, 0);
-        }
-        let with = (0..self.n)
-            .map(|a| self.hand[a] + self.mean_card(set, a))
-            .fold(f64::NEG_INFINITY, f64::max);
-        with - self.best()
-    }
-
-    /// Unit card `c`'s strength on the best of the three rows (their terrain cards `rows`).
-    fn best_row(&self, set: &CardSet, c: Card, rows: &[Option<Card>; 3]) -> f64 {
-        (0..3)
-            .map(|r| self.strength(set, c, rows[r], r))
-            .fold(0.0, f64::max)
-    }
-
     /// The hand's strength under its best arrangement (0 when there is only one: then the
     /// cards are valued by `side_strength` directly).
     fn best(&self) -> f64 {
@@ -574,7 +456,7 @@ mod tests {
         let (c, m, aa) = (nt + 7, nt + 3, nt + 2);
         g.sides[0].terrains = (0..3).map(held).collect();
         g.sides[0].units = vec![held(c), held(m)];
-        let lay = g.layouts(0, true);
+        let lay = g.layouts(&g.sides[0], true);
         assert_eq!(lay.n, 6);
         // C on Plain in row 1 (attack 3 + 1, defence 3), M on Peak (3): 6.5.
         assert!((lay.best() * mean - 6.5).abs() < 1e-9);
@@ -592,16 +474,16 @@ mod tests {
             held(2),
         ];
         g.sides[1].units = vec![held(aa)];
-        let seen = g.layouts(1, false);
+        let seen = g.layouts(&g.sides[1], false);
         assert!(
             (seen.best() * mean - 5.0).abs() < 1e-9,
             "AA on Peak: 2 × 2 + 2, 4"
         );
-        let own = g.layouts(1, true);
+        let own = g.layouts(&g.sides[1], true);
         assert!((own.best() * mean - 7.0).abs() < 1e-9);
         // Once the rows are placed there is one arrangement: the rows.
         g.sides[0].rows = [Some(0), Some(1), Some(2)];
         g.sides[0].terrains.clear();
-        assert_eq!(g.layouts(0, true).n, 1);
+        assert_eq!(g.layouts(&g.sides[0], true).n, 1);
     }
 }
