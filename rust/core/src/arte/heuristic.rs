@@ -69,7 +69,7 @@ fn score(g: &Arte, p: Player, a: Action) -> f64 {
 
 /// A drawn card's worth to `p`: a unit card's strength on the best row it could get, in
 /// units of the set's mean card; a terrain card's quality.
-fn draft_value(g: &Arte, p: Player, c: Card) -> f64 {
+pub(super) fn draft_value(g: &Arte, p: Player, c: Card) -> f64 {
     let set = &*g.set;
     if set.is_terrain(c) {
         return set.terrain_quality.get(c as usize).copied().unwrap_or(0.0);
