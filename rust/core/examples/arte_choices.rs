@@ -16,7 +16,7 @@ use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::arte::{Action, Arte, Card};
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
-use kingdoms_core::{Error, Result};
+use kingdoms_core::Result;
 
 const USAGE: &str = "usage: arte_choices A B GAMES [SEED]";
 
@@ -114,15 +114,7 @@ fn one(a: &AgentSpec, b: &AgentSpec, seed: u64, index: u64) -> Result<GameRow> {
 }
 
 fn run(args: &[String]) -> Result<String> {
-    let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
-        return Err(Error::invalid(USAGE));
-    };
-    let (a, b) = (AgentSpec::parse(a)?, AgentSpec::parse(b)?);
-    let games: u64 = common::number(args, 2, 100, USAGE)?;
-    let seed: u64 = common::number(args, 3, 0, USAGE)?;
-    let rows = (0..games)
-        .map(|i| one(&a, &b, seed, i))
-        .collect::<Result<Vec<GameRow>>>()?;
+    let rows = common::duel_rows(args, USAGE, one)?;
     let wins = rows.iter().filter(|r| r.result > 0.0).count();
     let ahead = rows.iter().filter(|r| r.hand > 0.0).count();
     let mut out = format!(

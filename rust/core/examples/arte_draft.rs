@@ -14,7 +14,7 @@ use kingdoms_core::agents::arena::agent_salt;
 use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::arte::Arte;
 use kingdoms_core::game::Game;
-use kingdoms_core::{Error, Result};
+use kingdoms_core::Result;
 
 const USAGE: &str = "usage: arte_draft A B GAMES [SEED]";
 
@@ -65,15 +65,7 @@ fn one(a: &AgentSpec, b: &AgentSpec, seed: u64, index: u64) -> Result<Row> {
 }
 
 fn run(args: &[String]) -> Result<String> {
-    let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
-        return Err(Error::invalid(USAGE));
-    };
-    let (a, b) = (AgentSpec::parse(a)?, AgentSpec::parse(b)?);
-    let games: u64 = common::number(args, 2, 100, USAGE)?;
-    let seed: u64 = common::number(args, 3, 0, USAGE)?;
-    let rows = (0..games)
-        .map(|i| one(&a, &b, seed, i))
-        .collect::<Result<Vec<Row>>>()?;
+    let rows = common::duel_rows(args, USAGE, one)?;
     let n = rows.len().max(1) as f64;
     let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).sum::<f64>() / n;
     let wins = rows.iter().filter(|r| r.result > 0.0).count();

@@ -30,3 +30,27 @@ pub fn number<T: std::str::FromStr>(
             .map_err(|_| kingdoms_core::Error::invalid(usage)),
     }
 }
+
+/// For the examples that study games between two agents (`A B [GAMES=100] [SEED=0]`): the
+/// agents and games of the arguments, each game `0..GAMES` measured by `one(a, b, seed,
+/// game)`, one row a game in order.
+#[allow(dead_code)] // most examples include this module without it
+pub fn duel_rows<R>(
+    args: &[String],
+    usage: &str,
+    one: impl Fn(
+        &kingdoms_core::agents::AgentSpec,
+        &kingdoms_core::agents::AgentSpec,
+        u64,
+        u64,
+    ) -> kingdoms_core::Result<R>,
+) -> kingdoms_core::Result<Vec<R>> {
+    use kingdoms_core::agents::AgentSpec;
+    let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
+        return Err(kingdoms_core::Error::invalid(usage));
+    };
+    let (a, b) = (AgentSpec::parse(a)?, AgentSpec::parse(b)?);
+    let games: u64 = number(args, 2, 100, usage)?;
+    let seed: u64 = number(args, 3, 0, usage)?;
+    (0..games).map(|i| one(&a, &b, seed, i)).collect()
+}
