@@ -109,7 +109,7 @@ def test_agents_are_frozen_configurations() -> None:
 def test_settings_left_to_the_game_are_the_games_own() -> None:
     """Greedy(samples=None) and ISMCTS(exploration=None, expand_samples=None) ask the game
     (docs/agents.md, per-game settings): STRIFULL's Greedy scores each move on 16 redraws,
-    Arte da Guerra's ISMCTS explores with c = 0.2, Zinordia's judges 8 candidates at each
+    Arte da Guerra's ISMCTS explores with c = 0.2, Zinordia's judges 16 candidates at each
     expansion."""
     assert (Greedy().samples, ISMCTS().exploration, ISMCTS().expand_samples) == (None,) * 3
     assert (Greedy().name, ISMCTS().name) == ("greedy", "ismcts:1000")
@@ -127,7 +127,7 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
     def zvisits(agent: ISMCTS) -> list[tuple[str, int]]:
         return [(str(s.action), s.visits) for s in agent.analyze(z).actions]
 
-    assert zvisits(ISMCTS(iterations=200)) == zvisits(ISMCTS(iterations=200, expand_samples=8))
+    assert zvisits(ISMCTS(iterations=200)) == zvisits(ISMCTS(iterations=200, expand_samples=16))
     assert zvisits(ISMCTS(iterations=200)) != zvisits(ISMCTS(iterations=200, expand_samples=1))
 
 
