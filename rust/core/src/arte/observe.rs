@@ -580,11 +580,12 @@ impl Arte {
         let Some(hc) = d.slots[h] else { return };
         let picker = d.picker;
         let value = |c: Card| super::heuristic::draft_value(self, picker, c);
-        let shown: Vec<Card> = (0..3)
+        let Some(bar) = (0..3)
             .filter(|&i| i != h)
             .filter_map(|i| d.slots[i])
-            .collect();
-        let Some(bar) = shown.iter().map(|&c| value(c)).reduce(f64::max) else {
+            .map(value)
+            .reduce(f64::max)
+        else {
             return;
         };
         if value(hc) >= bar {
