@@ -62,6 +62,10 @@ pub struct SearchParams {
     /// untried actions, drawn at random, `evaluate` judges at each expansion below the root
     /// (0/1: a random one).
     pub ismcts_expand_samples: u32,
+    /// ISMCTS's `halving` when its configuration leaves it to the game: `m >= 2` runs the
+    /// root as sequential halving over the `m` root actions Greedy judges best, every
+    /// candidate searched on the same redraws; 0: the root is a UCB node like the rest.
+    pub ismcts_halving: u32,
 }
 
 impl SearchParams {
@@ -78,6 +82,7 @@ impl SearchParams {
         ismcts_pick: 0.0,
         ismcts_routine: false,
         ismcts_expand_samples: 8,
+        ismcts_halving: 0,
     };
 }
 

@@ -310,7 +310,9 @@ fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
 /// (None: the game's own). `pick` f > 0 plays the best mean among root actions visited at
 /// least f times as often as the most visited (0: the most visited); `routine` plays the
 /// game's routine decisions (Battle Line's claims and draws) by rule below the root (None:
-/// the game's own, for both). docs/agents.md says
+/// the game's own, for both); `halving` m >= 2 runs the root as sequential halving over the m
+/// root actions Greedy judges best, each round on shared redraws (0: off; None: the game's
+/// own; needs an iteration budget). docs/agents.md says
 /// how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
@@ -322,8 +324,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -343,6 +345,7 @@ impl PyIsmcts {
         prior_settle: Option<bool>,
         pick: Option<f64>,
         routine: Option<bool>,
+        halving: Option<Whole>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -363,6 +366,7 @@ impl PyIsmcts {
         let expand_samples = depth(expand_samples, "expand_samples")?;
         let prior_samples = depth(prior_samples, "prior_samples")?;
         let settle_turns = depth(settle_turns, "settle_turns")?;
+        let halving = depth(halving, "halving")?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -382,6 +386,7 @@ impl PyIsmcts {
             prior_settle,
             pick,
             routine,
+            halving,
             seed,
         };
         config.validate().py()?;
@@ -461,6 +466,11 @@ impl PyIsmcts {
     fn routine(&self) -> Option<bool> {
         self.config.routine
     }
+    /// Root sequential halving over this many candidates (0: off), or None (the game's own).
+    #[getter]
+    fn halving(&self) -> Option<u32> {
+        self.config.halving
+    }
 
     #[getter]
     fn seed(&self) -> u64 {
@@ -533,7 +543,7 @@ impl PyIsmcts {
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
-             settle_turns={}, prior_settle={}, pick={}, routine={})",
+             settle_turns={}, prior_settle={}, pick={}, routine={}, halving={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -549,6 +559,7 @@ impl PyIsmcts {
             opt(c.prior_settle.map(|s| if s { "True" } else { "False" }.to_string())),
             opt(c.pick.map(|x| format!("{x:?}"))),
             opt(c.routine.map(|s| if s { "True" } else { "False" }.to_string())),
+            opt(c.halving.map(|x| x.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -560,7 +571,8 @@ impl PyIsmcts {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let c = &self.config;
         // Two tuples joined: PyO3 converts tuples of at most 12 items.
-        let later = (c.settle_turns, c.prior_settle, c.pick, c.routine).into_pyobject(py)?;
+        let later =
+            (c.settle_turns, c.prior_settle, c.pick, c.routine, c.halving).into_pyobject(py)?;
         let first = (
             c.iterations,
             c.seed,

@@ -97,6 +97,16 @@ pub struct IsmctsConfig {
     /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
     /// the game's own ([`Game::search_params`]: `ismcts_routine`).
     pub routine: Option<bool>,
+    /// Root sequential halving (Karnin, Koren and Somekh, ICML 2013; at a search tree's root
+    /// as in Cazenave's SHOT and Danihelka et al.'s Gumbel MuZero): `Some(m)`, `m >= 2`: the
+    /// `m` root actions Greedy judges best (all of them if there are no more) share the
+    /// iterations in rounds; each round gives every candidate left the same number of
+    /// iterations, on the same redraws of the hidden state (common random numbers, as Greedy
+    /// compares its moves), below which the tree is searched as usual; then the better half
+    /// by mean result goes on, until one is left, and it is played. Needs an iteration
+    /// budget (a search by time alone keeps the UCB root). `Some(0)`: off; `None`: the
+    /// game's own ([`Game::search_params`]: `ismcts_halving`).
+    pub halving: Option<u32>,
     pub seed: u64,
 }
 
@@ -120,6 +130,7 @@ impl Default for IsmctsConfig {
             prior_settle: None,
             pick: None,
             routine: None,
+            halving: None,
             seed: 0,
         }
     }
@@ -168,6 +179,7 @@ impl IsmctsConfig {
         depth("expand_samples", self.expand_samples.unwrap_or(0))?;
         depth("prior_samples", self.prior_samples.unwrap_or(0))?;
         depth("settle_turns", self.settle_turns.unwrap_or(0))?;
+        depth("halving", self.halving.unwrap_or(0))?;
         if self
             .prior_visits
             .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
@@ -244,6 +256,9 @@ impl IsmctsConfig {
         }
         if let Some(r) = self.routine {
             parts.push(format!("routine={}", u8::from(r)));
+        }
+        if let Some(m) = self.halving {
+            parts.push(format!("halving={m}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -404,21 +419,28 @@ impl<G: Game> Ismcts<G> {
             .expand_samples
             .unwrap_or(params.ismcts_expand_samples);
         self.root_prior(game, me)?;
+        let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
         let mut done = 0u64;
-        loop {
-            if self.config.iterations.is_some_and(|n| done >= n) {
-                break;
+        match self.config.iterations {
+            Some(budget) if halving >= 2 => {
+                done = self.halve(game, me, halving as usize, budget, deadline)?;
             }
-            if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            if done > 0 && self.nodes.len() >= IsmctsConfig::MAX_NODES {
-                break;
-            }
-            super::cancel::check()?;
-            self.iterate(game, me)?;
-            done += 1;
+            _ => loop {
+                if self.config.iterations.is_some_and(|n| done >= n) {
+                    break;
+                }
+                if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                if done > 0 && self.nodes.len() >= IsmctsConfig::MAX_NODES {
+                    break;
+                }
+                super::cancel::check()?;
+                let seed = self.rng.next_u64();
+                self.iterate(game, me, seed, NONE)?;
+                done += 1;
+            },
         }
 
         // Report the root actions legal in the real game, most visited first.
@@ -460,8 +482,10 @@ impl<G: Game> Ismcts<G> {
             )
         });
         // `pick`: the best mean among the well-visited children goes first (it is played).
+        // Under halving the order is already the verdict: the last survivor has the most
+        // visits (shared with the runner-up of the last round) and the better mean.
         let pick = self.config.pick.unwrap_or(params.ismcts_pick);
-        if pick > 0.0 {
+        if pick > 0.0 && !(halving >= 2 && self.config.iterations.is_some()) {
             if let Some(most) = children.first().map(|c| f64::from(c.visits)) {
                 let floor = pick * most;
                 let mut best = 0;
@@ -490,9 +514,100 @@ impl<G: Game> Ismcts<G> {
         self.gen
     }
 
-    /// One determinize-select-expand-rollout-backup pass.
-    fn iterate(&mut self, root: &G, me: Player) -> Result<()> {
-        let mut det = root.resample_hidden(me, self.rng.next_u64());
+    /// Sequential halving at the root over at most `m` candidates within `budget`
+    /// iterations (see [`IsmctsConfig::halving`]); returns the iterations run.
+    fn halve(
+        &mut self,
+        game: &G,
+        me: Player,
+        m: usize,
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Result<u64> {
+        game.legal_actions(&mut self.legal);
+        let mut cands = self.legal.clone();
+        if cands.len() > m {
+            // Greedy's judgement picks the candidates, so its own move is among them.
+            let params = G::search_params();
+            let mut sums = vec![0.0; cands.len()];
+            super::greedy::score_settled(
+                game,
+                me,
+                &cands,
+                (params.greedy_samples.max(1), params.greedy_settle),
+                &mut self.rng,
+                &self.teams,
+                &mut sums,
+            )?;
+            let mut order: Vec<usize> = (0..cands.len()).collect();
+            order.sort_by(|&a, &b| {
+                sums[b]
+                    .partial_cmp(&sums[a])
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            cands = order[..m].iter().map(|&i| cands[i]).collect();
+        }
+        let mut kids = Vec::with_capacity(cands.len());
+        for &a in &cands {
+            let child = self.nodes.len() as u32;
+            let sibling = self.nodes[0].first_child;
+            self.nodes[0].first_child = child;
+            self.nodes.push(Node {
+                action: Some(a),
+                id: game.action_id(a) as u32,
+                player: me as u32,
+                visits: 0,
+                avail: 0,
+                reward: 0.0,
+                first_child: NONE,
+                next_sibling: sibling,
+            });
+            kids.push(child);
+        }
+        let mut rounds = 0u64;
+        while (1usize << rounds) < kids.len() {
+            rounds += 1;
+        }
+        let mut done = 0u64;
+        let mut seeds = Vec::new();
+        for round in 0..rounds {
+            // What is left is shared equally by the rounds still to run: the last round
+            // spends the remainder.
+            let per = ((budget - done) / ((rounds - round) * kids.len() as u64)).max(1);
+            seeds.clear();
+            seeds.extend((0..per).map(|_| self.rng.next_u64()));
+            'round: for &seed in &seeds {
+                for &k in &kids {
+                    let stop = done >= budget
+                        || (done > 0 && deadline.is_some_and(|d| Instant::now() >= d))
+                        || self.nodes.len() >= IsmctsConfig::MAX_NODES;
+                    if stop {
+                        break 'round;
+                    }
+                    super::cancel::check()?;
+                    self.iterate(game, me, seed, k)?;
+                    done += 1;
+                }
+            }
+            // The better half goes on (an unvisited candidate counts as the worst).
+            let mean = |n: &Node<G::Action>| match n.visits {
+                0 => -1.0,
+                v => n.reward / f64::from(v),
+            };
+            kids.sort_by(|&a, &b| {
+                mean(&self.nodes[b as usize])
+                    .partial_cmp(&mean(&self.nodes[a as usize]))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            kids.truncate(kids.len().div_ceil(2));
+        }
+        Ok(done)
+    }
+
+    /// One determinize-select-expand-rollout-backup pass, on the redraw `seed`; `forced` (a
+    /// root child) is taken at the root instead of selecting (halving), `NONE`: select.
+    fn iterate(&mut self, root: &G, me: Player, seed: u64, forced: u32) -> Result<()> {
+        let mut det = root.resample_hidden(me, seed);
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
@@ -500,6 +615,15 @@ impl<G: Game> Ismcts<G> {
             .config
             .exploration
             .unwrap_or_else(|| G::search_params().exploration);
+        if forced != NONE {
+            let n = &mut self.nodes[forced as usize];
+            n.avail += 1;
+            let a = n.action.ok_or_else(no_moves::<G>)?;
+            self.note_turn(&det);
+            det.apply(a)?;
+            self.path.push(forced);
+            node = forced;
+        }
         loop {
             if node != 0 && self.routine {
                 self.play_routine(&mut det)?;

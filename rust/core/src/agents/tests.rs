@@ -261,6 +261,103 @@ fn ismcts_pick_by_mean_keeps_the_root_statistics_sound() {
 }
 
 #[test]
+fn ismcts_halving_spends_the_budget_in_rounds_and_plays_the_last_survivor() {
+    // Sequential halving at the root: the candidates are Greedy's best `m` (all actions
+    // when there are no more), the iterations are spent exactly, every round gives the
+    // candidates left equal visits, so the visits fall in steps by elimination round, and
+    // the move played is the last round's better mean, reported first.
+    let game = Lanes::new(5, &LanesOptions::default()).unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    assert!(
+        legal.len() >= 3,
+        "the test needs a few root actions: {legal:?}"
+    );
+    for m in [2u32, 3, 64] {
+        let config = IsmctsConfig {
+            iterations: Some(400),
+            halving: Some(m),
+            ..IsmctsConfig::default()
+        };
+        let name = config.name();
+        assert!(name.contains(&format!("halving={m}")), "{name}");
+        let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+        assert_eq!(stats.iterations, 400, "{name}");
+        let k = (m as usize).min(legal.len());
+        assert_eq!(stats.children.len(), k, "{name}: {stats:?}");
+        let visits: u32 = stats.children.iter().map(|c| c.visits).sum();
+        assert_eq!(visits, 400, "{name}");
+        // The last two survivors share the most visits; the one played has the better mean.
+        let (first, second) = (&stats.children[0], &stats.children[1]);
+        assert_eq!(first.visits, second.visits, "{name}: {stats:?}");
+        assert!(first.value >= second.value, "{name}: {stats:?}");
+        assert!(stats.children[1..].iter().all(|c| c.visits <= first.visits));
+        assert!(
+            stats.children.iter().all(|c| c.available == c.visits),
+            "a candidate is taken on every redraw it is given: {stats:?}"
+        );
+        // Rounds: ceil(log2 k) of them, so at most that many distinct visit counts.
+        let mut counts: Vec<u32> = stats.children.iter().map(|c| c.visits).collect();
+        counts.dedup();
+        let rounds = (k as f64).log2().ceil() as usize;
+        assert!(counts.len() <= rounds, "{name}: {counts:?}");
+        let played = Ismcts::<Lanes>::new(config.clone()).act(&game).unwrap();
+        assert_eq!(played, first.action, "{name}");
+        let again = Ismcts::<Lanes>::new(config).search(&game).unwrap();
+        assert_eq!(
+            stats.children, again.children,
+            "{name}: a function of the seed"
+        );
+    }
+    // With two candidates the ones kept are Greedy's two best on the game's redraws.
+    let me = game.current_player().unwrap();
+    let config = IsmctsConfig {
+        iterations: Some(50),
+        halving: Some(2),
+        ..IsmctsConfig::default()
+    };
+    let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+    let mut rng = crate::rng::GameRng::seed(config.seed);
+    let det = game.resample_hidden(me, rng.next_u64());
+    let mut scores: Vec<f64> = legal
+        .iter()
+        .map(|&a| {
+            let mut after = det.clone();
+            after.apply(a).unwrap();
+            position_value(&after, me)
+        })
+        .collect();
+    let picked: Vec<f64> = stats
+        .children
+        .iter()
+        .map(|c| scores[legal.iter().position(|&a| a == c.action).unwrap()])
+        .collect();
+    scores.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    let mut picked_sorted = picked.clone();
+    picked_sorted.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    assert_eq!(picked_sorted, scores[..2].to_vec(), "{stats:?}");
+    // Halving off (0) is the plain search, and a wild count is refused.
+    let off = IsmctsConfig {
+        iterations: Some(300),
+        halving: Some(0),
+        ..IsmctsConfig::default()
+    };
+    let plain = IsmctsConfig {
+        iterations: Some(300),
+        ..IsmctsConfig::default()
+    };
+    assert_eq!(
+        Ismcts::<Lanes>::new(off).search(&game).unwrap().children,
+        Ismcts::<Lanes>::new(plain).search(&game).unwrap().children
+    );
+    let bad = IsmctsConfig {
+        halving: Some(u32::MAX),
+        ..IsmctsConfig::default()
+    };
+    assert!(Ismcts::<Lanes>::new(bad).search(&game).is_err());
+}
+
+#[test]
 fn ismcts_time_budget_stops_in_time() {
     let game = Lanes::new(3, &LanesOptions::default()).unwrap();
     let mut a = Ismcts::<Lanes>::new(IsmctsConfig {
