@@ -88,6 +88,13 @@ def test_agents_are_frozen_configurations() -> None:
     assert (routed.pick, routed.routine, ISMCTS().pick, ISMCTS().routine) == (0.5, True, None, None)
     assert parse("ismcts:300,expand=4,pick=0.5,routine=1") == routed
     assert routed.name == "ismcts:300,expand=4,pick=0.5,routine=1"
+    halved = ISMCTS(iterations=300, halving=8)
+    assert (halved.halving, ISMCTS().halving) == (8, None)
+    assert parse("ismcts:300,halving=8") == halved
+    assert halved.name == "ismcts:300,halving=8"
+    assert repr(halved).endswith("routine=None, halving=8)")
+    with pytest.raises(kingdoms.KingdomsError, match="halving"):
+        ISMCTS(halving=-1)
     for bad_pick in (-0.5, 1.5, float("nan")):
         with pytest.raises(kingdoms.KingdomsError, match="pick"):
             ISMCTS(pick=bad_pick)
@@ -96,7 +103,7 @@ def test_agents_are_frozen_configurations() -> None:
     assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed):
+    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)
