@@ -103,8 +103,9 @@ pub struct IsmctsConfig {
     /// iterations in rounds; each round gives every candidate left the same number of
     /// iterations, on the same redraws of the hidden state (common random numbers, as Greedy
     /// compares its moves), below which the tree is searched as usual; then the better half
-    /// by mean result goes on, until one is left, and it is played. Needs an iteration
-    /// budget (a search by time alone keeps the UCB root). `Some(0)`: off; `None`: the
+    /// by mean result goes on, until one is left, and it is played. The last round splits
+    /// what is left equally, so an odd iteration may go unrun (the last two stay on equal
+    /// terms). Needs an iteration budget (a search by time alone keeps the UCB root). `Some(0)`: off; `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_halving`).
     pub halving: Option<u32>,
     pub seed: u64,

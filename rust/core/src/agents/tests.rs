@@ -263,7 +263,7 @@ fn ismcts_pick_by_mean_keeps_the_root_statistics_sound() {
 #[test]
 fn ismcts_halving_spends_the_budget_in_rounds_and_plays_the_last_survivor() {
     // Sequential halving at the root: the candidates are Greedy's best `m` (all actions
-    // when there are no more), the iterations are spent exactly, every round gives the
+    // when there are no more), the iterations are spent (to within one), every round gives the
     // candidates left equal visits, so the visits fall in steps by elimination round, and
     // the move played is the last round's better mean, reported first.
     let game = Lanes::new(5, &LanesOptions::default()).unwrap();
@@ -282,11 +282,12 @@ fn ismcts_halving_spends_the_budget_in_rounds_and_plays_the_last_survivor() {
         let name = config.name();
         assert!(name.contains(&format!("halving={m}")), "{name}");
         let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
-        assert_eq!(stats.iterations, 400, "{name}");
+        // The last round splits what is left between two: an odd iteration may go unrun.
+        assert!((399..=400).contains(&stats.iterations), "{name}: {stats:?}");
         let k = (m as usize).min(legal.len());
         assert_eq!(stats.children.len(), k, "{name}: {stats:?}");
         let visits: u32 = stats.children.iter().map(|c| c.visits).sum();
-        assert_eq!(visits, 400, "{name}");
+        assert_eq!(u64::from(visits), stats.iterations, "{name}");
         // The last two survivors share the most visits; the one played has the better mean.
         let (first, second) = (&stats.children[0], &stats.children[1]);
         assert_eq!(first.visits, second.visits, "{name}: {stats:?}");
