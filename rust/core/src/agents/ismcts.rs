@@ -105,7 +105,9 @@ pub struct IsmctsConfig {
     /// compares its moves), below which the tree is searched as usual; then the better half
     /// by mean result goes on, until one is left, and it is played. The last round splits
     /// what is left equally, so an odd iteration may go unrun (the last two stay on equal
-    /// terms). Needs an iteration budget (a search by time alone keeps the UCB root). `Some(0)`: off; `None`: the
+    /// terms). Needs an iteration budget (a search by time alone keeps the UCB root). With
+    /// a root prior (`prior_samples` > 0 and `prior_visits` > 0, opt-in) a candidate's mean
+    /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_halving`).
     pub halving: Option<u32>,
     pub seed: u64,
@@ -590,10 +592,17 @@ impl<G: Game> Ismcts<G> {
                     done += 1;
                 }
             }
-            // The better half goes on (an unvisited candidate counts as the worst).
-            let mean = |n: &Node<G::Action>| match n.visits {
-                0 => -1.0,
-                v => n.reward / f64::from(v),
+            // The better half goes on (an unvisited candidate counts as the worst). With a
+            // root prior (`prior_samples` > 0, opt-in) a candidate's mean starts at its
+            // prior, weighing `prior_visits` visits, as the UCB root's does (Gumbel MuZero
+            // adds the prior to the value when it halves).
+            let (prior, weight) = (&self.prior, self.prior_visits);
+            let mean = |n: &Node<G::Action>| match (n.visits, prior.get(n.id as usize)) {
+                (v, Some(&p)) if !p.is_nan() && weight > 0.0 => {
+                    (n.reward + weight * p) / (f64::from(v) + weight)
+                }
+                (0, _) => -1.0,
+                (v, _) => n.reward / f64::from(v),
             };
             kids.sort_by(|&a, &b| {
                 mean(&self.nodes[b as usize])

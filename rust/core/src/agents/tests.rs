@@ -359,6 +359,52 @@ fn ismcts_halving_spends_the_budget_in_rounds_and_plays_the_last_survivor() {
 }
 
 #[test]
+fn ismcts_halving_with_a_root_prior_starts_each_mean_at_the_prior() {
+    // Opt-in: with a root prior (prior_samples, prior_visits) the halving keeps candidates
+    // by (rewards + prior_visits * prior) / (visits + prior_visits); a prior that weighs
+    // far more than the iterations decides alone, so the move played has the best prior.
+    let game = Lanes::new(5, &LanesOptions::default()).unwrap();
+    let me = game.current_player().unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let samples = 4u32;
+    let config = IsmctsConfig {
+        iterations: Some(100),
+        halving: Some(64),
+        prior_samples: Some(samples),
+        prior_visits: Some(1e6),
+        prior_settle: Some(false),
+        ..IsmctsConfig::default()
+    };
+    let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+    assert_eq!(stats.iterations, 100);
+    // The prior as the search draws it: the searcher's first redraws, one ply deep.
+    let mut rng = crate::rng::GameRng::seed(config.seed);
+    let mut prior = vec![0.0; legal.len()];
+    for _ in 0..samples {
+        let det = game.resample_hidden(me, rng.next_u64());
+        for (p, &a) in prior.iter_mut().zip(&legal) {
+            let mut after = det.clone();
+            after.apply(a).unwrap();
+            *p += position_value(&after, me);
+        }
+    }
+    let best = prior.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let played = stats.children[0].action;
+    let at = legal.iter().position(|&a| a == played).unwrap();
+    assert_eq!(prior[at], best, "{prior:?} {stats:?}");
+    // With prior_visits 0 the prior is not read (means alone decide); the budget is the
+    // same.
+    let weightless = IsmctsConfig {
+        prior_visits: Some(0.0),
+        ..config.clone()
+    };
+    let w = Ismcts::<Lanes>::new(weightless).search(&game).unwrap();
+    assert_eq!(w.iterations, 100);
+    assert_eq!(w.children.len(), stats.children.len());
+}
+
+#[test]
 fn ismcts_time_budget_stops_in_time() {
     let game = Lanes::new(3, &LanesOptions::default()).unwrap();
     let mut a = Ismcts::<Lanes>::new(IsmctsConfig {
