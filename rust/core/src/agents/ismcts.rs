@@ -425,9 +425,11 @@ impl<G: Game> Ismcts<G> {
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
         let mut done = 0u64;
+        // Halving's last survivor, which is played whatever the visits and raw means say.
+        let mut survivor = None;
         match self.config.iterations {
             Some(budget) if halving >= 2 => {
-                done = self.halve(game, me, halving as usize, budget, deadline)?;
+                (done, survivor) = self.halve(game, me, halving as usize, budget, deadline)?;
             }
             _ => loop {
                 if self.config.iterations.is_some_and(|n| done >= n) {
@@ -485,10 +487,15 @@ impl<G: Game> Ismcts<G> {
             )
         });
         // `pick`: the best mean among the well-visited children goes first (it is played).
-        // Under halving the order is already the verdict: the last survivor has the most
-        // visits (shared with the runner-up of the last round) and the better mean.
+        // Under halving the last survivor goes first (it is played): it shares the most
+        // visits with the last round's runner-up, and with a root prior it may have won on
+        // the prior rather than on its raw mean.
         let pick = self.config.pick.unwrap_or(params.ismcts_pick);
-        if pick > 0.0 && !(halving >= 2 && self.config.iterations.is_some()) {
+        if let Some(w) = survivor {
+            if let Some(i) = children.iter().position(|c| c.action == w) {
+                children[..=i].rotate_right(1);
+            }
+        } else if pick > 0.0 {
             if let Some(most) = children.first().map(|c| f64::from(c.visits)) {
                 let floor = pick * most;
                 let mut best = 0;
@@ -518,7 +525,8 @@ impl<G: Game> Ismcts<G> {
     }
 
     /// Sequential halving at the root over at most `m` candidates within `budget`
-    /// iterations (see [`IsmctsConfig::halving`]); returns the iterations run.
+    /// iterations (see [`IsmctsConfig::halving`]); returns the iterations run and the last
+    /// candidate left.
     fn halve(
         &mut self,
         game: &G,
@@ -526,7 +534,7 @@ impl<G: Game> Ismcts<G> {
         m: usize,
         budget: u64,
         deadline: Option<Instant>,
-    ) -> Result<u64> {
+    ) -> Result<(u64, Option<G::Action>)> {
         game.legal_actions(&mut self.legal);
         let mut cands = self.legal.clone();
         if cands.len() > m {
@@ -550,6 +558,9 @@ impl<G: Game> Ismcts<G> {
             });
             cands = order[..m].iter().map(|&i| cands[i]).collect();
         }
+        if cands.is_empty() {
+            return Err(no_moves::<G>());
+        }
         let mut kids = Vec::with_capacity(cands.len());
         for &a in &cands {
             let child = self.nodes.len() as u32;
@@ -567,7 +578,8 @@ impl<G: Game> Ismcts<G> {
             });
             kids.push(child);
         }
-        let mut rounds = 0u64;
+        // ceil(log2) rounds; one (the whole budget) for a lone candidate.
+        let mut rounds = 1u64;
         while (1usize << rounds) < kids.len() {
             rounds += 1;
         }
@@ -611,7 +623,8 @@ impl<G: Game> Ismcts<G> {
             });
             kids.truncate(kids.len().div_ceil(2));
         }
-        Ok(done)
+        let survivor = kids.first().and_then(|&k| self.nodes[k as usize].action);
+        Ok((done, survivor))
     }
 
     /// One determinize-select-expand-rollout-backup pass, on the redraw `seed`; `forced` (a
