@@ -432,13 +432,7 @@ impl<G: Game> Ismcts<G> {
                 (done, survivor) = self.halve(game, me, halving as usize, budget, deadline)?;
             }
             _ => loop {
-                if self.config.iterations.is_some_and(|n| done >= n) {
-                    break;
-                }
-                if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                if done > 0 && self.nodes.len() >= IsmctsConfig::MAX_NODES {
+                if self.spent(done, self.config.iterations, deadline) {
                     break;
                 }
                 super::cancel::check()?;
@@ -524,6 +518,15 @@ impl<G: Game> Ismcts<G> {
         self.gen
     }
 
+    /// Whether a search that has run `done` iterations stops here: its iteration budget is
+    /// spent, or (after at least one iteration) its deadline has passed or its tree is full.
+    fn spent(&self, done: u64, budget: Option<u64>, deadline: Option<Instant>) -> bool {
+        budget.is_some_and(|n| done >= n)
+            || (done > 0
+                && (deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.nodes.len() >= IsmctsConfig::MAX_NODES))
+    }
+
     /// Sequential halving at the root over at most `m` candidates within `budget`
     /// iterations (see [`IsmctsConfig::halving`]); returns the iterations run and the last
     /// candidate left.
@@ -593,10 +596,7 @@ impl<G: Game> Ismcts<G> {
             seeds.extend((0..per).map(|_| self.rng.next_u64()));
             'round: for &seed in &seeds {
                 for &k in &kids {
-                    let stop = done >= budget
-                        || (done > 0 && deadline.is_some_and(|d| Instant::now() >= d))
-                        || self.nodes.len() >= IsmctsConfig::MAX_NODES;
-                    if stop {
+                    if self.spent(done, Some(budget), deadline) {
                         break 'round;
                     }
                     super::cancel::check()?;
