@@ -3,6 +3,7 @@ options and typed states; mistakes are type errors; the types match the running 
 
 from __future__ import annotations
 
+import itertools
 import random
 import runpy
 import typing
@@ -78,6 +79,17 @@ STATES = {
     "battleline": (types.BattleLineState, types.BattleLineView),
     "strifull": (types.StrifullState, types.StrifullView),
     "arte": (types.ArteState, types.ArteView),
+    "zinordia": (types.ZinordiaState, types.ZinordiaView),
+}
+# Options under which a game's state takes shapes the defaults never give: every Zinordia
+# mode, and the resolution suspended at a reaction window (ZN-9.5).
+SHAPES: dict[str, list[dict[str, Any]]] = {
+    "zinordia": [
+        {},
+        {"mode": "free_for_all"},
+        {"mode": "teams"},
+        {"reactions_interrupt": True, "selection": "draft"},
+    ],
 }
 
 
@@ -100,6 +112,8 @@ def _check(value: Any, hint: Any, path: str) -> None:
         for key, sub in hints.items():
             if key in value:
                 _check(value[key], sub, f"{path}.{key}")
+    elif origin is typing.Literal:
+        assert value in typing.get_args(hint), f"{path}: {value!r} is not one of {hint}"
     elif origin is list and isinstance(value, list):
         (item,) = typing.get_args(hint)
         for i, v in enumerate(value):
@@ -111,15 +125,23 @@ def _check(value: Any, hint: Any, path: str) -> None:
     elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
         options = [a for a in typing.get_args(hint) if typing.is_typeddict(a)]
         if value is not None and options:
-            _check(value, options[0], path)
+            # A tagged union: the value must fit one of its shapes.
+            errors = []
+            for option in options:
+                try:
+                    _check(value, option, path)
+                    return
+                except AssertionError as e:
+                    errors.append(str(e).splitlines()[0])
+            raise AssertionError(f"{path}: fits none of its shapes: {errors}")
 
 
 @pytest.mark.parametrize("name", sorted(STATES))
 def test_state_types_match_the_engine(name: str) -> None:
     state_type, view_type = STATES[name]
-    for seed in range(3):
+    for seed, options in itertools.product(range(3), SHAPES.get(name, [{}])):
         rng = random.Random(seed)
-        g = kingdoms.new_game(name, seed=seed)
+        g = kingdoms.new_game(name, seed=seed, **options)
         ply = 0
         while not g.is_terminal:
             if ply % 7 == 0:

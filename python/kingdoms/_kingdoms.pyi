@@ -17,6 +17,8 @@ from kingdoms._types import (
     StrifullState,
     StrifullView,
     ZinordiaOptions,
+    ZinordiaState,
+    ZinordiaView,
 )
 
 __version__: str
@@ -524,6 +526,10 @@ class Zinordia(Game):
         position: str | None = None,
         **options: Unpack[ZinordiaOptions],
     ) -> Self: ...
+    def to_dict(self) -> ZinordiaState: ...  # type: ignore[override]
+    def view(self, player: int) -> ZinordiaView: ...  # type: ignore[override]
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | ZinordiaState) -> Self: ...
     @staticmethod
     def reference_files() -> dict[str, str]: ...
     @staticmethod

@@ -24,7 +24,11 @@ __all__ = [
     "StrifullSide",
     "StrifullState",
     "StrifullView",
+    "ZinordiaEffect",
     "ZinordiaOptions",
+    "ZinordiaStar",
+    "ZinordiaState",
+    "ZinordiaView",
 ]
 
 # ---- Battle Line (docs/battleline.md) ----
@@ -262,3 +266,176 @@ class ZinordiaOptions(TypedDict, total=False):
     untimed_buffs: Literal["turn", "round"]
     marks_stack: bool
     reactions_interrupt: bool
+
+
+class ZinordiaEffectStat(TypedDict):
+    """A buff (``amount > 0``) or debuff of one stat (ZN-11)."""
+
+    kind: Literal["stat"]
+    stat: str
+    amount: int
+    stacks: bool
+
+
+class ZinordiaEffectMark(TypedDict):
+    kind: Literal["mark"]
+    mark: str
+
+
+class ZinordiaEffectSilence(TypedDict):
+    kind: Literal["silence"]
+    scope: Literal["all", "attacks", "instants", "reactions"]
+    passives: bool
+
+
+# Functional form: ``class`` is a keyword.
+ZinordiaEffectImmune = TypedDict(
+    "ZinordiaEffectImmune",
+    {
+        "kind": Literal["immune"],
+        "class": Literal["damage", "forced_move", "debuff", "mark", "silence", "amago_loss"],
+    },
+)
+
+
+class ZinordiaEffectDot(TypedDict):
+    """Damage over time: ``amount`` at each of the applier's Second Maintenances."""
+
+    kind: Literal["dot"]
+    amount: int
+
+
+ZinordiaStatus = (
+    ZinordiaEffectStat
+    | ZinordiaEffectMark
+    | ZinordiaEffectSilence
+    | ZinordiaEffectImmune
+    | ZinordiaEffectDot
+)
+
+
+class ZinordiaEffect(TypedDict):
+    """A lasting effect on a Star: who counts it down, who applied it, turns left."""
+
+    status: ZinordiaStatus
+    applier: int
+    by: int
+    turns: int | None
+
+
+class ZinordiaStar(TypedDict):
+    """Star slot ``p * K + i`` (``picks[p][i]``); ``zone`` ``"q,r"`` or ``None``."""
+
+    star: str
+    zone: str | None
+    vida: int
+    amago: int
+    armadura: int
+    renown: int
+    defeated: bool
+    played: bool
+    effects: list[ZinordiaEffect]
+    uses: list[int]
+
+
+class ZinordiaPlay(TypedDict):
+    """The play in progress (ZN-6)."""
+
+    star: int
+    moved: int
+    activated: bool
+    activations: int
+
+
+class ZinordiaOffer(TypedDict):
+    """An open reaction window (ZN-9.4): the Star asked, its trigger and its cause."""
+
+    star: int
+    trigger: str
+    source: int | None
+
+
+class ZinordiaResumeMain(TypedDict):
+    kind: Literal["main", "end_turn"]
+
+
+class ZinordiaResumeActivation(TypedDict):
+    """A declared activation waiting for its ``targeted`` reactions."""
+
+    kind: Literal["activation"]
+    star: int
+    ability: int
+    target: str
+
+
+# An effect list of a suspended resolution still to apply (functional form: a key named
+# ``list`` would hide the builtin in a class body).
+ZinordiaStep = TypedDict(
+    "ZinordiaStep",
+    {
+        "star": int,
+        "list": Literal["effects", "on_miss", "self_effects"],
+        "path": list[int],
+        "next": int,
+        "hits": int,
+    },
+)
+
+
+class ZinordiaResumeResolution(TypedDict):
+    """The rest of an ability's resolution, suspended at a reaction window (ZN-9.5)."""
+
+    kind: Literal["resolution"]
+    star: int
+    ability: int
+    target: str | None
+    steps: list[ZinordiaStep]
+
+
+ZinordiaResume = ZinordiaResumeMain | ZinordiaResumeActivation | ZinordiaResumeResolution
+
+
+class ZinordiaDefence(TypedDict):
+    star: int
+    die: int
+    total: int
+    hit: bool
+
+
+class ZinordiaRoll(TypedDict):
+    """The last attack's dice: the attacker's two dice and total, each defence's roll."""
+
+    dice: list[int]
+    total: int
+    defences: list[ZinordiaDefence]
+
+
+class _ZinordiaPosition(TypedDict):
+    game: str
+    options: ZinordiaOptions
+    rng: str | None
+    phase: Literal["select", "place", "main", "over"]
+    picks: list[list[str | None]]
+    order: list[int]
+    rolls: list[list[list[int]]]
+    stars: list[ZinordiaStar]
+    markers: list[str]
+    round: int
+    turn: int
+    play: ZinordiaPlay | None
+    offers: list[ZinordiaOffer]
+    resume: ZinordiaResume
+    last_roll: ZinordiaRoll | None
+    winner: int | None
+
+
+class ZinordiaState(_ZinordiaPosition):
+    """``Zinordia.to_dict()``: the full state (``winner`` is a team)."""
+
+    seed: int
+    history: list[str] | None
+
+
+class ZinordiaView(_ZinordiaPosition):
+    """``Zinordia.view(player)``: ``rng`` is ``None``, and during a secret selection so are
+    the other team's picks."""

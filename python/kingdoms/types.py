@@ -4,9 +4,8 @@
 arguments of ``kingdoms.new_game(name, ...)`` and of each game's class, as ``TypedDict``s
 (``**options: Unpack[BattleLineOptions]``), so a misspelt option or a wrong value type is an
 error before the code runs. ``BattleLineState`` / ``BattleLineView`` (and likewise for
-STRIFULL and Arte da Guerra): what ``to_dict()`` and ``view(player)`` return (their formats:
-``docs/<game>.md``); in a view, what the player may not see is ``None``. Zinordia's state
-(``docs/zinordia.md``) is typed as a plain ``dict``: its shape depends on its content.
+STRIFULL, Arte da Guerra and Zinordia): what ``to_dict()`` and ``view(player)`` return (their
+formats: ``docs/<game>.md``); in a view, what the player may not see is ``None``.
 
 >>> import kingdoms
 >>> from kingdoms.types import BattleLineState
@@ -32,7 +31,11 @@ from kingdoms._types import (
     StrifullSide,
     StrifullState,
     StrifullView,
+    ZinordiaEffect,
     ZinordiaOptions,
+    ZinordiaStar,
+    ZinordiaState,
+    ZinordiaView,
 )
 
 __all__ = [
@@ -48,5 +51,9 @@ __all__ = [
     "StrifullSide",
     "StrifullState",
     "StrifullView",
+    "ZinordiaEffect",
     "ZinordiaOptions",
+    "ZinordiaStar",
+    "ZinordiaState",
+    "ZinordiaView",
 ]

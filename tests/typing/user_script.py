@@ -8,7 +8,14 @@ from kingdoms.agents import Greedy, Random
 from kingdoms.arte import Arte
 from kingdoms.battleline import BattleLine, ClaimProof
 from kingdoms.strifull import Strifull
-from kingdoms.types import ArteView, BattleLineOptions, BattleLineState, BattleLineView
+from kingdoms.types import (
+    ArteView,
+    BattleLineOptions,
+    BattleLineState,
+    BattleLineView,
+    ZinordiaStar,
+    ZinordiaView,
+)
 from kingdoms.zinordia import Zinordia
 from typing_extensions import assert_type
 
@@ -59,6 +66,13 @@ def main() -> None:
     arte_view: ArteView = ag.view(0)
     players = arte_view["players"]
     print(len(players), ag.options["deployment"])
+
+    while zn.to_dict()["phase"] != "main":
+        zn.apply(zn.legal_actions()[0])
+    zview: ZinordiaView = zn.view(0)
+    stars: list[ZinordiaStar] = zview["stars"]
+    where: list[str | None] = [s["zone"] for s in stars]
+    print(zview["phase"], len(where), zn.to_dict()["resume"]["kind"])
 
     result = kingdoms.tournament("arte", [Greedy(), Random()], games=2, seed=1)
     print(result.table())
