@@ -5,7 +5,7 @@
 use super::cards::{favour_text, Card};
 use super::combat::card_score;
 use super::notation::cell_name;
-use super::state::{Arte, Held, Kind, Phase, Side, Stage, TERRAIN_DRAFTS, UNIT_DRAFTS};
+use super::state::{Arte, Kind, Phase, Stage};
 use crate::game::Player;
 use crate::rng::GameRng;
 use std::fmt::Write;
@@ -519,7 +519,6 @@ impl Arte {
                     d.slots[i] = deal.next().or(d.slots[i]);
                 }
             }
-            g.bias_kept_cards(p, kind);
             g.bias_hidden_slot(kind, &unseen_slots);
         }
 
@@ -600,80 +599,6 @@ impl Arte {
         self.piles[k][j] = hc;
         if let Some(d) = &mut self.draft {
             d.slots[h] = Some(c);
-        }
-    }
-}
-
-impl Arte {
-    /// In a redrawn state: the opponent's secret cards of `kind`, each the face-down card it
-    /// kept as picker (AG-2.6), are drawn as a picker would have kept them. In that draft it
-    /// hid the card it wanted most and then took it over the face-up card left, so it valued
-    /// it at least as much as both face-up cards, which the redrawing player `p` saw (the one
-    /// it took as chooser, and the discarded one). A secret card worth less to its holder
-    /// (`heuristic::draft_value`, in the redrawn state) than the better of the two is swapped
-    /// with the first card of the redrawn undrawn pile worth at least that much (none: left as
-    /// drawn). The draft a hand card came from is its place in the hand (hands and the discard
-    /// are in draft order), known only while neither side's hand of that kind has lost a card
-    /// (terrain placed, units deployed), and not while q's terrain placement is secret; then
-    /// the secret cards stay as drawn. Everything
-    /// read is in `p`'s view, so the redraw stays a function of the view and the seed.
-    fn bias_kept_cards(&mut self, p: Player, kind: Kind) {
-        let q = 1 - p;
-        let k = kind as usize;
-        let (first, count) = match kind {
-            Kind::Terrain => (0, TERRAIN_DRAFTS),
-            Kind::Units => (TERRAIN_DRAFTS, UNIT_DRAFTS),
-        };
-        let done = self.discard.len().saturating_sub(first).min(count);
-        fn of(s: &Side, kind: Kind) -> &[Held] {
-            match kind {
-                Kind::Terrain => &s.terrains,
-                Kind::Units => &s.units,
-            }
-        }
-        // A secret terrain placement of q's (still in `placing`, redrawn after this) would
-        // make `draft_value` read where q really put its terrain: no bias then.
-        if done == 0
-            || !self.sides[q].placing.is_empty()
-            || of(&self.sides[p], kind).len() < done
-            || of(&self.sides[q], kind).len() < done
-            || !of(&self.sides[q], kind)[..done].iter().any(|h| h.secret)
-        {
-            return;
-        }
-        // The pile cards' worth to q, computed when first needed (a swap keeps it right: the
-        // card's worth does not change, only where it lies).
-        let mut pile_value: Vec<Option<f64>> = vec![None; self.piles[k].len()];
-        for j in 0..done {
-            let held = of(&self.sides[q], kind)[j];
-            let d = first + j;
-            if !held.secret || self.draft_picker(d) != q {
-                continue;
-            }
-            let value = |c: Card| super::heuristic::draft_value(self, q, c);
-            let bar = value(of(&self.sides[p], kind)[j].card).max(value(self.discard[d]));
-            let mine = value(held.card);
-            if mine >= bar {
-                continue;
-            }
-            let mut found = None;
-            for (i, v) in pile_value.iter_mut().enumerate() {
-                let v = *v.get_or_insert_with(|| value(self.piles[k][i]));
-                if v >= bar {
-                    found = Some(i);
-                    break;
-                }
-            }
-            let Some(i) = found else { continue };
-            let c = self.piles[k][i];
-            self.piles[k][i] = held.card;
-            pile_value[i] = Some(mine);
-            let s = &mut self.sides[q];
-            let h = match kind {
-                Kind::Terrain => &mut s.terrains[j],
-                Kind::Units => &mut s.units[j],
-            };
-            h.card = c;
         }
     }
 }
