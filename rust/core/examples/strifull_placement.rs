@@ -33,9 +33,11 @@ struct Tally {
     pool_fits: f64,
 }
 
-fn stats(cards: &CardSet, id: &str) -> (f64, f64) {
-    let t = &cards.troops[cards.troop_index(id).expect("a known troop")];
-    (f64::from(t.atk), f64::from(t.def))
+/// The (ATK, DEF) of the troop named by `id` (a card id of the full state), `None` for a
+/// card the state does not name.
+fn stats(cards: &CardSet, id: &Value) -> Option<(f64, f64)> {
+    let t = &cards.troops[cards.troop_index(id.as_str()?)?];
+    Some((f64::from(t.atk), f64::from(t.def)))
 }
 
 /// Adds side `side`'s face-down troops of the full state `state` to `tally` (per zone).
@@ -49,15 +51,15 @@ fn count(cards: &CardSet, state: &Value, side: usize, tally: &mut [Tally; 2]) {
                 continue;
             }
             let zone = usize::from(!cell.starts_with('a'));
-            let st = stats(cards, data["card"].as_str().expect("full state"));
+            let Some(st) = stats(cards, &data["card"]) else {
+                continue;
+            };
             hidden.push((zone, st));
             pool.push(st);
         }
     }
     if let Some(pile) = s["pile"].as_array() {
-        for c in pile {
-            pool.push(stats(cards, c.as_str().expect("full state")));
-        }
+        pool.extend(pile.iter().filter_map(|c| stats(cards, c)));
     }
     if pool.is_empty() {
         return;
