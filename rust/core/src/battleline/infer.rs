@@ -140,10 +140,7 @@ fn build(g: &BattleLine, opp: usize, card: Card, flag: usize, beta: f64) -> Opti
             .map(|f| (beta * (score(&flags, opp, c, f, pool, op[f]) - s_star)).exp())
             .sum();
     }
-    Some(PlayTable {
-        mass,
-        played: card,
-    })
+    Some(PlayTable { mass, played: card })
 }
 
 /// The table for the redraw of `opp`'s hand in `g`, when `opp`'s latest turn was a troop
@@ -222,7 +219,13 @@ const DRAWN_OUT: bool = true;
 /// the uniform redraw, in nats: `log w(H) − log mean w(uniform hands)` (`samples` uniform
 /// hands from `seed`); `None` where the model does not apply. For measuring the model
 /// (`examples/bl_infer.rs`), not for play: it reads the true hand.
-pub fn log_gain(g: &BattleLine, player: usize, beta: f64, samples: usize, seed: u64) -> Option<f64> {
+pub fn log_gain(
+    g: &BattleLine,
+    player: usize,
+    beta: f64,
+    samples: usize,
+    seed: u64,
+) -> Option<f64> {
     let o = 1 - player;
     let t = play_table(g, o, beta)?;
     let known = g.known[player].opp_hand.troops();

@@ -307,6 +307,18 @@ impl BattleLine {
     /// function of that view and `seed` alone: two states `player` cannot tell apart give the
     /// same result.
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
+        self.resample_with(player, seed, infer::settings())
+    }
+
+    /// [`BattleLine::resample`] with the opponent's hand weighted by its last troop play
+    /// ([`infer`]) under `inference`, or drawn uniformly (`None`). Still a function of the
+    /// view (the last plays are public) and `seed` alone.
+    pub fn resample_with(
+        &self,
+        player: usize,
+        seed: u64,
+        inference: Option<infer::InferSettings>,
+    ) -> Result<BattleLine> {
         let (p, o) = me_and_opponent(player)?;
         let mut g = self.clone();
         let k = self.known[p];
@@ -337,7 +349,7 @@ impl BattleLine {
         troops.sort_unstable();
         tactics.sort_unstable();
         let n_troops = hidden_hand.troops().count_ones() as usize;
-        let table = infer::settings().and_then(|s| Some((s, infer::play_table(self, o, s.beta)?)));
+        let table = inference.and_then(|s| Some((s, infer::play_table(self, o, s.beta)?)));
         match table {
             Some((s, t)) if n_troops > 0 && n_troops < troops.len() => {
                 // K hands drawn (each the first `n_troops` of a partial shuffle on its own
@@ -359,7 +371,9 @@ impl BattleLine {
                 for (k, w) in weights.iter_mut().enumerate().take(k_max) {
                     scratch.copy_from_slice(&troops);
                     draw(k, &mut scratch);
-                    let hand = scratch[..n_troops].iter().fold(known, |m, c| m | 1u64 << c.0);
+                    let hand = scratch[..n_troops]
+                        .iter()
+                        .fold(known, |m, c| m | 1u64 << c.0);
                     *w = infer::hand_weight(&t, hand);
                 }
                 let total: f64 = weights[..k_max].iter().sum();
