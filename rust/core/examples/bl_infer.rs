@@ -35,7 +35,7 @@ fn main() -> Result<()> {
     // [beta][observer who is A?] -> (n, sum, sum of squares, positives)
     let mut acc = vec![[(0u64, 0.0f64, 0.0f64, 0u64); 2]; betas.len()];
     for index in 0..games {
-        let deal = mix64(seed ^ index / 2);
+        let deal = mix64(seed ^ (index / 2));
         let a_seat = (index % 2) as usize;
         let mut g = BattleLine::new(deal, &Default::default())?;
         let mut agents = [
