@@ -434,7 +434,6 @@ impl StateData {
             pass_streak: self.pass_streak,
             winner: self.winner.map(u8::from),
             known: [Knowledge::default(); 2],
-            last_play: [None; 2],
             loc: [0; NUM_CARDS],
             table: [CardSet::EMPTY; 2],
             unseen: 0,

@@ -229,10 +229,6 @@ pub struct BattleLine {
     pub(crate) pass_streak: u8,
     pub(crate) winner: Option<u8>,
     pub(crate) known: [Knowledge; 2],
-    /// Each player's play of its latest turn when it put a troop on a flag (`(card,
-    /// flag)`), else `None` (a tactics card, Scout, a pass; a loaded state). Public: the
-    /// redraw of that player's hand reads it ([`super::infer`]). Not in the saved state.
-    pub(crate) last_play: [Option<(Card, u8)>; 2],
     // ---- derived (rebuilt by `rebuild`) ----
     /// Location of every card (LOC_*).
     pub(crate) loc: [u8; NUM_CARDS],

@@ -337,7 +337,6 @@ mod evaluate;
 mod formations;
 mod guile;
 mod heuristic;
-mod infer;
 mod placing;
 mod random_games;
 mod saved;
