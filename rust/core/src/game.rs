@@ -282,8 +282,8 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// The public result of the chance events that made this state, as far as the search
     /// should tell them apart (ISMCTS's `ismcts_chance`): two states reached by the same
-    /// actions have the same outcome exactly when the chance events along the way turned
-    /// out alike for what the players can see. Only what every player may see (never the
+    /// actions should differ in it where the chance event just made (a roll) turned out
+    /// differently for what the players can see. Only what every player may see (never the
     /// RNG or hidden cards): the searcher's nodes may not be told apart by what it cannot
     /// know. Default: 0, no chance is told apart.
     fn chance_outcome(&self) -> u64 {
