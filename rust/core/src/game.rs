@@ -66,12 +66,6 @@ pub struct SearchParams {
     /// root as sequential halving over the `m` root actions Greedy judges best, every
     /// candidate searched on the same redraws; 0: the root is a UCB node like the rest.
     pub ismcts_halving: u32,
-    /// ISMCTS keeps chance outcomes apart in its tree: a node's children carry the
-    /// [`Game::chance_outcome`] of the state they were made in, and selection and expansion
-    /// at a node see only the children of the current outcome, so each outcome of a roll
-    /// grows its own later decisions (the opponent's reply included) instead of sharing
-    /// them as if they were chosen before the dice. Off by default.
-    pub ismcts_chance: bool,
 }
 
 impl SearchParams {
@@ -89,7 +83,6 @@ impl SearchParams {
         ismcts_routine: false,
         ismcts_expand_samples: 8,
         ismcts_halving: 0,
-        ismcts_chance: false,
     };
 }
 
@@ -278,16 +271,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
         let _ = rng;
         None
-    }
-
-    /// The public result of the chance events that made this state, as far as the search
-    /// should tell them apart (ISMCTS's `ismcts_chance`): two states reached by the same
-    /// actions should differ in it where the chance event just made (a roll) turned out
-    /// differently for what the players can see. Only what every player may see (never the
-    /// RNG or hidden cards): the searcher's nodes may not be told apart by what it cannot
-    /// know. Default: 0, no chance is told apart.
-    fn chance_outcome(&self) -> u64 {
-        0
     }
 
     /// The search settings this game's agents use unless told otherwise (issue 14: how

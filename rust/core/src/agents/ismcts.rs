@@ -282,10 +282,6 @@ struct Node<A> {
     reward: f64,
     first_child: u32,
     next_sibling: u32,
-    /// With `ismcts_chance`: the chance outcome ([`Game::chance_outcome`], folded to 32
-    /// bits) of the state this node's action was taken in; selection at the parent sees
-    /// only the children of the outcome at hand. 0 otherwise.
-    chance: u32,
 }
 
 /// One root action after a search.
@@ -346,8 +342,6 @@ pub struct Ismcts<G: Game> {
     routine: bool,
     /// This search's `expand_samples` (the config's, else the game's).
     expand: u32,
-    /// The game's `ismcts_chance`: children kept apart by chance outcome.
-    chance: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -373,7 +367,6 @@ impl<G: Game> Ismcts<G> {
             leaf_owner: None,
             routine: false,
             expand: 0,
-            chance: false,
         }
     }
 
@@ -400,7 +393,6 @@ impl<G: Game> Ismcts<G> {
             reward: 0.0,
             first_child: NONE,
             next_sibling: NONE,
-            chance: 0,
         });
         if let Some(n) = self.config.iterations {
             self.nodes.reserve(n.min(1 << 22) as usize);
@@ -429,7 +421,6 @@ impl<G: Game> Ismcts<G> {
             .config
             .expand_samples
             .unwrap_or(params.ismcts_expand_samples);
-        self.chance = params.ismcts_chance;
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
@@ -518,16 +509,6 @@ impl<G: Game> Ismcts<G> {
         })
     }
 
-    /// The chance outcome of `det` folded to a node's 32 bits, 0 without `ismcts_chance`.
-    fn outcome(&self, det: &G) -> u32 {
-        if self.chance {
-            let h = det.chance_outcome();
-            (h ^ (h >> 32)) as u32
-        } else {
-            0
-        }
-    }
-
     fn next_gen(&mut self) -> u32 {
         if self.gen >= u32::MAX - 4 {
             self.marks.fill(0);
@@ -597,7 +578,6 @@ impl<G: Game> Ismcts<G> {
                 reward: 0.0,
                 first_child: NONE,
                 next_sibling: sibling,
-                chance: self.outcome(game),
             });
             kids.push(child);
         }
@@ -687,21 +667,14 @@ impl<G: Game> Ismcts<G> {
             }
             let mut untried = self.legal.len();
             let mut tried = 0usize;
-            // `ismcts_chance`: only the children made under this outcome are seen here;
-            // their visits are the node's visits under it.
-            let outcome = self.outcome(&det);
-            let mut outcome_visits = 0u64;
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &self.nodes[ch as usize];
-                if n.chance == outcome {
-                    let m = &mut self.marks[n.id as usize];
-                    if *m == gen {
-                        *m = gen + 1;
-                        untried -= 1;
-                        tried += 1;
-                    }
-                    outcome_visits += u64::from(n.visits);
+                let m = &mut self.marks[n.id as usize];
+                if *m == gen {
+                    *m = gen + 1;
+                    untried -= 1;
+                    tried += 1;
                 }
                 ch = n.next_sibling;
             }
@@ -709,11 +682,7 @@ impl<G: Game> Ismcts<G> {
             let allowed = match self.config.widening {
                 None => usize::MAX,
                 Some(k) => {
-                    let v = if self.chance {
-                        outcome_visits as f64 + 1.0
-                    } else {
-                        f64::from(self.nodes[node as usize].visits) + 1.0
-                    };
+                    let v = f64::from(self.nodes[node as usize].visits) + 1.0;
                     ((k * v.sqrt()).ceil() as usize).max(1)
                 }
             };
@@ -773,7 +742,6 @@ impl<G: Game> Ismcts<G> {
                     reward: 0.0,
                     first_child: NONE,
                     next_sibling: sibling,
-                    chance: outcome,
                 });
                 if !std::mem::take(&mut self.expanded_applied) {
                     self.note_turn(&det);
@@ -796,7 +764,7 @@ impl<G: Game> Ismcts<G> {
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &mut self.nodes[ch as usize];
-                if self.marks[n.id as usize] == gen + 1 && n.chance == outcome {
+                if self.marks[n.id as usize] == gen + 1 {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
                     let mean = mean_of(n);

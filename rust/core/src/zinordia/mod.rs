@@ -151,9 +151,6 @@ impl Game for Zinordia {
     fn routine_action(&self, rng: &mut GameRng) -> Option<Action> {
         heuristic::routine(self, rng)
     }
-    fn chance_outcome(&self) -> u64 {
-        self.chance_key()
-    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }

@@ -22,12 +22,6 @@ pub const FEATURES: usize = 16;
 /// How many kinds of [`Trigger`] there are: the last one's index + 1.
 const TRIGGER_KINDS: f32 = (Trigger::WhileAlone as usize + 1) as f32;
 
-/// Round 15's trial (lead 2, `docs/research/issue-14-round15-zin.md`), off: the other
-/// teams' unseen picks redrawn as the rule-based player picks (the best printed worth among
-/// the Stars the team does not hold, ties drawn) instead of uniformly. A build-time switch:
-/// `resample` is the determinization of every agent.
-const HEURISTIC_PICKS: bool = false;
-
 impl Zinordia {
     /// A state `player` cannot tell from this one: the other teams' unrevealed picks redrawn
     /// (each a Star its team has not picked, as the rules allow), and the dice reseeded.
@@ -61,13 +55,6 @@ impl Zinordia {
                     picks[o][i] = if free.is_empty() {
                         // Cannot happen with a valid roster; keep the state valid regardless.
                         self.picks[o][i]
-                    } else if HEURISTIC_PICKS {
-                        // As the rule-based player picks: the best printed worth, ties drawn.
-                        let worth = |r: usize| super::heuristic::worth(&sh.content.stars[r]);
-                        let top = free.iter().map(|&r| worth(r)).max().unwrap_or(0);
-                        let tied: Vec<usize> =
-                            free.iter().copied().filter(|&r| worth(r) == top).collect();
-                        tied[rng.below(tied.len())]
                     } else {
                         free[rng.below(free.len())]
                     };
@@ -76,36 +63,6 @@ impl Zinordia {
         }
         g.rng = GameRng::stream(seed, 1);
         g
-    }
-
-    /// The public result of the chance that made this state (`Game::chance_outcome`, for
-    /// ISMCTS's `ismcts_chance`): the last attack's hits (which Stars its roll hit and
-    /// missed), each Star's Vida, Armadura and defeat, and the initiative order, mixed into
-    /// one number. All of it is on the open board (ZN-7.6), never the dice to come or an
-    /// unrevealed pick (no Star is read during selection). Between two states reached by
-    /// the same actions it differs only where a roll (or the initiative) turned out
-    /// differently: the search's nodes then part by the outcome of the roll just made.
-    pub(super) fn chance_key(&self) -> u64 {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = 0u64;
-        let mut mix = |x: u64| h = (h ^ x).wrapping_mul(K).rotate_left(29);
-        if let Some(r) = &self.last_roll {
-            mix(1 + r.defences.len() as u64);
-            for d in &r.defences {
-                mix(((d.star as u64) << 1) | u64::from(d.hit));
-            }
-        }
-        for &p in self.order.iter() {
-            mix(p as u64);
-        }
-        if !matches!(self.phase, Phase::Select { .. }) {
-            for st in &self.stars {
-                mix(u64::from(st.vida)
-                    | (u64::from(st.armadura) << 16)
-                    | (u64::from(st.defeated) << 32));
-            }
-        }
-        h
     }
 
     pub(super) fn obs_shape(&self) -> Vec<usize> {

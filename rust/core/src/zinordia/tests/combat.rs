@@ -229,37 +229,3 @@ fn zn_11_7_off_axis_direction_is_the_best_with_fixed_ties() {
         }
     }
 }
-
-/// `Game::chance_outcome` (ISMCTS's `ismcts_chance`) parts the states an attack's roll made
-/// by their hits, and only by what the roll did: the same hits, the same outcome, whatever
-/// the dice; it reads only the open board, so every redraw of a player's view keeps it.
-#[test]
-fn the_chance_outcome_parts_rolls_by_their_hits_and_keeps_to_the_view() {
-    let (base, first) = duel(1);
-    let foe = (1 - first) * 3;
-    let mut by_hit: [Option<u64>; 2] = [None, None];
-    for seed in 0..200 {
-        let mut g = base.clone();
-        g.rng = GameRng::seed(seed);
-        let roll = g.roll_attack(&[foe], 0);
-        let hit = roll.defences[0].hit;
-        let key = crate::game::Game::chance_outcome(&g);
-        let seen = by_hit[usize::from(hit)].get_or_insert(key);
-        assert_eq!(*seen, key, "the same hits, the same outcome");
-        for p in 0..2 {
-            for s in 0..4 {
-                let r = crate::game::Game::resample_hidden(&g, p, s);
-                assert_eq!(crate::game::Game::chance_outcome(&r), key);
-            }
-        }
-    }
-    let (Some(miss), Some(hit)) = (by_hit[0], by_hit[1]) else {
-        panic!("200 rolls saw both a hit and a miss");
-    };
-    assert_ne!(miss, hit);
-    // Damage the hit dealt shows as well.
-    let mut g = base.clone();
-    let before = crate::game::Game::chance_outcome(&g);
-    g.damage(None, foe, 1);
-    assert_ne!(crate::game::Game::chance_outcome(&g), before);
-}
