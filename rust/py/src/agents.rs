@@ -387,6 +387,8 @@ impl PyIsmcts {
             pick,
             routine,
             halving,
+            // Opt-in from the command line only while it is measured (issue 14).
+            own_view: None,
             seed,
         };
         config.validate().py()?;

@@ -110,6 +110,13 @@ pub struct IsmctsConfig {
     /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_halving`).
     pub halving: Option<u32>,
+    /// `Some(true)`: below the root, every player but the searcher judges from its own
+    /// sight: a leaf's value for such a player is its `evaluate` on the leaf redrawn from
+    /// its view (`resample_hidden`), and its expansions are judged on such a redraw, so its
+    /// choices in the tree never read the searcher's hidden cards (the single-observer
+    /// tree otherwise lets them: every determinization holds the searcher's real hand).
+    /// `None`: the game's own ([`Game::search_params`]: `ismcts_own_view`).
+    pub own_view: Option<bool>,
     pub seed: u64,
 }
 
@@ -134,6 +141,7 @@ impl Default for IsmctsConfig {
             pick: None,
             routine: None,
             halving: None,
+            own_view: None,
             seed: 0,
         }
     }
@@ -263,6 +271,9 @@ impl IsmctsConfig {
         if let Some(m) = self.halving {
             parts.push(format!("halving={m}"));
         }
+        if let Some(o) = self.own_view {
+            parts.push(format!("own_view={}", u8::from(o)));
+        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -342,6 +353,9 @@ pub struct Ismcts<G: Game> {
     routine: bool,
     /// This search's `expand_samples` (the config's, else the game's).
     expand: u32,
+    /// The searcher, and this search's `own_view` (the config's, else the game's).
+    me: Player,
+    own_view: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -367,6 +381,8 @@ impl<G: Game> Ismcts<G> {
             leaf_owner: None,
             routine: false,
             expand: 0,
+            me: 0,
+            own_view: false,
         }
     }
 
@@ -421,6 +437,8 @@ impl<G: Game> Ismcts<G> {
             .config
             .expand_samples
             .unwrap_or(params.ismcts_expand_samples);
+        self.me = me;
+        self.own_view = self.config.own_view.unwrap_or(params.ismcts_own_view);
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
@@ -722,11 +740,22 @@ impl<G: Game> Ismcts<G> {
                         self.untried.swap(i, j);
                     }
                     self.note_turn(&det);
-                    let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
-                        .ok_or_else(no_moves::<G>)?;
-                    det = after;
-                    self.expanded_applied = true;
-                    a
+                    if self.own_view && mover != self.me {
+                        // Judged on a redraw of what the mover cannot see; its legal moves
+                        // are the same there (they follow from its view), so the choice is
+                        // then played in this determinization.
+                        let seen = det.resample_hidden(mover, self.rng.next_u64());
+                        best_reply(&seen, &self.untried[..m], mover, &self.teams)?
+                            .ok_or_else(no_moves::<G>)?
+                            .1
+                    } else {
+                        let (_, a, after) =
+                            best_reply(&det, &self.untried[..m], mover, &self.teams)?
+                                .ok_or_else(no_moves::<G>)?;
+                        det = after;
+                        self.expanded_applied = true;
+                        a
+                    }
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -895,7 +924,13 @@ impl<G: Game> Ismcts<G> {
                     continue;
                 }
                 for (p, v) in self.values.iter_mut().enumerate() {
-                    *v = det.evaluate(p).clamp(-1.0, 1.0);
+                    *v = if self.own_view && p != self.me {
+                        // Another player's value from its own sight (see `own_view`).
+                        det.resample_hidden(p, self.rng.next_u64()).evaluate(p)
+                    } else {
+                        det.evaluate(p)
+                    }
+                    .clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }
