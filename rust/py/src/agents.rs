@@ -389,6 +389,8 @@ impl PyIsmcts {
             halving,
             // Opt-in from the command line only while it is measured (issue 14).
             own_view: None,
+            reply_exploration: None,
+            reply_expand: None,
             seed,
         };
         config.validate().py()?;

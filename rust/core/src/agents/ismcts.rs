@@ -117,6 +117,13 @@ pub struct IsmctsConfig {
     /// tree otherwise lets them: every determinization holds the searcher's real hand).
     /// `None`: the game's own ([`Game::search_params`]: `ismcts_own_view`).
     pub own_view: Option<bool>,
+    /// The exploration constant at the nodes where a player other than the searcher moves
+    /// (`None`: the same as everywhere). Lower makes the tree's opponents keep to their
+    /// best-looking replies, so a searcher's move is judged nearer its worst case.
+    pub reply_exploration: Option<f64>,
+    /// Candidates judged at an expansion where a player other than the searcher moves
+    /// (`None`: `expand_samples`, as everywhere).
+    pub reply_expand: Option<u32>,
     pub seed: u64,
 }
 
@@ -142,6 +149,8 @@ impl Default for IsmctsConfig {
             routine: None,
             halving: None,
             own_view: None,
+            reply_exploration: None,
+            reply_expand: None,
             seed: 0,
         }
     }
@@ -273,6 +282,12 @@ impl IsmctsConfig {
         }
         if let Some(o) = self.own_view {
             parts.push(format!("own_view={}", u8::from(o)));
+        }
+        if let Some(c) = self.reply_exploration {
+            parts.push(format!("rc={c}"));
+        }
+        if let Some(m) = self.reply_expand {
+            parts.push(format!("re={m}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -715,6 +730,8 @@ impl<G: Game> Ismcts<G> {
                 // per move, so the greedy choice is always among its first children.
                 let m = if node == 0 && self.expand > 1 {
                     self.untried.len()
+                } else if mover != me && self.config.reply_expand.is_some() {
+                    (self.config.reply_expand.unwrap_or(0) as usize).min(self.untried.len())
                 } else {
                     (self.expand as usize).min(self.untried.len())
                 };
@@ -790,6 +807,11 @@ impl<G: Game> Ismcts<G> {
                 }
                 _ => n.reward / f64::from(n.visits.max(1)),
             };
+            let c_here = if mover != me {
+                self.config.reply_exploration.unwrap_or(c)
+            } else {
+                c
+            };
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &mut self.nodes[ch as usize];
@@ -797,7 +819,7 @@ impl<G: Game> Ismcts<G> {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
                     let mean = mean_of(n);
-                    let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
+                    let score = mean + c_here * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = ch;

@@ -358,6 +358,8 @@ impl AgentSpec {
                         "routine" => c.routine = Some(int(k, v)? != 0),
                         "halving" => c.halving = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
                         "own_view" => c.own_view = Some(int(k, v)? != 0),
+                        "rc" => c.reply_exploration = Some(num(k, v)?),
+                        "re" => c.reply_expand = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
