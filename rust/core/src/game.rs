@@ -66,9 +66,6 @@ pub struct SearchParams {
     /// root as sequential halving over the `m` root actions Greedy judges best, every
     /// candidate searched on the same redraws; 0: the root is a UCB node like the rest.
     pub ismcts_halving: u32,
-    /// ISMCTS's `own_view` when its configuration leaves it to the game: below the root the
-    /// other players judge leaves and expansions on redraws of their own view.
-    pub ismcts_own_view: bool,
 }
 
 impl SearchParams {
@@ -86,7 +83,6 @@ impl SearchParams {
         ismcts_routine: false,
         ismcts_expand_samples: 8,
         ismcts_halving: 0,
-        ismcts_own_view: false,
     };
 }
 

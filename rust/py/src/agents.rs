@@ -387,10 +387,6 @@ impl PyIsmcts {
             pick,
             routine,
             halving,
-            // Opt-in from the command line only while it is measured (issue 14).
-            own_view: None,
-            reply_exploration: None,
-            reply_expand: None,
             seed,
         };
         config.validate().py()?;

@@ -110,20 +110,6 @@ pub struct IsmctsConfig {
     /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_halving`).
     pub halving: Option<u32>,
-    /// `Some(true)`: below the root, every player but the searcher judges from its own
-    /// sight: a leaf's value for such a player is its `evaluate` on the leaf redrawn from
-    /// its view (`resample_hidden`), and its expansions are judged on such a redraw, so its
-    /// choices in the tree never read the searcher's hidden cards (the single-observer
-    /// tree otherwise lets them: every determinization holds the searcher's real hand).
-    /// `None`: the game's own ([`Game::search_params`]: `ismcts_own_view`).
-    pub own_view: Option<bool>,
-    /// The exploration constant at the nodes where a player other than the searcher moves
-    /// (`None`: the same as everywhere). Lower makes the tree's opponents keep to their
-    /// best-looking replies, so a searcher's move is judged nearer its worst case.
-    pub reply_exploration: Option<f64>,
-    /// Candidates judged at an expansion where a player other than the searcher moves
-    /// (`None`: `expand_samples`, as everywhere).
-    pub reply_expand: Option<u32>,
     pub seed: u64,
 }
 
@@ -148,9 +134,6 @@ impl Default for IsmctsConfig {
             pick: None,
             routine: None,
             halving: None,
-            own_view: None,
-            reply_exploration: None,
-            reply_expand: None,
             seed: 0,
         }
     }
@@ -280,15 +263,6 @@ impl IsmctsConfig {
         if let Some(m) = self.halving {
             parts.push(format!("halving={m}"));
         }
-        if let Some(o) = self.own_view {
-            parts.push(format!("own_view={}", u8::from(o)));
-        }
-        if let Some(c) = self.reply_exploration {
-            parts.push(format!("rc={c}"));
-        }
-        if let Some(m) = self.reply_expand {
-            parts.push(format!("re={m}"));
-        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -368,9 +342,6 @@ pub struct Ismcts<G: Game> {
     routine: bool,
     /// This search's `expand_samples` (the config's, else the game's).
     expand: u32,
-    /// The searcher, and this search's `own_view` (the config's, else the game's).
-    me: Player,
-    own_view: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -396,8 +367,6 @@ impl<G: Game> Ismcts<G> {
             leaf_owner: None,
             routine: false,
             expand: 0,
-            me: 0,
-            own_view: false,
         }
     }
 
@@ -452,8 +421,6 @@ impl<G: Game> Ismcts<G> {
             .config
             .expand_samples
             .unwrap_or(params.ismcts_expand_samples);
-        self.me = me;
-        self.own_view = self.config.own_view.unwrap_or(params.ismcts_own_view);
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
@@ -730,8 +697,6 @@ impl<G: Game> Ismcts<G> {
                 // per move, so the greedy choice is always among its first children.
                 let m = if node == 0 && self.expand > 1 {
                     self.untried.len()
-                } else if mover != me && self.config.reply_expand.is_some() {
-                    (self.config.reply_expand.unwrap_or(0) as usize).min(self.untried.len())
                 } else {
                     (self.expand as usize).min(self.untried.len())
                 };
@@ -757,22 +722,11 @@ impl<G: Game> Ismcts<G> {
                         self.untried.swap(i, j);
                     }
                     self.note_turn(&det);
-                    if self.own_view && mover != self.me {
-                        // Judged on a redraw of what the mover cannot see; its legal moves
-                        // are the same there (they follow from its view), so the choice is
-                        // then played in this determinization.
-                        let seen = det.resample_hidden(mover, self.rng.next_u64());
-                        best_reply(&seen, &self.untried[..m], mover, &self.teams)?
-                            .ok_or_else(no_moves::<G>)?
-                            .1
-                    } else {
-                        let (_, a, after) =
-                            best_reply(&det, &self.untried[..m], mover, &self.teams)?
-                                .ok_or_else(no_moves::<G>)?;
-                        det = after;
-                        self.expanded_applied = true;
-                        a
-                    }
+                    let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
+                        .ok_or_else(no_moves::<G>)?;
+                    det = after;
+                    self.expanded_applied = true;
+                    a
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -807,11 +761,6 @@ impl<G: Game> Ismcts<G> {
                 }
                 _ => n.reward / f64::from(n.visits.max(1)),
             };
-            let c_here = if mover != me {
-                self.config.reply_exploration.unwrap_or(c)
-            } else {
-                c
-            };
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &mut self.nodes[ch as usize];
@@ -819,7 +768,7 @@ impl<G: Game> Ismcts<G> {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
                     let mean = mean_of(n);
-                    let score = mean + c_here * (f64::from(n.avail).ln() / visits).sqrt();
+                    let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = ch;
@@ -946,13 +895,7 @@ impl<G: Game> Ismcts<G> {
                     continue;
                 }
                 for (p, v) in self.values.iter_mut().enumerate() {
-                    *v = if self.own_view && p != self.me {
-                        // Another player's value from its own sight (see `own_view`).
-                        det.resample_hidden(p, self.rng.next_u64()).evaluate(p)
-                    } else {
-                        det.evaluate(p)
-                    }
-                    .clamp(-1.0, 1.0);
+                    *v = det.evaluate(p).clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }

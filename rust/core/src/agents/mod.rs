@@ -357,9 +357,6 @@ impl AgentSpec {
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
                         "halving" => c.halving = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
-                        "own_view" => c.own_view = Some(int(k, v)? != 0),
-                        "rc" => c.reply_exploration = Some(num(k, v)?),
-                        "re" => c.reply_expand = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
@@ -371,7 +368,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, own_view and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving and seed, not {k:?}"),
                         )),
                     }
                 }
