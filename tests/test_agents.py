@@ -115,14 +115,20 @@ def test_agents_are_frozen_configurations() -> None:
 
 def test_settings_left_to_the_game_are_the_games_own() -> None:
     """Greedy(samples=None) and ISMCTS(exploration=None, expand_samples=None) ask the game
-    (docs/agents.md, per-game settings): STRIFULL's Greedy scores each move on 16 redraws,
-    Arte da Guerra's ISMCTS explores with c = 0.2, Zinordia's judges 16 candidates at each
-    expansion."""
+    (docs/agents.md, per-game settings): STRIFULL's Greedy scores each move on 16 redraws
+    and its ISMCTS halves the root over Greedy's 64 best moves, Arte da Guerra's ISMCTS
+    explores with c = 0.2, Zinordia's judges 16 candidates at each expansion."""
     assert (Greedy().samples, ISMCTS().exploration, ISMCTS().expand_samples) == (None,) * 3
     assert (Greedy().name, ISMCTS().name) == ("greedy", "ismcts:1000")
     g = midgame("strifull", seed=4, plies=40)
     for seed in range(4):
         assert Greedy(seed=seed).act(g) == Greedy(samples=16, seed=seed).act(g)
+
+    def svisits(agent: ISMCTS) -> list[tuple[str, int]]:
+        return [(str(s.action), s.visits) for s in agent.analyze(g).actions]
+
+    assert svisits(ISMCTS(iterations=300)) == svisits(ISMCTS(iterations=300, halving=64))
+    assert svisits(ISMCTS(iterations=300)) != svisits(ISMCTS(iterations=300, halving=0))
     a = midgame("arte", seed=4, plies=12)
 
     def visits(agent: ISMCTS) -> list[tuple[str, int]]:
