@@ -381,10 +381,11 @@ mod tests {
             .sum()
     }
 
-    /// Round 15: `arrange` only trades face-down troops between the zones, at most `swaps`
-    /// times, each trade gaining at least 2 points of zone stat; when it stops early no such
-    /// trade is left; a redraw arranged with 3 swaps puts the face-down troops where their
-    /// stat counts, well above a uniform deal of the same cards.
+    /// `arrange` only trades face-down troops between the zones, at most `swaps` times, each
+    /// trade gaining at least 2 points of zone stat; when it stops early no such trade is
+    /// left; and the redraw itself (`resample_hidden`, which arranges since issue 14's round
+    /// 16) puts the opponent's face-down troops where their stat counts, well above a
+    /// uniform deal of the same cards.
     #[test]
     fn arrange_trades_hidden_troops_toward_their_zone_stat() {
         let mut rng = GameRng::seed(8);
@@ -438,8 +439,7 @@ mod tests {
             for p in 0..2 {
                 // The redraw's hidden troops against a uniform deal of the same pool.
                 let q = 1 - p;
-                let mut r = g.resample(p, seed);
-                arrange(&mut r.sides[q], troops, 3);
+                let r = g.resample(p, seed);
                 let s = &r.sides[q];
                 let hidden: Vec<usize> = (0..CELLS)
                     .filter(|&c| s.cells[c].occupied() && !s.cells[c].revealed)
