@@ -127,8 +127,9 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
     def svisits(agent: ISMCTS) -> list[tuple[str, int]]:
         return [(str(s.action), s.visits) for s in agent.analyze(g).actions]
 
-    assert svisits(ISMCTS(iterations=300)) == svisits(ISMCTS(iterations=300, halving=64))
-    assert svisits(ISMCTS(iterations=300)) != svisits(ISMCTS(iterations=300, halving=0))
+    own = svisits(ISMCTS(iterations=300))
+    assert own == svisits(ISMCTS(iterations=300, halving=64))
+    assert own != svisits(ISMCTS(iterations=300, halving=0))
     a = midgame("arte", seed=4, plies=12)
 
     def visits(agent: ISMCTS) -> list[tuple[str, int]]:
