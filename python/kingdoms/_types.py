@@ -71,6 +71,13 @@ class BattleLineKnown(TypedDict):
     opponent_hand: list[str]
 
 
+class BattleLinePlay(TypedDict):
+    """A troop put on a flag: a player's latest turn, when it was one."""
+
+    card: str
+    flag: int
+
+
 class _BattleLinePosition(TypedDict):
     game: str
     options: BattleLineOptions
@@ -85,6 +92,7 @@ class _BattleLinePosition(TypedDict):
     pass_streak: int
     winner: int | None
     scout_known: list[BattleLineKnown]
+    last_troop_play: list[BattleLinePlay | None]
 
 
 class BattleLineState(_BattleLinePosition):

@@ -65,6 +65,19 @@ pub(crate) struct StateData<H = Card> {
     #[serde(deserialize_with = "required")]
     winner: Option<Side>,
     scout_known: [KnownData; 2],
+    /// Each player's latest turn when it put a troop on a flag (public: everyone saw it; the
+    /// redraw of that player's hand reads it). Missing (a state saved before it existed) or
+    /// `null`: none.
+    #[serde(default)]
+    last_troop_play: [Option<PlayData>; 2],
+}
+
+/// A troop put on a flag.
+#[derive(Serialize, Deserialize, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayData {
+    pub(crate) card: Card,
+    pub(crate) flag: u8,
 }
 
 /// One flag: formation cards per side in play order, Fog/Mud beside it, claim, first complete.
@@ -192,6 +205,9 @@ impl BattleLine {
                     opponent_hand: k.opp_hand.iter().collect(),
                 }
             }),
+            last_troop_play: self
+                .last_play
+                .map(|lp| lp.map(|(card, flag)| PlayData { card, flag })),
         }
     }
 
@@ -418,6 +434,32 @@ impl StateData {
             return Err(Error::state("$.pass_streak", "expected 0..4"));
         }
 
+        let mut last_play = [None; 2];
+        for (p, (slot, data)) in last_play.iter_mut().zip(&self.last_troop_play).enumerate() {
+            if let Some(PlayData { card, flag }) = *data {
+                let path = format!("$.last_troop_play[{p}]");
+                if !card.is_troop() || usize::from(flag) >= NUM_FLAGS {
+                    return Err(Error::state(path, "expected a troop card and a flag 0..8"));
+                }
+                // A played troop stays on the table or goes to the discard pile.
+                let place = places
+                    .0
+                    .get(card.id())
+                    .cloned()
+                    .flatten()
+                    .unwrap_or_default();
+                if !place.starts_with("$.flags") && !place.starts_with("$.discard") {
+                    return Err(Error::state(
+                        path,
+                        format!(
+                            "{card} was played, so it is on the table or discarded, not at {place}"
+                        ),
+                    ));
+                }
+                *slot = Some((card, flag));
+            }
+        }
+
         let mut g = BattleLine {
             options: self.options,
             flags,
@@ -434,6 +476,7 @@ impl StateData {
             pass_streak: self.pass_streak,
             winner: self.winner.map(u8::from),
             known: [Knowledge::default(); 2],
+            last_play,
             loc: [0; NUM_CARDS],
             table: [CardSet::EMPTY; 2],
             unseen: 0,

@@ -1,6 +1,9 @@
 //! The Battle Line position string (FEN-like; every field in `docs/battleline.md`):
 //!
-//! `flags hands troops tactics discard turn phase tactics_played leaders passes winner scout [@viewer]`
+//! `flags hands troops tactics discard turn phase tactics_played leaders passes winner scout last [@viewer]`
+//!
+//! (`last`, each player's latest troop play, came later: a position without it still reads,
+//! as one where neither player's latest turn was a troop play.)
 //!
 //! It is written from, and read into, the saved state's plain data (`json.rs`), so a position
 //! is validated by the same one step as a saved state. A view position (`position(Some(p))`)
@@ -30,6 +33,7 @@ const FIELDS: &[&str] = &[
     "passes",
     "winner",
     "scout",
+    "last",
     "viewer",
 ];
 const F_FLAGS: usize = 0;
@@ -44,7 +48,8 @@ const F_LEADERS: usize = 8;
 const F_PASSES: usize = 9;
 const F_WINNER: usize = 10;
 const F_SCOUT: usize = 11;
-const F_VIEWER: usize = 12;
+const F_LAST: usize = 12;
+const F_VIEWER: usize = 13;
 
 /// The position of `g`: everything (`None`) or what `viewer` sees.
 pub(crate) fn write(g: &BattleLine, viewer: Option<usize>) -> Result<String> {
@@ -174,6 +179,20 @@ pub(crate) fn write(g: &BattleLine, viewer: Option<usize>) -> Result<String> {
         scout.join("/")
     };
 
+    let plays = arr(get("last_troop_play")?);
+    let last = if plays.iter().all(Value::is_null) {
+        "-".to_string()
+    } else {
+        plays
+            .iter()
+            .map(|lp| match (lp.get("card"), lp.get("flag")) {
+                (Some(c), Some(f)) => format!("{}@{f}", s(c)),
+                _ => "-".into(),
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+
     let mut fields = vec![
         flags.join("/"),
         hands.join("/"),
@@ -187,6 +206,7 @@ pub(crate) fn write(g: &BattleLine, viewer: Option<usize>) -> Result<String> {
         get("pass_streak")?.to_string(),
         winner,
         scout,
+        last,
     ];
     if let Some(p) = viewer {
         fields.push(format!("@{p}"));
@@ -213,12 +233,20 @@ enum Slot {
 
 /// The game a position describes (see the module docs).
 pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLine> {
-    let f = Fields::split("battleline", text, FIELDS, 1)?;
-    let viewer = match f.get(F_VIEWER) {
+    let f = Fields::split("battleline", text, FIELDS, 2)?;
+    // A position written before the `last` field has the viewer in its place.
+    let (last, viewer_field) = match f.get(F_LAST) {
+        Some(t) if t.starts_with('@') => match f.get(F_VIEWER) {
+            None => (None, F_LAST),
+            Some(_) => return Err(f.error(F_LAST, "expected `-` or the last troop plays `p0/p1`")),
+        },
+        t => (t, F_VIEWER),
+    };
+    let viewer = match f.get(viewer_field) {
         None => None,
         Some("@0") => Some(0usize),
         Some("@1") => Some(1),
-        Some(_) => return Err(f.error(F_VIEWER, "expected @0 or @1")),
+        Some(_) => return Err(f.error(viewer_field, "expected @0 or @1")),
     };
     let slots = |i: usize, text: &str, tactics_mark: bool| -> Result<Vec<Slot>> {
         let mut out = Vec::new();
@@ -491,6 +519,29 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
         }
     };
 
+    let last_troop_play = match last {
+        None | Some("-") => json!([null, null]),
+        Some(t) => {
+            let bad = || {
+                f.error(
+                    F_LAST,
+                    "expected `-` or `p0/p1`, each `-` or a troop play like `R10@3`",
+                )
+            };
+            let (a, b) = t.split_once('/').ok_or_else(bad)?;
+            let play = |x: &str| -> Result<Value> {
+                if x == "-" {
+                    return Ok(Value::Null);
+                }
+                let (c, n) = x.split_once('@').ok_or_else(bad)?;
+                let card = Card::parse(c).map_err(|e| f.error(F_LAST, e))?;
+                let flag: u8 = n.parse().map_err(|_| bad())?;
+                Ok(json!({"card": card.to_string(), "flag": flag}))
+            };
+            json!([play(a)?, play(b)?])
+        }
+    };
+
     let state = json!({
         "options": options,
         "flags": flags,
@@ -506,6 +557,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
         "pass_streak": passes,
         "winner": winner,
         "scout_known": scout_known,
+        "last_troop_play": last_troop_play,
     });
     let g = BattleLine::from_value(&state).map_err(|e| match e {
         Error::State { path, message } => Error::state(

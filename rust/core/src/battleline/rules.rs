@@ -67,6 +67,7 @@ impl BattleLine {
             pass_streak: 0,
             winner: None,
             known: [Knowledge::default(); 2],
+            last_play: [None; 2],
             loc: [0; 70],
             table: [CardSet::EMPTY; 2],
             unseen: ALL_TROOPS,
@@ -678,6 +679,18 @@ impl BattleLine {
     pub(super) fn execute(&mut self, a: Action) {
         let p = self.to_move as usize;
         let o = 1 - p;
+        match a {
+            Action::Play { card, flag } if card.is_troop() => {
+                self.last_play[p] = Some((card, flag));
+            }
+            Action::Play { .. }
+            | Action::Scout
+            | Action::Redeploy { .. }
+            | Action::Deserter { .. }
+            | Action::Traitor { .. }
+            | Action::Pass => self.last_play[p] = None,
+            _ => {}
+        }
         match a {
             Action::Play { card, flag } => {
                 self.take_from_hand(p, card);

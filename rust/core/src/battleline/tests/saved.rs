@@ -203,3 +203,113 @@ fn a_bad_player_index_is_an_error_not_the_other_player() {
     }
     assert_eq!(g.hand(1), Some(g.hands[1]));
 }
+
+// ---- the last troop plays (public; the redraw reads them, `infer.rs`) ---------------------
+
+#[test]
+fn last_troop_plays_survive_the_saved_state_the_view_and_the_position() {
+    let mut with_plays = 0;
+    for seed in 0..4 {
+        random_game(seed, &options_for(seed), |g, _| {
+            with_plays += usize::from(g.last_play.iter().any(Option::is_some));
+            let back = BattleLine::from_value(&g.to_value()).unwrap();
+            assert_eq!(back.last_play, g.last_play);
+            let text = crate::battleline::position::write(g, None).unwrap();
+            let read = crate::battleline::position::read(&text, &g.options, 0).unwrap();
+            assert_eq!(read.last_play, g.last_play, "{text}");
+            for p in 0..2 {
+                let view = g.view_value(p).unwrap();
+                assert_eq!(view["last_troop_play"], g.to_value()["last_troop_play"]);
+            }
+        });
+    }
+    assert!(with_plays > 100, "{with_plays} positions with a last play");
+}
+
+#[test]
+fn a_troop_play_is_remembered_until_that_player_plays_anything_else() {
+    let (mut set, mut cleared) = (0, 0);
+    for seed in 0..4 {
+        let mut g = BattleLine::new(seed, &Options::default()).unwrap();
+        let mut rng = GameRng::stream(seed, 7);
+        let mut buf = Vec::new();
+        while !g.is_terminal() {
+            g.legal_actions(&mut buf);
+            let a = *rng.choose(&buf).unwrap();
+            let (p, before) = (g.to_move(), g.last_play);
+            g.apply(a).unwrap();
+            let expect = match a {
+                Action::Play { card, flag } if card.is_troop() => Some((card, flag)),
+                Action::Play { .. }
+                | Action::Scout
+                | Action::Redeploy { .. }
+                | Action::Deserter { .. }
+                | Action::Traitor { .. }
+                | Action::Pass => None,
+                _ => before[p],
+            };
+            set += usize::from(expect.is_some() && before[p] != expect);
+            cleared += usize::from(expect.is_none() && before[p].is_some());
+            assert_eq!(g.last_play[p], expect, "{a}");
+            assert_eq!(g.last_play[1 - p], before[1 - p], "{a}");
+        }
+    }
+    assert!(set > 50 && cleared > 0, "{set} set, {cleared} cleared");
+}
+
+#[test]
+fn a_position_written_before_the_last_field_still_reads() {
+    let mut g = BattleLine::new(7, &Options::default()).unwrap();
+    let card = g.hands[0].iter().find(|c| c.is_troop()).unwrap();
+    g.apply(Action::Play { card, flag: 2 }).unwrap();
+    for viewer in [None, Some(1)] {
+        let text = crate::battleline::position::write(&g, viewer).unwrap();
+        let fields: Vec<&str> = text.split(' ').collect();
+        assert_eq!(fields[12], format!("{card}@2/-"), "{text}");
+        let old: Vec<&str> = fields
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != 12)
+            .map(|(_, f)| *f)
+            .collect();
+        let read = crate::battleline::position::read(&old.join(" "), &g.options, 3).unwrap();
+        assert_eq!(read.last_play, [None, None]);
+        assert_eq!(read.flags, g.flags);
+    }
+}
+
+#[test]
+fn a_bad_last_troop_play_names_its_path() {
+    let mut g = BattleLine::new(7, &Options::default()).unwrap();
+    let card = g.hands[0].iter().find(|c| c.is_troop()).unwrap();
+    g.apply(Action::Play { card, flag: 2 }).unwrap();
+    let v = g.to_value();
+    let in_hand = g.hands[1].iter().find(|c| c.is_troop()).unwrap();
+    let tactics = Card::parse("Fog").unwrap();
+    for (play, why) in [
+        (
+            json!({"card": in_hand.to_string(), "flag": 0}),
+            "on the table or discarded",
+        ),
+        (
+            json!({"card": tactics.to_string(), "flag": 0}),
+            "a troop card",
+        ),
+        (json!({"card": card.to_string(), "flag": 9}), "a flag 0..8"),
+    ] {
+        let mut w = v.clone();
+        w["last_troop_play"][1] = play;
+        let message = state_error(&w, "$.last_troop_play[1]");
+        assert!(message.contains(why), "{message}");
+    }
+    let mut w = v.clone();
+    w["last_troop_play"][0] = json!({"card": card.to_string(), "flag": 2, "x": 1});
+    state_error(&w, "$.last_troop_play[0]");
+    let text = crate::battleline::position::write(&g, None).unwrap();
+    for bad in ["R1@x/-", "R1@3", "@3/-"] {
+        let mut fields: Vec<&str> = text.split(' ').collect();
+        fields[12] = bad;
+        let e = crate::battleline::position::read(&fields.join(" "), &g.options, 0).unwrap_err();
+        assert!(e.to_string().contains("field 13 (last)"), "{bad}: {e}");
+    }
+}
