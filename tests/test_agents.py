@@ -116,8 +116,9 @@ def test_agents_are_frozen_configurations() -> None:
 def test_settings_left_to_the_game_are_the_games_own() -> None:
     """Greedy(samples=None) and ISMCTS(exploration=None, expand_samples=None) ask the game
     (docs/agents.md, per-game settings): STRIFULL's Greedy scores each move on 16 redraws
-    and its ISMCTS halves the root over Greedy's 64 best moves, Arte da Guerra's ISMCTS
-    explores with c = 0.2, Zinordia's judges 16 candidates at each expansion."""
+    and its ISMCTS halves the root over Greedy's 64 best moves, Battle Line's over its 8 best,
+    Arte da Guerra's ISMCTS explores with c = 0.2, Zinordia's judges 16 candidates at each
+    expansion."""
     assert (Greedy().samples, ISMCTS().exploration, ISMCTS().expand_samples) == (None,) * 3
     assert (Greedy().name, ISMCTS().name) == ("greedy", "ismcts:1000")
     g = midgame("strifull", seed=4, plies=40)
@@ -143,6 +144,13 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
 
     assert zvisits(ISMCTS(iterations=200)) == zvisits(ISMCTS(iterations=200, expand_samples=16))
     assert zvisits(ISMCTS(iterations=200)) != zvisits(ISMCTS(iterations=200, expand_samples=1))
+    b = midgame("battleline", seed=4, plies=10)
+
+    def bvisits(agent: ISMCTS) -> list[tuple[str, int]]:
+        return [(str(s.action), s.visits) for s in agent.analyze(b).actions]
+
+    assert bvisits(ISMCTS(iterations=300)) == bvisits(ISMCTS(iterations=300, halving=8))
+    assert bvisits(ISMCTS(iterations=300)) != bvisits(ISMCTS(iterations=300, halving=0))
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ pub mod cards;
 pub mod evaluate;
 pub mod formation;
 mod heuristic;
+pub mod infer;
 pub mod json;
 pub mod notation;
 pub mod observe;

@@ -27,6 +27,7 @@
 //! counts and divides back to these floats exactly.
 
 use super::cards::{cards_text, Card, CardSet};
+use super::infer;
 use super::state::*;
 use crate::error::{Error, Result};
 use crate::game::ObsValue;
@@ -304,8 +305,23 @@ impl BattleLine {
 
     /// A state consistent with `player`'s view, every card hidden from them redrawn. It is a
     /// function of that view and `seed` alone: two states `player` cannot tell apart give the
-    /// same result.
+    /// same result. The opponent's troops in hand are drawn weighted by how well they explain
+    /// its last troop play ([`infer`]): that redraw with the search's root halving over 8
+    /// moves scored 1,204 of 1,800 games against Greedy where the uniform redraw and a UCB
+    /// root scored 1,124 (issue 14, round 17).
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
+        self.resample_with(player, seed, Some(infer::SETTINGS))
+    }
+
+    /// [`BattleLine::resample`] with the opponent's hand weighted by its last troop play
+    /// ([`infer`]) under `inference`, or drawn uniformly (`None`). Still a function of the
+    /// view (the last plays are public) and `seed` alone.
+    pub fn resample_with(
+        &self,
+        player: usize,
+        seed: u64,
+        inference: Option<infer::InferSettings>,
+    ) -> Result<BattleLine> {
         let (p, o) = me_and_opponent(player)?;
         let mut g = self.clone();
         let k = self.known[p];
@@ -335,9 +351,50 @@ impl BattleLine {
         // on where the hidden cards really are (else a seeded agent's move would).
         troops.sort_unstable();
         tactics.sort_unstable();
-        rng.shuffle(&mut troops);
-        rng.shuffle(&mut tactics);
         let n_troops = hidden_hand.troops().count_ones() as usize;
+        let table = inference.and_then(|s| Some((s, infer::play_table(self, o, s.beta)?)));
+        match table {
+            Some((s, t)) if n_troops > 0 && n_troops < troops.len() => {
+                // K hands drawn (each the first `n_troops` of a partial shuffle on its own
+                // stream), one chosen by the likelihood of the opponent's last play; the
+                // chosen stream then shuffles the rest into the deck.
+                let base = rng.next_u64();
+                let draw = |k: usize, cards: &mut [Card]| {
+                    let mut r = GameRng::stream(base, k as u64);
+                    for i in 0..n_troops {
+                        let j = i + r.below(cards.len() - i);
+                        cards.swap(i, j);
+                    }
+                    r
+                };
+                let known = known_opp.troops();
+                let mut weights = [0.0f64; 64];
+                let k_max = s.pool.min(weights.len());
+                let mut scratch = troops.clone();
+                for (k, w) in weights.iter_mut().enumerate().take(k_max) {
+                    scratch.copy_from_slice(&troops);
+                    draw(k, &mut scratch);
+                    let hand = scratch[..n_troops]
+                        .iter()
+                        .fold(known, |m, c| m | 1u64 << c.0);
+                    *w = infer::hand_weight(&t, hand);
+                }
+                let total: f64 = weights[..k_max].iter().sum();
+                let mut x = rng.unit() * total;
+                let mut chosen = k_max - 1;
+                for (k, &w) in weights[..k_max].iter().enumerate() {
+                    if x < w {
+                        chosen = k;
+                        break;
+                    }
+                    x -= w;
+                }
+                let mut r = draw(chosen, &mut troops);
+                r.shuffle(&mut troops[n_troops..]);
+            }
+            _ => rng.shuffle(&mut troops),
+        }
+        rng.shuffle(&mut tactics);
         let n_tactics = hidden_hand.len() - n_troops;
         let mut hand = known_opp;
         let mut ti = troops.into_iter();

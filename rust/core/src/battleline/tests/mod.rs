@@ -337,6 +337,7 @@ mod evaluate;
 mod formations;
 mod guile;
 mod heuristic;
+mod infer;
 mod placing;
 mod random_games;
 mod saved;
