@@ -515,8 +515,9 @@ def test_ismcts_beats_greedy(name: str) -> None:
     # search's fitted win-probability evaluate (docs/research/issue-14.md, "Battle Line,
     # before and after"): on these deals the search scored 113-0-87, 56.5%, Elo +23 [-2, +48]
     # before its routine search judging 4 candidates (Battle Line's default since the eighth
-    # round), 131-0-69, 65.5%, Elo +55 [+31, +84] with it; the guard asks above 60% and the
-    # interval above the average.
+    # round), 131-0-69, 65.5%, Elo +55 [+31, +84] with it, 127-0-73, 63.5%, Elo +48 [+24, +75]
+    # since the seventeenth round's inferred redraw and root halving (Greedy redraws the same
+    # way); the guard asks above 60% and the interval above the average.
     assert r.score(0) > (0.60 if name == "battleline" else 0.55), r.table()
     if name != "zinordia":
         assert r.elo[0].lo > 0, r.table()

@@ -64,10 +64,11 @@ def test_battle_line_heuristic_is_reproducible() -> None:
 def test_battle_line_ladder_order() -> None:
     """Random < Heuristic < Greedy by rating, each rung beating the one below head to head
     (ISMCTS above Greedy: test_agents.py). Greedy (the game's own 3 redraws a move) scored
-    137-0-63, 68.5% here against Heuristic with the win-probability evaluate (118-0-82, 59.0%
-    with the previous one), and 63.0-71.0% over 200 games on each of docs/agents.md's seeds
-    1, 2, 3 and 7; issue 14 asks for 60%, so 55% guards the gain over one redraw (55.2% on
-    those seeds) without claiming the target on every deal."""
+    122-0-78, 61.0% here against Heuristic with issue 14's seventeenth-round inferred redraw
+    (69.9% over 1,000 games on seed 370), 137-0-63, 68.5% before it with the win-probability
+    evaluate (118-0-82, 59.0% with the previous one), and 63.0-71.0% over 200 games on each
+    of docs/agents.md's seeds 1, 2, 3 and 7; issue 14 asks for 60%, so 55% guards the gain
+    over one redraw (55.2% on those seeds) without claiming the target on every deal."""
     agents = [Random(), Heuristic(), Greedy()]
     r = kingdoms.tournament("battleline", agents, games=200, seed=14)
     print(r.table())
@@ -91,15 +92,17 @@ def test_battle_line_greedy_scores_on_the_games_own_redraws() -> None:
 @pytest.mark.slow
 def test_battle_line_search_beats_the_heuristic_player() -> None:
     """The rung above: ISMCTS@1000 outscores Heuristic, seats swapped on duplicate deals
-    (about a minute on 2 cores; 70-30 with the game's routine search judging 4 candidates,
+    (about a minute on 2 cores; 73-27 since the seventeenth round's inferred redraw and
+    root halving, 70-30 with the game's routine search judging 4 candidates,
     66-34 before it with the win-probability evaluate, 61-39 with the previous one at the
     game's c = 0.2, 55-45 at c = 0.1).
-    docs/agents.md gives the 200-game figures; issue 14 asks for 75%, not reached yet."""
+    docs/agents.md gives the 200-game figures (77.75% over 400 fresh games since round 17,
+    issue 14's 75%); 100 games are too few to guard that bar, so this asks above 65%."""
     r = kingdoms.tournament(
         "battleline", [ISMCTS(iterations=1000), Heuristic()], games=100, seed=14
     )
     print(r.table())
-    assert r.score(0) > 0.5, r.table()
+    assert r.score(0) > 0.65, r.table()
 
 
 # ---- STRIFULL's and Arte da Guerra's ladders (docs/agents.md, issue 14) ---------------------
