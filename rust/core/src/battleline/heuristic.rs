@@ -67,45 +67,12 @@ impl<'a> Sight<'a> {
 
     /// How good it is for me to put formation card `c` at flag `f` (my side has room).
     fn placement(&self, c: Card, f: usize, op_value: f64) -> f64 {
-        let fl = &self.g.flags[f];
-        let size = fl.capacity();
-        let fog = fl.fog.is_some();
-        let mut side = [Card(0); 4];
-        let n = fl.side(self.me).len();
-        side[..n].copy_from_slice(fl.side(self.me));
-        side[n] = c;
-        let side = &side[..=n];
-        let pool_hand = self.hand & !(1u64 << c.0);
-        let unseen = self.g.unseen & !(if c.is_troop() { 1u64 << c.0 } else { 0 });
-        let theirs = fl.side(self.op);
-        if side.len() == size {
-            let first = fl.first_complete.is_none_or(|s| s as usize == self.me);
-            let proof = prove_unchecked(side, theirs, unseen, fog, fl.mud.is_some(), first);
-            let mine = rank(&proof.mine, size);
-            if proof.holds() {
-                // A flag won for sure: the sooner the better.
-                return 10.0 + mine;
-            }
-            if theirs.len() == size {
-                // Both complete and mine loses: this flag is gone.
-                return -5.0 - f64::from(c.max_value()) / 10.0;
-            }
-            return mine - 0.5 * op_value;
-        }
-        // Can my side still beat theirs at all? If their side is complete and nothing I
-        // could ever add beats it, the flag is lost: dump low cards here.
-        if theirs.len() == size {
-            let th = best_formation(theirs, fog).strength();
-            let reach = best_completion(side, self.g.unseen & !(1u64 << c.0), size, fog)
-                .map_or(0, |f| f.strength());
-            if reach <= th {
-                return -5.0 - f64::from(c.max_value()) / 10.0;
-            }
-        }
-        let mine = side_value(side, size, fog, pool_hand, self.elsewhere, MISS_MINE);
-        // Cards on the table count more than hopes: they race the opponent to complete.
-        let progress = 0.3 * side.len() as f64 / size as f64;
-        mine - 0.5 * op_value + progress
+        let pool = Pool {
+            unseen: self.g.unseen,
+            hand: self.hand,
+            elsewhere: self.elsewhere,
+        };
+        placement(&self.g.flags[f], self.me, c, pool, op_value)
     }
 
     /// Flags the opponent could claim now if it were their turn (their side complete and
@@ -113,6 +80,68 @@ impl<'a> Sight<'a> {
     fn op_claimable(g: &BattleLine, op: usize) -> u16 {
         g.claims_holding(op)
     }
+}
+
+/// The troops a placement is judged against (each taken without the card placed).
+pub(super) struct Pool {
+    /// Troops nobody has seen: what the opponent's side can still be given, and mine.
+    pub unseen: u64,
+    /// Troops in the placing player's hand: certain to be theirs.
+    pub hand: u64,
+    /// Unseen troops that may still come to the placing player.
+    pub elsewhere: u64,
+}
+
+/// How good it is for player `me` to put formation card `c` on flag `fl` (its side has
+/// room), `op_value` what the opponent's side there can still become. The heuristic
+/// player's judgement of a play, and `infer.rs`'s model of the opponent's (there with an
+/// unknown hand: no troop certain, every unseen one to be found).
+pub(super) fn placement(fl: &Flag, me: usize, c: Card, pool: Pool, op_value: f64) -> f64 {
+    let size = fl.capacity();
+    let fog = fl.fog.is_some();
+    let mut side = [Card(0); 4];
+    let n = fl.side(me).len();
+    side[..n].copy_from_slice(fl.side(me));
+    side[n] = c;
+    let side = &side[..=n];
+    // A morale tactics card has an id above the troops' and is in none of the masks.
+    let not_c = if c.is_troop() { !(1u64 << c.0) } else { !0 };
+    let unseen = pool.unseen & not_c;
+    let theirs = fl.side(1 - me);
+    if side.len() == size {
+        let first = fl.first_complete.is_none_or(|s| s as usize == me);
+        let proof = prove_unchecked(side, theirs, unseen, fog, fl.mud.is_some(), first);
+        let mine = rank(&proof.mine, size);
+        if proof.holds() {
+            // A flag won for sure: the sooner the better.
+            return 10.0 + mine;
+        }
+        if theirs.len() == size {
+            // Both complete and mine loses: this flag is gone.
+            return -5.0 - f64::from(c.max_value()) / 10.0;
+        }
+        return mine - 0.5 * op_value;
+    }
+    // Can my side still beat theirs at all? If their side is complete and nothing I could
+    // ever add beats it, the flag is lost: dump low cards here.
+    if theirs.len() == size {
+        let th = best_formation(theirs, fog).strength();
+        let reach = best_completion(side, unseen, size, fog).map_or(0, |f| f.strength());
+        if reach <= th {
+            return -5.0 - f64::from(c.max_value()) / 10.0;
+        }
+    }
+    let mine = side_value(
+        side,
+        size,
+        fog,
+        pool.hand & not_c,
+        pool.elsewhere & not_c,
+        MISS_MINE,
+    );
+    // Cards on the table count more than hopes: they race the opponent to complete.
+    let progress = 0.3 * side.len() as f64 / size as f64;
+    mine - 0.5 * op_value + progress
 }
 
 /// The flags `p` could claim in `g` (read from a copy: claim proofs refresh a cache).

@@ -19,9 +19,8 @@
 //! reuses it. [`hand_weight`] reads it.
 
 use super::cards::Card;
-use super::evaluate::{rank, side_value, MISS_MINE, MISS_THEIRS};
-use super::formation::{best_completion, best_formation};
-use super::proof::prove_unchecked;
+use super::evaluate::{side_value, MISS_THEIRS};
+use super::heuristic::{placement, Pool};
 use super::state::*;
 use std::cell::RefCell;
 
@@ -62,37 +61,12 @@ thread_local! {
 /// play), `pool` the troops not on the table nor in the discard: the heuristic player's
 /// `placement` with the hand unknown.
 fn score(flags: &[Flag; NUM_FLAGS], opp: usize, c: Card, f: usize, pool: u64, op: f64) -> f64 {
-    let fl = &flags[f];
-    let size = fl.capacity();
-    let fog = fl.fog.is_some();
-    let mut side = [Card(0); 4];
-    let n = fl.side(opp).len();
-    side[..n].copy_from_slice(fl.side(opp));
-    side[n] = c;
-    let side = &side[..=n];
-    let pool = pool & !(1u64 << c.0);
-    let theirs = fl.side(1 - opp);
-    if side.len() == size {
-        let first = fl.first_complete.is_none_or(|s| s as usize == opp);
-        let proof = prove_unchecked(side, theirs, pool, fog, fl.mud.is_some(), first);
-        let mine = rank(&proof.mine, size);
-        if proof.holds() {
-            return 10.0 + mine;
-        }
-        if theirs.len() == size {
-            return -5.0 - f64::from(c.max_value()) / 10.0;
-        }
-        return mine - 0.5 * op;
-    }
-    if theirs.len() == size {
-        let th = best_formation(theirs, fog).strength();
-        let reach = best_completion(side, pool, size, fog).map_or(0, |f| f.strength());
-        if reach <= th {
-            return -5.0 - f64::from(c.max_value()) / 10.0;
-        }
-    }
-    let mine = side_value(side, size, fog, 0, pool, MISS_MINE);
-    mine - 0.5 * op + 0.3 * side.len() as f64 / size as f64
+    let pool = Pool {
+        unseen: pool,
+        hand: 0,
+        elsewhere: pool,
+    };
+    placement(&flags[f], opp, c, pool, op)
 }
 
 fn build(g: &BattleLine, opp: usize, card: Card, flag: usize, beta: f64) -> Option<PlayTable> {
