@@ -117,8 +117,8 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
     """Greedy(samples=None) and ISMCTS(exploration=None, expand_samples=None) ask the game
     (docs/agents.md, per-game settings): STRIFULL's Greedy scores each move on 16 redraws
     and its ISMCTS halves the root over Greedy's 64 best moves, Battle Line's over its 8 best,
-    Arte da Guerra's ISMCTS explores with c = 0.2, Zinordia's judges 16 candidates at each
-    expansion."""
+    Arte da Guerra's ISMCTS explores with c = 0.2 and halves its root over 64, Zinordia's
+    judges 16 candidates at each expansion."""
     assert (Greedy().samples, ISMCTS().exploration, ISMCTS().expand_samples) == (None,) * 3
     assert (Greedy().name, ISMCTS().name) == ("greedy", "ismcts:1000")
     g = midgame("strifull", seed=4, plies=40)
@@ -137,6 +137,8 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
         return [(str(s.action), s.visits) for s in agent.analyze(a).actions]
 
     assert visits(ISMCTS(iterations=300)) == visits(ISMCTS(iterations=300, exploration=0.2))
+    assert visits(ISMCTS(iterations=300)) == visits(ISMCTS(iterations=300, halving=64))
+    assert visits(ISMCTS(iterations=300)) != visits(ISMCTS(iterations=300, halving=0))
     z = midgame("zinordia", seed=4, plies=6)
 
     def zvisits(agent: ISMCTS) -> list[tuple[str, int]]:
