@@ -22,12 +22,22 @@ use crate::hex::coords::distance;
 /// (`ismcts_expand_samples`): against the settled Greedy 179 of 300 fresh games (seeds 253,
 /// 254) where 8 had 170, and 69-0-31 where 8 had 64-0-36 on seed 103, at 1.17 times the
 /// instructions an iteration (docs/research/issue-14-round13-zin.md).
+///
+/// Since round 19 the search plays the routine decisions below the root by the rule-based
+/// player (`ismcts_routine`: reaction windows, setup, the turn's last Star's play, the
+/// steps after a play's activation), so the tree branches on the decisions that matter
+/// and reaches further on the same iterations; its expansions judge 8 candidates again,
+/// which keeps the cost an iteration within 1.20 times the default before it (1.17×,
+/// where the routine with 16 cost 1.375×). Against the settled Greedy 281 of 400 fresh
+/// games (70.25%) where the default before had 238; against Heuristic 197-0-3 where it had
+/// 186-0-14 (docs/research/issue-14-round19.md).
 pub(super) const SEARCH: SearchParams = SearchParams {
     greedy_samples: 4,
     greedy_settle: true,
     ismcts_settle: true,
     ismcts_settle_turns: 1,
-    ismcts_expand_samples: 16,
+    ismcts_routine: true,
+    ismcts_expand_samples: 8,
     ..SearchParams::DEFAULT
 };
 
