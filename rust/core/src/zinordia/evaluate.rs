@@ -17,8 +17,8 @@ use crate::hex::coords::distance;
 /// turn (`ismcts_settle`, one whole turn): a leaf in the middle of a turn (a Star moved, its
 /// attack not yet made) misjudges the turn. Against the settled Greedy 255 of 400 fresh
 /// games (63.8%) where leaves scored mid-turn had 211 (52.8%), at 1.17 times the old
-/// default's instructions an iteration (docs/research/issue-14-round11-zin.md). Each
-/// expansion below the root judges 16 untried actions rather than the usual 8
+/// default's instructions an iteration (docs/research/issue-14-round11-zin.md). From round
+/// 13 to 18 each expansion below the root judged 16 untried actions rather than the usual 8
 /// (`ismcts_expand_samples`): against the settled Greedy 179 of 300 fresh games (seeds 253,
 /// 254) where 8 had 170, and 69-0-31 where 8 had 64-0-36 on seed 103, at 1.17 times the
 /// instructions an iteration (docs/research/issue-14-round13-zin.md).
