@@ -115,47 +115,52 @@ def test_agents_are_frozen_configurations() -> None:
 
 def test_settings_left_to_the_game_are_the_games_own() -> None:
     """Greedy(samples=None) and ISMCTS(exploration=None, expand_samples=None) ask the game
-    (docs/agents.md, per-game settings): STRIFULL's Greedy scores each move on 16 redraws
-    and its ISMCTS halves the root over Greedy's 64 best moves, Battle Line's over its 8 best,
-    Arte da Guerra's ISMCTS explores with c = 0.2 and halves its root over 64, Zinordia's
-    plays its routine decisions by rule below the root and judges 8 candidates at each
-    expansion."""
+    (docs/agents.md, per-game settings); STRIFULL's Greedy scores each move on 16 redraws."""
     assert (Greedy().samples, ISMCTS().exploration, ISMCTS().expand_samples) == (None,) * 3
     assert (Greedy().name, ISMCTS().name) == ("greedy", "ismcts:1000")
     g = midgame("strifull", seed=4, plies=40)
     for seed in range(4):
         assert Greedy(seed=seed).act(g) == Greedy(samples=16, seed=seed).act(g)
 
-    def svisits(agent: ISMCTS) -> list[tuple[str, int]]:
-        return [(str(s.action), s.visits) for s in agent.analyze(g).actions]
 
-    own = svisits(ISMCTS(iterations=300))
-    assert own == svisits(ISMCTS(iterations=300, halving=64))
-    assert own != svisits(ISMCTS(iterations=300, halving=0))
-    a = midgame("arte", seed=4, plies=12)
+# Each game's own search settings (docs/agents.md, per-game settings): a position, the
+# iterations, settings that search exactly as ISMCTS() with nothing set, and settings that
+# do not. STRIFULL halves the root over Greedy's 64 best moves, Battle Line over its 8 best,
+# Arte da Guerra explores with c = 0.2 and halves over 64, Zinordia plays its routine
+# decisions by rule below the root and judges 8 candidates at each expansion.
+OWN_SEARCH: list[tuple[str, int, int, list[dict[str, Any]], list[dict[str, Any]]]] = [
+    ("strifull", 40, 300, [{"halving": 64}], [{"halving": 0}]),
+    ("arte", 12, 300, [{"exploration": 0.2}, {"halving": 64}], [{"halving": 0}]),
+    (
+        "zinordia",
+        6,
+        200,
+        [{"routine": True, "expand_samples": 8}],
+        [{"routine": False}, {"expand_samples": 1}],
+    ),
+    ("battleline", 10, 300, [{"halving": 8}], [{"halving": 0}]),
+]
 
-    def visits(agent: ISMCTS) -> list[tuple[str, int]]:
-        return [(str(s.action), s.visits) for s in agent.analyze(a).actions]
 
-    assert visits(ISMCTS(iterations=300)) == visits(ISMCTS(iterations=300, exploration=0.2))
-    assert visits(ISMCTS(iterations=300)) == visits(ISMCTS(iterations=300, halving=64))
-    assert visits(ISMCTS(iterations=300)) != visits(ISMCTS(iterations=300, halving=0))
-    z = midgame("zinordia", seed=4, plies=6)
+@pytest.mark.parametrize(("name", "plies", "iterations", "same", "other"), OWN_SEARCH)
+def test_search_settings_left_to_the_game_are_the_games_own(
+    name: str,
+    plies: int,
+    iterations: int,
+    same: list[dict[str, Any]],
+    other: list[dict[str, Any]],
+) -> None:
+    g = midgame(name, seed=4, plies=plies)
 
-    def zvisits(agent: ISMCTS) -> list[tuple[str, int]]:
-        return [(str(s.action), s.visits) for s in agent.analyze(z).actions]
+    def visits(**settings: Any) -> list[tuple[str, int]]:
+        stats = ISMCTS(iterations=iterations, **settings).analyze(g)
+        return [(str(s.action), s.visits) for s in stats.actions]
 
-    own_z = zvisits(ISMCTS(iterations=200))
-    assert own_z == zvisits(ISMCTS(iterations=200, routine=True, expand_samples=8))
-    assert own_z != zvisits(ISMCTS(iterations=200, routine=False))
-    assert own_z != zvisits(ISMCTS(iterations=200, expand_samples=1))
-    b = midgame("battleline", seed=4, plies=10)
-
-    def bvisits(agent: ISMCTS) -> list[tuple[str, int]]:
-        return [(str(s.action), s.visits) for s in agent.analyze(b).actions]
-
-    assert bvisits(ISMCTS(iterations=300)) == bvisits(ISMCTS(iterations=300, halving=8))
-    assert bvisits(ISMCTS(iterations=300)) != bvisits(ISMCTS(iterations=300, halving=0))
+    own = visits()
+    for settings in same:
+        assert visits(**settings) == own, settings
+    for settings in other:
+        assert visits(**settings) != own, settings
 
 
 @pytest.mark.parametrize(
