@@ -284,6 +284,22 @@ struct Node<A> {
     next_sibling: u32,
 }
 
+impl<A> Node<A> {
+    /// The mean reward here, started at `prior` (when there is one, not NaN, and `weight` >
+    /// 0) as if seen `weight` times, so the prior leads while the node is little visited
+    /// and the search's results take over; `None` for a node never visited with no prior.
+    /// The UCB root's selection and the halving root's cut both read it.
+    fn mean(&self, prior: Option<f64>, weight: f64) -> Option<f64> {
+        match prior {
+            Some(p) if !p.is_nan() && weight > 0.0 => {
+                Some((self.reward + weight * p) / (f64::from(self.visits) + weight))
+            }
+            _ if self.visits > 0 => Some(self.reward / f64::from(self.visits)),
+            _ => None,
+        }
+    }
+}
+
 /// One root action after a search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootStat<A> {
@@ -609,12 +625,9 @@ impl<G: Game> Ismcts<G> {
             // prior, weighing `prior_visits` visits, as the UCB root's does (Gumbel MuZero
             // adds the prior to the value when it halves).
             let (prior, weight) = (&self.prior, self.prior_visits);
-            let mean = |n: &Node<G::Action>| match (n.visits, prior.get(n.id as usize)) {
-                (v, Some(&p)) if !p.is_nan() && weight > 0.0 => {
-                    (n.reward + weight * p) / (f64::from(v) + weight)
-                }
-                (0, _) => -1.0,
-                (v, _) => n.reward / f64::from(v),
+            let mean = |n: &Node<G::Action>| {
+                n.mean(prior.get(n.id as usize).copied(), weight)
+                    .unwrap_or(-1.0)
             };
             kids.sort_by(|&a, &b| {
                 mean(&self.nodes[b as usize])
@@ -754,12 +767,11 @@ impl<G: Game> Ismcts<G> {
             let mut best = NONE;
             let mut best_score = f64::NEG_INFINITY;
             let at_root = node == 0 && !self.prior.is_empty();
-            let mean_of = |n: &Node<G::Action>| match self.prior.get(n.id as usize) {
-                Some(&p) if at_root && !p.is_nan() => {
-                    (n.reward + self.prior_visits * p)
-                        / (f64::from(n.visits) + self.prior_visits).max(1.0)
-                }
-                _ => n.reward / f64::from(n.visits.max(1)),
+            // Every child here has been visited (a child is backed up in the iteration that
+            // adds it), so only the root prior's weighting can make a difference.
+            let mean_of = |n: &Node<G::Action>| {
+                let p = self.prior.get(n.id as usize).copied().filter(|_| at_root);
+                n.mean(p, self.prior_visits).unwrap_or(0.0)
             };
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
