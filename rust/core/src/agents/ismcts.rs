@@ -110,6 +110,10 @@ pub struct IsmctsConfig {
     /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_halving`).
     pub halving: Option<u32>,
+    /// Round 20 trial: candidates judged at an expansion of the first node on the path
+    /// where a player other than the searcher moves (the reply to the root's move); `0`:
+    /// every untried action. `None`: `expand_samples`, as everywhere.
+    pub first_reply_expand: Option<u32>,
     pub seed: u64,
 }
 
@@ -134,6 +138,7 @@ impl Default for IsmctsConfig {
             pick: None,
             routine: None,
             halving: None,
+            first_reply_expand: None,
             seed: 0,
         }
     }
@@ -262,6 +267,9 @@ impl IsmctsConfig {
         }
         if let Some(m) = self.halving {
             parts.push(format!("halving={m}"));
+        }
+        if let Some(m) = self.first_reply_expand {
+            parts.push(format!("re1={m}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -660,6 +668,7 @@ impl<G: Game> Ismcts<G> {
             self.path.push(forced);
             node = forced;
         }
+        let mut reply_seen = false;
         loop {
             if node != 0 && self.routine {
                 self.play_routine(&mut det)?;
@@ -708,8 +717,15 @@ impl<G: Game> Ismcts<G> {
                 }
                 // At the root every candidate is judged: it is expanded a few dozen times
                 // per move, so the greedy choice is always among its first children.
+                let first_reply = mover != me && !reply_seen;
                 let m = if node == 0 && self.expand > 1 {
                     self.untried.len()
+                } else if let (true, Some(r)) = (first_reply, self.config.first_reply_expand) {
+                    if r == 0 {
+                        self.untried.len()
+                    } else {
+                        (r as usize).min(self.untried.len())
+                    }
                 } else {
                     (self.expand as usize).min(self.untried.len())
                 };
@@ -792,6 +808,9 @@ impl<G: Game> Ismcts<G> {
                 return Err(no_moves::<G>());
             }
             let a = self.nodes[best as usize].action.ok_or_else(no_moves::<G>)?;
+            if mover != me {
+                reply_seen = true;
+            }
             self.note_turn(&det);
             det.apply(a)?;
             self.path.push(best);

@@ -357,6 +357,10 @@ impl AgentSpec {
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
                         "halving" => c.halving = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
+                        "re1" => {
+                            c.first_reply_expand =
+                                Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
