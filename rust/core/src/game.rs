@@ -66,6 +66,11 @@ pub struct SearchParams {
     /// root as sequential halving over the `m` root actions Greedy judges best, every
     /// candidate searched on the same redraws; 0: the root is a UCB node like the rest.
     pub ismcts_halving: u32,
+    /// ISMCTS's `first_reply_expand` when its configuration leaves it to the game: how
+    /// many untried actions `evaluate` judges at each expansion of the reply to the root's
+    /// move (the first node where another player moves); 0: `ismcts_expand_samples`, as
+    /// everywhere.
+    pub ismcts_first_reply_expand: u32,
 }
 
 impl SearchParams {
@@ -83,6 +88,7 @@ impl SearchParams {
         ismcts_routine: false,
         ismcts_expand_samples: 8,
         ismcts_halving: 0,
+        ismcts_first_reply_expand: 0,
     };
 }
 
@@ -256,6 +262,23 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// A heuristic value of the position for `player`, in [-1, 1]; used by the greedy
     /// agent and as a tie-breaker. Terminal states should return the true result.
     fn evaluate(&self, player: Player) -> f64;
+
+    /// Each of `actions` (legal here) judged for `player`: into `out`, in order, what
+    /// `evaluate(player)` gives the position after it (the true result, `returns()`, where
+    /// it ends the game). A game overrides this when it has a faster way than playing each
+    /// action on a copy and evaluating that, and must then give exactly the same values
+    /// (Battle Line reuses what a troop play leaves unchanged, `battleline/judge.rs`); the
+    /// search's expansions judge their candidates through it. `Ok(false)`: no faster way
+    /// (the default), `out` left alone.
+    fn evaluate_after(
+        &self,
+        actions: &[Self::Action],
+        player: Player,
+        out: &mut Vec<f64>,
+    ) -> Result<bool> {
+        let _ = (actions, player, out);
+        Ok(false)
+    }
 
     /// The move a sensible rule-based player makes here (the `Heuristic` agent, issue 14):
     /// the game's own rules of thumb, no search. Uses only what the player to move may see;

@@ -312,7 +312,8 @@ fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
 /// game's routine decisions (Battle Line's claims and draws) by rule below the root (None:
 /// the game's own, for both); `halving` m >= 2 runs the root as sequential halving over the m
 /// root actions Greedy judges best, each round on shared redraws (0: off; None: the game's
-/// own; needs an iteration budget). docs/agents.md says
+/// own; needs an iteration budget); `first_reply_expand` m judges m candidates at each
+/// expansion of the reply to the root's move (0: as every other node; None: the game's own). docs/agents.md says
 /// how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
@@ -324,8 +325,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -346,6 +347,7 @@ impl PyIsmcts {
         pick: Option<f64>,
         routine: Option<bool>,
         halving: Option<Whole>,
+        first_reply_expand: Option<Whole>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -367,6 +369,7 @@ impl PyIsmcts {
         let prior_samples = depth(prior_samples, "prior_samples")?;
         let settle_turns = depth(settle_turns, "settle_turns")?;
         let halving = depth(halving, "halving")?;
+        let first_reply_expand = depth(first_reply_expand, "first_reply_expand")?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -387,6 +390,7 @@ impl PyIsmcts {
             pick,
             routine,
             halving,
+            first_reply_expand,
             seed,
         };
         config.validate().py()?;
@@ -471,6 +475,12 @@ impl PyIsmcts {
     fn halving(&self) -> Option<u32> {
         self.config.halving
     }
+    /// Candidates judged at the expansions of the reply to the root's move (0: as every
+    /// other node), or None (the game's own).
+    #[getter]
+    fn first_reply_expand(&self) -> Option<u32> {
+        self.config.first_reply_expand
+    }
 
     #[getter]
     fn seed(&self) -> u64 {
@@ -543,7 +553,7 @@ impl PyIsmcts {
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
-             settle_turns={}, prior_settle={}, pick={}, routine={}, halving={})",
+             settle_turns={}, prior_settle={}, pick={}, routine={}, halving={}, first_reply_expand={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -560,6 +570,7 @@ impl PyIsmcts {
             opt(c.pick.map(|x| format!("{x:?}"))),
             opt(c.routine.map(|s| if s { "True" } else { "False" }.to_string())),
             opt(c.halving.map(|x| x.to_string())),
+            opt(c.first_reply_expand.map(|x| x.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -571,8 +582,15 @@ impl PyIsmcts {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let c = &self.config;
         // Two tuples joined: PyO3 converts tuples of at most 12 items.
-        let later =
-            (c.settle_turns, c.prior_settle, c.pick, c.routine, c.halving).into_pyobject(py)?;
+        let later = (
+            c.settle_turns,
+            c.prior_settle,
+            c.pick,
+            c.routine,
+            c.halving,
+            c.first_reply_expand,
+        )
+            .into_pyobject(py)?;
         let first = (
             c.iterations,
             c.seed,

@@ -110,9 +110,14 @@ pub struct IsmctsConfig {
     /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_halving`).
     pub halving: Option<u32>,
-    /// Round 20 trial: candidates judged at an expansion of the first node on the path
-    /// where a player other than the searcher moves (the reply to the root's move); `0`:
-    /// every untried action. `None`: `expand_samples`, as everywhere.
+    /// Candidates judged at an expansion of the first node on an iteration's path where a
+    /// player other than the searcher moves: the reply to the root's move. The opponent's
+    /// replies come from a hand every iteration redraws, so that node expands almost every
+    /// time it is reached and its children are, in effect, the best of a few random replies;
+    /// judging more there makes the tree's reply nearer the one a one-ply player would find.
+    /// `Some(m)`, `m >= 1`: the best of `m` untried actions drawn at random (all of them if
+    /// there are no more); `Some(0)`: as every other node (`expand_samples`); `None`: the
+    /// game's own ([`Game::search_params`]: `ismcts_first_reply_expand`).
     pub first_reply_expand: Option<u32>,
     pub seed: u64,
 }
@@ -188,6 +193,7 @@ impl IsmctsConfig {
         depth("prior_samples", self.prior_samples.unwrap_or(0))?;
         depth("settle_turns", self.settle_turns.unwrap_or(0))?;
         depth("halving", self.halving.unwrap_or(0))?;
+        depth("first_reply_expand", self.first_reply_expand.unwrap_or(0))?;
         if self
             .prior_visits
             .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
@@ -269,7 +275,7 @@ impl IsmctsConfig {
             parts.push(format!("halving={m}"));
         }
         if let Some(m) = self.first_reply_expand {
-            parts.push(format!("re1={m}"));
+            parts.push(format!("first_reply={m}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -348,6 +354,8 @@ pub struct Ismcts<G: Game> {
     /// Partnerships of the game searched (empty: none shared).
     teams: Teams,
     scratch: Vec<f64>,
+    /// The values of an expansion's candidates ([`Game::evaluate_after`]).
+    judged: Vec<f64>,
     /// `root_sums[id * players + p]`: the sum of player `p`'s values over the iterations
     /// that went through root action `id`.
     root_sums: Vec<f64>,
@@ -366,6 +374,8 @@ pub struct Ismcts<G: Game> {
     routine: bool,
     /// This search's `expand_samples` (the config's, else the game's).
     expand: u32,
+    /// This search's `first_reply_expand` (0: as `expand`).
+    first_reply_expand: u32,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -384,6 +394,7 @@ impl<G: Game> Ismcts<G> {
             expanded_applied: false,
             teams: Teams::default(),
             scratch: Vec::new(),
+            judged: Vec::new(),
             root_sums: Vec::new(),
             prior: Vec::new(),
             prior_visits: 0.0,
@@ -391,6 +402,7 @@ impl<G: Game> Ismcts<G> {
             leaf_owner: None,
             routine: false,
             expand: 0,
+            first_reply_expand: 0,
         }
     }
 
@@ -445,6 +457,10 @@ impl<G: Game> Ismcts<G> {
             .config
             .expand_samples
             .unwrap_or(params.ismcts_expand_samples);
+        self.first_reply_expand = self
+            .config
+            .first_reply_expand
+            .unwrap_or(params.ismcts_first_reply_expand);
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
@@ -720,12 +736,8 @@ impl<G: Game> Ismcts<G> {
                 let first_reply = mover != me && !reply_seen;
                 let m = if node == 0 && self.expand > 1 {
                     self.untried.len()
-                } else if let (true, Some(r)) = (first_reply, self.config.first_reply_expand) {
-                    if r == 0 {
-                        self.untried.len()
-                    } else {
-                        (r as usize).min(self.untried.len())
-                    }
+                } else if first_reply && self.first_reply_expand > 0 {
+                    (self.first_reply_expand as usize).min(self.untried.len())
                 } else {
                     (self.expand as usize).min(self.untried.len())
                 };
@@ -751,8 +763,14 @@ impl<G: Game> Ismcts<G> {
                         self.untried.swap(i, j);
                     }
                     self.note_turn(&det);
-                    let (_, a, after) = best_reply(&det, &self.untried[..m], mover, &self.teams)?
-                        .ok_or_else(no_moves::<G>)?;
+                    let (_, a, after) = best_reply(
+                        &det,
+                        &self.untried[..m],
+                        mover,
+                        &self.teams,
+                        &mut self.judged,
+                    )?
+                    .ok_or_else(no_moves::<G>)?;
                     det = after;
                     self.expanded_applied = true;
                     a
@@ -968,7 +986,7 @@ impl<G: Game> Ismcts<G> {
         if self.legal.len() == 1 {
             return det.apply(self.legal[0]);
         }
-        *det = best_reply(det, &self.legal, mover, &self.teams)?
+        *det = best_reply(det, &self.legal, mover, &self.teams, &mut self.judged)?
             .ok_or_else(no_moves::<G>)?
             .2;
         Ok(())

@@ -147,12 +147,29 @@ impl Teams {
 
 /// Of `actions` played from `game`, the one whose position is worth most to `mover`'s team
 /// (ties: the first), with its value and the position it leads to; `None` for no actions.
+/// Without teams the game judges them all at once ([`Game::evaluate_after`], the same
+/// values, faster where the game has a way), `values` its scratch.
 pub(crate) fn best_reply<G: Game>(
     game: &G,
     actions: &[G::Action],
     mover: Player,
     teams: &Teams,
+    values: &mut Vec<f64>,
 ) -> Result<Option<(f64, G::Action, G)>> {
+    if !teams.shared() && game.evaluate_after(actions, mover, values)? {
+        let mut best: Option<(f64, G::Action)> = None;
+        for (&a, &v) in actions.iter().zip(values.iter()) {
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, a));
+            }
+        }
+        return best
+            .map(|(v, a)| {
+                let mut after = game.clone();
+                after.apply(a).map(|()| (v, a, after))
+            })
+            .transpose();
+    }
     let mut best: Option<(f64, G::Action, G)> = None;
     for &a in actions {
         let mut after = game.clone();
@@ -357,7 +374,7 @@ impl AgentSpec {
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
                         "halving" => c.halving = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
-                        "re1" => {
+                        "first_reply" | "first_reply_expand" => {
                             c.first_reply_expand =
                                 Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }

@@ -14,6 +14,7 @@
 //! - [`position`]: the compact position string (FEN-like), read through [`json`];
 //! - [`observe`]: views, determinization, observation tensor, text render;
 //! - [`evaluate`]: the heuristic value of a position;
+//! - `judge`: a mover's candidate moves judged by that value, fast and exactly;
 //! - `heuristic`: the rule-based player behind the `Heuristic` agent.
 
 pub mod cards;
@@ -22,6 +23,7 @@ pub mod formation;
 mod heuristic;
 pub mod infer;
 pub mod json;
+mod judge;
 pub mod notation;
 pub mod observe;
 pub mod options;
@@ -137,6 +139,15 @@ impl Game for BattleLine {
     }
     fn evaluate(&self, player: Player) -> f64 {
         self.evaluate_for(player).unwrap_or(0.0)
+    }
+    fn evaluate_after(
+        &self,
+        actions: &[Action],
+        player: Player,
+        out: &mut Vec<f64>,
+    ) -> Result<bool> {
+        judge::evaluate_after(self, actions, player, out)?;
+        Ok(true)
     }
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
