@@ -14,6 +14,9 @@
 //!
 //! `rng` breaks ties among equally good choices.
 
+use std::cell::Cell;
+use std::thread::LocalKey;
+
 use super::ability::{Ability, Effect, Stat};
 use super::content::Star;
 use super::notation::Action;
@@ -31,6 +34,25 @@ pub(super) fn worth(d: &Star) -> i64 {
         + i64::from(d.amago) / 2
 }
 
+thread_local! {
+    /// The legal actions of the decision in hand and their scores: ISMCTS asks this player
+    /// for every routine decision and every settled turn, so a fresh list each time spent
+    /// much of its cost growing and freeing these (see [`with_buffer`]).
+    static LEGAL: Cell<Vec<Action>> = const { Cell::new(Vec::new()) };
+    static SCORES: Cell<Vec<i64>> = const { Cell::new(Vec::new()) };
+}
+
+/// `f` with the thread's buffer `cell`, emptied. The buffer is taken out of its cell for
+/// the call (and put back after), so a nested call would find an empty one and grow its
+/// own rather than clobber this one.
+fn with_buffer<T, R>(cell: &'static LocalKey<Cell<Vec<T>>>, f: impl FnOnce(&mut Vec<T>) -> R) -> R {
+    let mut buffer = cell.take();
+    buffer.clear();
+    let r = f(&mut buffer);
+    cell.set(buffer);
+    r
+}
+
 /// The best-scoring action (highest score), ties broken by `rng`.
 fn best(actions: &[Action], rng: &mut GameRng, score: impl FnMut(Action) -> i64) -> Option<Action> {
     best_scored(actions, rng, score).map(|(a, _)| a)
@@ -43,16 +65,18 @@ fn best_scored(
     rng: &mut GameRng,
     score: impl FnMut(Action) -> i64,
 ) -> Option<(Action, i64)> {
-    let scores: Vec<i64> = actions.iter().copied().map(score).collect();
-    let top = scores.iter().copied().max()?;
-    let tied = scores.iter().filter(|&&s| s == top).count();
-    let pick = rng.below(tied.max(1));
-    actions
-        .iter()
-        .zip(&scores)
-        .filter(|&(_, &s)| s == top)
-        .nth(pick)
-        .map(|(&a, &s)| (a, s))
+    with_buffer(&SCORES, |scores| {
+        scores.extend(actions.iter().copied().map(score));
+        let top = scores.iter().copied().max()?;
+        let tied = scores.iter().filter(|&&s| s == top).count();
+        let pick = rng.below(tied.max(1));
+        actions
+            .iter()
+            .zip(scores.iter())
+            .filter(|&(_, &s)| s == top)
+            .nth(pick)
+            .map(|(&a, &s)| (a, s))
+    })
 }
 
 /// A score at least this high is a kill.
@@ -183,8 +207,14 @@ impl ActivationScores {
 }
 
 pub(crate) fn choose(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
-    let mut legal = Vec::new();
-    g.legal_actions(&mut legal);
+    with_buffer(&LEGAL, |legal| {
+        g.legal_actions(legal);
+        choose_among(g, legal, rng)
+    })
+}
+
+/// [`choose`] among the legal actions `legal`.
+fn choose_among(g: &Zinordia, legal: &[Action], rng: &mut GameRng) -> Option<Action> {
     if legal.is_empty() {
         return None;
     }
@@ -193,7 +223,7 @@ pub(crate) fn choose(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
     let far = i64::from(u16::MAX);
     if !g.offers.is_empty() {
         // A reaction window: react (paying Âmago first) when possible.
-        return best(&legal, rng, |a| match a {
+        return best(legal, rng, |a| match a {
             Action::React { alt: false, .. } => 2,
             Action::React { alt: true, .. } => 1,
             _ => 0,
@@ -201,18 +231,18 @@ pub(crate) fn choose(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
     }
     match g.phase {
         Phase::Over => None,
-        Phase::Select { .. } => best(&legal, rng, |a| match a {
+        Phase::Select { .. } => best(legal, rng, |a| match a {
             Action::Pick(r) => sh.content.stars.get(usize::from(r)).map_or(0, worth),
             _ => i64::MIN,
         }),
-        Phase::Place { .. } => best(&legal, rng, |a| match a {
+        Phase::Place { .. } => best(legal, rng, |a| match a {
             Action::Place { zone: z, .. } => zone(z)
                 .and_then(|h| g.nearest_marker(h))
                 .map_or(0, |d| -i64::from(d)),
             _ => i64::MIN,
         }),
         Phase::Main => match g.play {
-            None => best(&legal, rng, |a| match a {
+            None => best(legal, rng, |a| match a {
                 Action::Play(slot) => {
                     let s = g.turn_player() * sh.per_player + usize::from(slot);
                     let Some(h) = g.stars[s].zone else { return 0 };
@@ -231,7 +261,7 @@ pub(crate) fn choose(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
                 // Playing every Star is free: end the turn only when nothing else is left.
                 _ => i64::MIN,
             }),
-            Some(play) => play_step(g, play, &legal, rng),
+            Some(play) => play_step(g, play, legal, rng),
         },
     }
 }
@@ -322,10 +352,11 @@ pub(crate) fn routine(g: &Zinordia, rng: &mut GameRng) -> Option<Action> {
             Some(play) if play.activated => {
                 // Built here rather than by `legal_actions`, whose activation scan costs
                 // more than the rest of this decision.
-                let mut legal = Vec::new();
-                g.moves(play, &mut legal);
-                legal.push(Action::EndPlay);
-                play_step(g, play, &legal, rng)
+                with_buffer(&LEGAL, |legal| {
+                    g.moves(play, legal);
+                    legal.push(Action::EndPlay);
+                    play_step(g, play, legal, rng)
+                })
             }
             Some(_) => None,
         },
