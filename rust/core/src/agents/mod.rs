@@ -389,7 +389,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply and seed, not {k:?}"),
                         )),
                     }
                 }
