@@ -89,24 +89,16 @@ pub(super) fn score_settled<G: Game>(
         // Drawn only when settling, so the plain Greedy's draws stay as they were.
         let ties = if settle_turn { rng.next_u64() } else { 0 };
         // Unsettled and without teams, the game judges every move at once (the same values
-        // as below, faster where it has a way: `Game::evaluate_after`).
-        if !settle_turn && !teams.shared() {
-            let legal_here = |e: Error| {
-                Error::invalid(format!(
-                    "{}: a legal move fails in a determinization ({e}); \
-                     resample_hidden must keep the mover's view",
-                    G::NAME
-                ))
-            };
-            if det
-                .evaluate_after(moves, me, &mut judged)
-                .map_err(legal_here)?
-            {
-                for (v, j) in sums.iter_mut().zip(&judged) {
-                    *v += j;
-                }
-                continue;
+        // as below, faster where it has a way: `Game::evaluate_after`). If that fails, the
+        // move-by-move loop below runs instead, so an error names the move that failed.
+        if !settle_turn
+            && !teams.shared()
+            && det.evaluate_after(moves, me, &mut judged).unwrap_or(false)
+        {
+            for (v, j) in sums.iter_mut().zip(&judged) {
+                *v += j;
             }
+            continue;
         }
         for (v, &a) in sums.iter_mut().zip(moves) {
             let mut after = det.clone();

@@ -148,7 +148,8 @@ impl Teams {
 /// Of `actions` played from `game`, the one whose position is worth most to `mover`'s team
 /// (ties: the first), with its value and the position it leads to; `None` for no actions.
 /// Without teams the game judges them all at once ([`Game::evaluate_after`], the same
-/// values, faster where the game has a way), `values` its scratch.
+/// values, faster where the game has a way), `values` its scratch; if that fails, each move
+/// is played in turn, so the error comes from the move that failed.
 pub(crate) fn best_reply<G: Game>(
     game: &G,
     actions: &[G::Action],
@@ -156,7 +157,7 @@ pub(crate) fn best_reply<G: Game>(
     teams: &Teams,
     values: &mut Vec<f64>,
 ) -> Result<Option<(f64, G::Action, G)>> {
-    if !teams.shared() && game.evaluate_after(actions, mover, values)? {
+    if !teams.shared() && game.evaluate_after(actions, mover, values).unwrap_or(false) {
         let mut best: Option<(f64, G::Action)> = None;
         for (&a, &v) in actions.iter().zip(values.iter()) {
             if best.is_none_or(|(b, _)| v > b) {
