@@ -119,6 +119,13 @@ pub struct IsmctsConfig {
     /// there are no more); `Some(0)`: as every other node (`expand_samples`); `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_first_reply_expand`).
     pub first_reply_expand: Option<u32>,
+    /// Scratch (round 21): the first reply is the best of `first_reply_expand` legal
+    /// replies drawn at random, tried or not, on this iteration's redraw; a known one is
+    /// descended into.
+    pub first_reply_policy: bool,
+    /// Scratch (round 21): with `routine`, the root's routine decisions too are played by
+    /// the game's rule instead of being searched.
+    pub root_routine: bool,
     pub seed: u64,
 }
 
@@ -144,6 +151,8 @@ impl Default for IsmctsConfig {
             routine: None,
             halving: None,
             first_reply_expand: None,
+            first_reply_policy: false,
+            root_routine: false,
             seed: 0,
         }
     }
@@ -273,6 +282,12 @@ impl IsmctsConfig {
         }
         if let Some(m) = self.halving {
             parts.push(format!("halving={m}"));
+        }
+        if self.first_reply_policy {
+            parts.push("rp=1".into());
+        }
+        if self.root_routine {
+            parts.push("rr=1".into());
         }
         if let Some(m) = self.first_reply_expand {
             parts.push(format!("first_reply={m}"));
@@ -716,6 +731,59 @@ impl<G: Game> Ismcts<G> {
                 }
                 ch = n.next_sibling;
             }
+            if self.config.first_reply_policy && node != 0 && mover != me && !reply_seen {
+                reply_seen = true;
+                let m = (self.first_reply_expand.max(1) as usize).min(self.legal.len());
+                self.untried.clear();
+                self.untried.extend_from_slice(&self.legal);
+                for i in 0..m {
+                    let j = i + self.rng.below(self.untried.len() - i);
+                    self.untried.swap(i, j);
+                }
+                self.note_turn(&det);
+                let (_, a, after) = best_reply(
+                    &det,
+                    &self.untried[..m],
+                    mover,
+                    &self.teams,
+                    &mut self.judged,
+                )?
+                .ok_or_else(no_moves::<G>)?;
+                det = after;
+                let id = det.action_id(a) as u32;
+                let mut found = NONE;
+                let mut ch = self.nodes[node as usize].first_child;
+                while ch != NONE {
+                    let n = &mut self.nodes[ch as usize];
+                    if n.id == id {
+                        n.avail += 1;
+                        found = ch;
+                        break;
+                    }
+                    ch = n.next_sibling;
+                }
+                if found != NONE {
+                    self.path.push(found);
+                    node = found;
+                    continue;
+                }
+                let child = self.nodes.len() as u32;
+                let parent = &mut self.nodes[node as usize];
+                let sibling = parent.first_child;
+                parent.first_child = child;
+                self.nodes.push(Node {
+                    action: Some(a),
+                    id,
+                    player: mover as u32,
+                    visits: 0,
+                    avail: 1,
+                    reward: 0.0,
+                    first_child: NONE,
+                    next_sibling: sibling,
+                });
+                self.path.push(child);
+                break;
+            }
             // Progressive widening: at most ceil(k * sqrt(visits + 1)) children in play.
             let allowed = match self.config.widening {
                 None => usize::MAX,
@@ -1009,6 +1077,16 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             0 => return Err(no_moves::<G>()),
             1 => return Ok(self.legal[0]),
             _ => {}
+        }
+        if self.config.root_routine
+            && self
+                .config
+                .routine
+                .unwrap_or(G::search_params().ismcts_routine)
+        {
+            if let Some(a) = game.routine_action(&mut self.rng) {
+                return Ok(a);
+            }
         }
         let stats = self.search(game)?;
         visits.extend(stats.children.iter().map(|c| (c.action, c.visits)));

@@ -378,6 +378,8 @@ impl AgentSpec {
                             c.first_reply_expand =
                                 Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
+                        "rp" => c.first_reply_policy = int(k, v)? != 0,
+                        "rr" => c.root_routine = int(k, v)? != 0,
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
