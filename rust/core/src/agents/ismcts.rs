@@ -126,6 +126,9 @@ pub struct IsmctsConfig {
     /// Scratch (round 21): with `routine`, the root's routine decisions too are played by
     /// the game's rule instead of being searched.
     pub root_routine: bool,
+    /// Scratch (round 21): `d > 0` stops the descent `d` actions below the root (the
+    /// leaf is scored there), so every leaf is as deep; 0: no limit.
+    pub tree_depth: u32,
     pub seed: u64,
 }
 
@@ -153,6 +156,7 @@ impl Default for IsmctsConfig {
             first_reply_expand: None,
             first_reply_policy: false,
             root_routine: false,
+            tree_depth: 0,
             seed: 0,
         }
     }
@@ -288,6 +292,9 @@ impl IsmctsConfig {
         }
         if self.root_routine {
             parts.push("rr=1".into());
+        }
+        if self.tree_depth > 0 {
+            parts.push(format!("td={}", self.tree_depth));
         }
         if let Some(m) = self.first_reply_expand {
             parts.push(format!("first_reply={m}"));
@@ -707,6 +714,9 @@ impl<G: Game> Ismcts<G> {
             let Some(mover) = det.current_player() else {
                 break;
             };
+            if self.config.tree_depth > 0 && self.path.len() > self.config.tree_depth as usize {
+                break;
+            }
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
