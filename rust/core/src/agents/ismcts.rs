@@ -129,6 +129,9 @@ pub struct IsmctsConfig {
     /// Scratch (round 21): `d > 0` stops the descent `d` actions below the root (the
     /// leaf is scored there), so every leaf is as deep; 0: no limit.
     pub tree_depth: u32,
+    /// Scratch (round 21): an iteration expands down to at least `d` actions below the
+    /// root before its leaf is scored; 0: one expansion, as before.
+    pub min_depth: u32,
     pub seed: u64,
 }
 
@@ -157,6 +160,7 @@ impl Default for IsmctsConfig {
             first_reply_policy: false,
             root_routine: false,
             tree_depth: 0,
+            min_depth: 0,
             seed: 0,
         }
     }
@@ -295,6 +299,9 @@ impl IsmctsConfig {
         }
         if self.tree_depth > 0 {
             parts.push(format!("td={}", self.tree_depth));
+        }
+        if self.min_depth > 0 {
+            parts.push(format!("md={}", self.min_depth));
         }
         if let Some(m) = self.first_reply_expand {
             parts.push(format!("first_reply={m}"));
@@ -873,6 +880,14 @@ impl<G: Game> Ismcts<G> {
                     det.apply(a)?;
                 }
                 self.path.push(child);
+                if self.path.len() <= self.config.min_depth as usize {
+                    // Scratch: keep expanding down to `min_depth` actions below the root.
+                    if mover != me {
+                        reply_seen = true;
+                    }
+                    node = child;
+                    continue;
+                }
                 break;
             }
             // Every legal action has a child: UCB over the available ones.

@@ -381,6 +381,7 @@ impl AgentSpec {
                         "rp" => c.first_reply_policy = int(k, v)? != 0,
                         "rr" => c.root_routine = int(k, v)? != 0,
                         "td" => c.tree_depth = int(k, v)?.try_into().unwrap_or(u32::MAX),
+                        "md" => c.min_depth = int(k, v)?.try_into().unwrap_or(u32::MAX),
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
