@@ -33,6 +33,19 @@ pub struct LanesOptions {
     /// Declare a compact observation (divisors all 1; every element is 0 or 1) without a
     /// writer of its own, so `Game::observation_u8`'s default is what writes it.
     pub compact: bool,
+    /// How `Game::evaluate_after` answers, so the agents' paths through it are tested.
+    pub judge: Judge,
+}
+
+/// `Game::evaluate_after` for Lanes: the trait's default (no faster way), a list judged by
+/// copying, playing and evaluating each move (the same values), or a failure every time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Judge {
+    #[default]
+    Default,
+    Listed,
+    Fails,
 }
 
 impl Default for LanesOptions {
@@ -41,6 +54,7 @@ impl Default for LanesOptions {
             players: 2,
             teams: false,
             compact: false,
+            judge: Judge::Default,
         }
     }
 }
@@ -51,6 +65,7 @@ impl LanesOptions {
             players,
             teams: false,
             compact: false,
+            judge: Judge::Default,
         }
     }
     pub fn two_against_two() -> Self {
@@ -58,6 +73,7 @@ impl LanesOptions {
             players: 4,
             teams: true,
             compact: false,
+            judge: Judge::Default,
         }
     }
     fn cards(&self) -> usize {
@@ -372,6 +388,23 @@ impl Game for Lanes {
     }
     fn render(&self, _player: Option<Player>) -> String {
         format!("{self:?}")
+    }
+    fn evaluate_after(&self, actions: &[Play], player: Player, out: &mut Vec<f64>) -> Result<bool> {
+        match self.options.judge {
+            Judge::Default => Ok(false),
+            Judge::Listed => {
+                out.clear();
+                for &a in actions {
+                    let mut after = self.clone();
+                    after.apply(a)?;
+                    out.push(after.evaluate(player));
+                }
+                Ok(true)
+            }
+            Judge::Fails => Err(Error::invalid(
+                "Lanes: evaluate_after fails (judge = fails)",
+            )),
+        }
     }
     fn evaluate(&self, player: Player) -> f64 {
         if self.finished() {

@@ -2,7 +2,7 @@
 
 use super::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
 use super::batch::{Batch, Mask, Views};
-use super::testgame::{Lanes, LanesOptions, Play};
+use super::testgame::{Judge, Lanes, LanesOptions, Play};
 use super::*;
 use crate::game::Game;
 use crate::session::Session;
@@ -1030,4 +1030,31 @@ fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
     assert!(obs.contains(&1));
     assert_eq!(obs.iter().map(|&x| f32::from(x)).collect::<Vec<_>>(), f);
     assert_eq!((mask, player), (fmask, fplayer));
+}
+
+#[test]
+fn judging_through_evaluate_after_or_its_failure_changes_no_game() {
+    // Greedy's scoring and the search's expansions ask the game to judge a list of moves at
+    // once (`Game::evaluate_after`); a game that does it (`Listed`, the same values) plays the
+    // same games as one that has no such way, and so does one whose `evaluate_after` fails:
+    // the agents then judge move by move, where an error would name the move.
+    let specs = [spec("greedy:samples=3"), spec("ismcts:60,expand=4")];
+    let cfg = TournamentConfig {
+        games: 8,
+        seed: 11,
+        threads: Some(1),
+        bootstrap: 0,
+        ..TournamentConfig::default()
+    };
+    let play = |judge: Judge| {
+        let opts = LanesOptions {
+            judge,
+            ..LanesOptions::default()
+        };
+        let r = arena::tournament::<Lanes>(&opts, &specs, &cfg, &Progress::default()).unwrap();
+        tables(&r)
+    };
+    let plain = play(Judge::Default);
+    assert_eq!(play(Judge::Listed), plain);
+    assert_eq!(play(Judge::Fails), plain);
 }
