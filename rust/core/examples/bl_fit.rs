@@ -3,7 +3,7 @@
 //! to the results of played games, by maximum likelihood (Texel-style tuning).
 //!
 //! ```sh
-//! cargo run --release --example bl_fit -- GAMES [SEED [STEPS [PLAYERS]]]
+//! cargo run --release --example bl_fit -- GAMES [SEED [STEPS [PLAYERS [THREADS]]]]
 //! cargo run --release --example bl_fit -- 3000 1
 //! cargo run --release --example bl_fit -- 1500 1 300 heuristic+greedy
 //! ```
@@ -24,6 +24,9 @@
 //! `heuristic` is the rule-based player as above; any other agent reads `evaluate`, so its
 //! games, and the fit, depend on the weights built in. The scores are also printed for
 //! each player's positions, so a fit on one kind of play can be checked on the other.
+//!
+//! THREADS (default: all cores) play the games; each game depends only on its index, so
+//! the samples, and the fit, are the same whatever the count.
 
 use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::battleline::evaluate::{
@@ -32,7 +35,7 @@ use kingdoms_core::battleline::evaluate::{
 use kingdoms_core::battleline::{BattleLine, Phase};
 use kingdoms_core::{Error, Game, GameRng, Result};
 
-const USAGE: &str = "usage: bl_fit GAMES [SEED [STEPS [PLAYERS]]]";
+const USAGE: &str = "usage: bl_fit GAMES [SEED [STEPS [PLAYERS [THREADS]]]]";
 const FLAGS: usize = 9;
 const PARAMS: usize = NUM_INPUTS + 2;
 /// Chance of a random move instead of the heuristic one, by game (`i % 3`).
@@ -276,10 +279,33 @@ fn run(args: &[String]) -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     let start = std::time::Instant::now();
-    let mut samples = Vec::new();
-    for i in 0..games {
-        samples.extend(play(seed, i, &players)?);
-    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads: u64 = number(args, 4, cores as u64)?.clamp(1, games.max(1));
+    // Thread t plays games t, t + threads, ...; the games are put back in index order.
+    let mut by_game: Vec<Option<Vec<Sample>>> = (0..games).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let players = &players;
+                scope.spawn(move || {
+                    (t..games)
+                        .step_by(threads as usize)
+                        .map(|i| play(seed, i, players).map(|s| (i, s)))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        for w in workers {
+            let played = w
+                .join()
+                .map_err(|_| Error::invalid("a game-playing thread panicked"))??;
+            for (i, s) in played {
+                by_game[i as usize] = Some(s);
+            }
+        }
+        Ok::<(), Error>(())
+    })?;
+    let samples: Vec<Sample> = by_game.into_iter().flatten().flatten().collect();
     let (wins, n) = samples.iter().fold((0.0, 0), |(w, n), s| (w + s.y, n + 1));
     println!(
         "{games} games (seed {seed}), {n} positions, player 0's mean result {:.3}, in {:.1} s",
