@@ -2,7 +2,7 @@
 //! (optionally after the rest of the mover's turn is played by the game's rule-based
 //! player: `settle`).
 
-use super::{no_moves, to_move, Agent, Teams};
+use super::{judge_moves, no_moves, played, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::GameRng;
@@ -88,31 +88,17 @@ pub(super) fn score_settled<G: Game>(
         let det = game.resample_hidden(me, rng.next_u64());
         // Drawn only when settling, so the plain Greedy's draws stay as they were.
         let ties = if settle_turn { rng.next_u64() } else { 0 };
-        // Unsettled and without teams, the game judges every move at once (the same values
-        // as below, faster where it has a way: `Game::evaluate_after`). If that fails, the
-        // move-by-move loop below runs instead, so an error names the move that failed.
-        if !settle_turn
-            && !teams.shared()
-            && det.evaluate_after(moves, me, &mut judged).unwrap_or(false)
-        {
+        if !settle_turn {
+            // All at once where the game has a way (`Game::evaluate_after`).
+            judge_moves(&det, moves, me, teams, &mut judged)?;
             for (v, j) in sums.iter_mut().zip(&judged) {
                 *v += j;
             }
             continue;
         }
         for (v, &a) in sums.iter_mut().zip(moves) {
-            let mut after = det.clone();
-            after.apply(a).map_err(|e| {
-                Error::invalid(format!(
-                    "{}: {} is legal but fails in a determinization ({e}); \
-                     resample_hidden must keep the mover's view",
-                    G::NAME,
-                    game.action_notation(a)
-                ))
-            })?;
-            if settle_turn {
-                settle(&mut after, owner, &mut GameRng::seed(ties))?;
-            }
+            let mut after = played(&det, a)?;
+            settle(&mut after, owner, &mut GameRng::seed(ties))?;
             *v += teams.value(&after, me);
         }
     }

@@ -1058,3 +1058,51 @@ fn judging_through_evaluate_after_or_its_failure_changes_no_game() {
     assert_eq!(play(Judge::Listed), plain);
     assert_eq!(play(Judge::Fails), plain);
 }
+
+#[test]
+fn a_move_that_fails_while_judged_is_named() {
+    // Judged move by move (Lanes has no faster way, or its way fails), a listed move that
+    // does not apply gives an error naming it, from Greedy's judging and the search's
+    // expansion alike.
+    for judge in [Judge::Default, Judge::Fails] {
+        let opts = LanesOptions {
+            judge,
+            ..LanesOptions::default()
+        };
+        let mut g = Lanes::new(5, &opts).unwrap();
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let gone = legal[0];
+        g.apply(gone).unwrap();
+        g.legal_actions(&mut legal);
+        assert!(
+            !legal.contains(&gone),
+            "the card played is no longer anyone's"
+        );
+        let moves = [legal[0], gone];
+        let mover = g.current_player().unwrap();
+        let teams = Teams::of(&g);
+        let name = g.action_notation(gone);
+        let mut values = Vec::new();
+        for err in [
+            judge_moves(&g, &moves, mover, &teams, &mut values).unwrap_err(),
+            best_reply(&g, &moves, mover, &teams, &mut values)
+                .map(|_| ())
+                .unwrap_err(),
+        ] {
+            let text = err.to_string();
+            assert!(text.contains(&name), "{text}");
+            assert!(text.contains("fails in a determinization"), "{text}");
+        }
+        // Both legal: judged, and the best of them found, without error.
+        let fine = [legal[0], legal[1]];
+        judge_moves(&g, &fine, mover, &teams, &mut values).unwrap();
+        assert_eq!(values.len(), 2);
+        let first = if values[1] > values[0] { 1 } else { 0 };
+        let (v, a, after) = best_reply(&g, &fine, mover, &teams, &mut Vec::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!((v, a), (values[first], fine[first]));
+        assert_eq!(teams.value(&after, mover), v);
+    }
+}
