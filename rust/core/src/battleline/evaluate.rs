@@ -259,9 +259,9 @@ pub fn value_of(inputs: &FlagInputs, w: &Weights) -> f64 {
 /// drawn, 0.57 a whole side's cards already played (formations race to complete); a
 /// proved claim 3.3 (96.5%: Deserter, Traitor or Redeploy may still undo it).
 pub const WEIGHTS: Weights = Weights {
-    flag: [0.413, -0.083, 0.568, -0.044, 0.052],
-    proved: 3.322,
-    sharp: 1.309,
+    flag: [0.612, -0.188, 0.066, -0.034, 0.150],
+    proved: 6.273,
+    sharp: 1.102,
 };
 
 impl BattleLine {
