@@ -140,15 +140,19 @@ impl Zinordia {
     /// The zones `p` places on (ZN-4.4): the first player's (team's) start zones, the
     /// others' privilege zones; privilege zones for everyone in free-for-all.
     pub fn placement_zones(&self, p: Player) -> Vec<Hex> {
+        self.shared.map.tagged(self.placement_tag(p))
+    }
+
+    /// The map tag of [`Self::placement_zones`]; asking a zone for it allocates nothing.
+    fn placement_tag(&self, p: Player) -> &'static str {
         let sh = &self.shared;
         let free_for_all = !sh.mode().teams && sh.players > 2;
         let first_team = self.order.first().map(|&f| sh.team(f));
-        let tag = if !free_for_all && Some(sh.team(p)) == first_team {
+        if !free_for_all && Some(sh.team(p)) == first_team {
             START
         } else {
             PRIVILEGE
-        };
-        sh.map.tagged(tag)
+        }
     }
 
     /// Stars `p` may not pick now (ZN-4.2, ZN-1.2): their team's picks, and in a draft every
@@ -237,7 +241,7 @@ impl Zinordia {
                     .get(usize::from(zone))
                     .copied()
                     .ok_or_else(|| Error::illegal("ZN-4.4", "no such zone"))?;
-                if !self.placement_zones(p).contains(&h) {
+                if !sh.map.has_tag(h, self.placement_tag(p)) {
                     return Err(Error::illegal(
                         "ZN-4.4",
                         "not one of this player's placement zones (start or privilege)",
@@ -378,18 +382,19 @@ impl Zinordia {
             }
             Phase::Place { step } => {
                 let p = self.placement_order().get(step).copied().unwrap_or(0);
-                let zones = self.placement_zones(p);
+                // The free zones are the same for every unplaced Star: listed once.
+                let mut ids: Vec<u8> = self
+                    .placement_zones(p)
+                    .iter()
+                    .filter(|&&h| self.board.occupant(h).is_none())
+                    .filter_map(|&h| sh.zone_id(h).map(|z| z as u8))
+                    .collect();
+                ids.sort_unstable();
                 for slot in 0..sh.per_player {
                     if self.stars[p * sh.per_player + slot].zone.is_some() {
                         continue;
                     }
-                    let mut ids: Vec<u8> = zones
-                        .iter()
-                        .filter(|&&h| self.board.occupant(h).is_none())
-                        .filter_map(|&h| sh.zone_id(h).map(|z| z as u8))
-                        .collect();
-                    ids.sort_unstable();
-                    out.extend(ids.into_iter().map(|zone| Action::Place {
+                    out.extend(ids.iter().map(|&zone| Action::Place {
                         slot: slot as u8,
                         zone,
                     }));
