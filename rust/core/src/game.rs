@@ -263,6 +263,16 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// agent and as a tie-breaker. Terminal states should return the true result.
     fn evaluate(&self, player: Player) -> f64;
 
+    /// [`Game::evaluate`] for every player at once: `out[p]` gets `evaluate(p)`, for each
+    /// `p` below `out.len()`. A game whose players' values are tied overrides it to compute
+    /// them once, and must give exactly the same values (Battle Line's are zero-sum: player
+    /// 1's is player 0's negated); the search scores its leaves through it.
+    fn evaluate_each(&self, out: &mut [f64]) {
+        for (p, v) in out.iter_mut().enumerate() {
+            *v = self.evaluate(p);
+        }
+    }
+
     /// Each of `actions` (legal here) judged for `player`: into `out`, in order, what
     /// `evaluate(player)` gives the position after it (the true result, `returns()`, where
     /// it ends the game). A game overrides this when it has a faster way than playing each

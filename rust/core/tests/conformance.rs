@@ -114,6 +114,7 @@ fn conformance<G: Game>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
                 json_round_trip(&mut r, g);
                 determinizations(&mut r, g, &refusals);
                 heuristic_sight(&mut r, g);
+                evaluate_each_agrees(&mut r, g);
                 if ply % AGENT_EVERY == 0 {
                     agents_sight(&mut r, g);
                 }
@@ -351,6 +352,25 @@ fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
                 b.map(|b| d.action_notation(b))
             )
         });
+    }
+}
+
+/// `evaluate_each` (how the search scores a leaf) gives each player exactly what
+/// `evaluate` gives them, bit for bit, here and in a redraw of the mover's view.
+fn evaluate_each_agrees<G: Game>(r: &mut Report, g: &G) {
+    let worlds = match g.current_player() {
+        Some(p) => vec![g.clone(), g.resample_hidden(p, RESAMPLES[0])],
+        None => vec![g.clone()],
+    };
+    for w in &worlds {
+        let mut each = vec![f64::NAN; g.num_players()];
+        w.evaluate_each(&mut each);
+        for (p, v) in each.iter().enumerate() {
+            let plain = w.evaluate(p);
+            r.check("evaluate_each", v.to_bits() == plain.to_bits(), || {
+                format!("evaluate_each gives player {p} {v}, evaluate {plain}")
+            });
+        }
     }
 }
 

@@ -943,8 +943,9 @@ impl<G: Game> Ismcts<G> {
                     settling += 1;
                     continue;
                 }
-                for (p, v) in self.values.iter_mut().enumerate() {
-                    *v = det.evaluate(p).clamp(-1.0, 1.0);
+                det.evaluate_each(&mut self.values);
+                for v in self.values.iter_mut() {
+                    *v = v.clamp(-1.0, 1.0);
                 }
                 return Ok(());
             }

@@ -276,16 +276,21 @@ impl BattleLine {
     /// searcher's expectation.
     pub fn evaluate_for(&self, player: usize) -> Result<f64> {
         let (me, _) = me_and_opponent(player)?;
+        Ok(self.evaluate_both()[me])
+    }
+
+    /// [`BattleLine::evaluate_for`] of player 0 and of player 1, from one evaluation.
+    pub fn evaluate_both(&self) -> [f64; 2] {
         if self.phase == Phase::Over {
-            return Ok(match self.winner {
-                Some(w) if w as usize == me => 1.0,
-                Some(_) => -1.0,
-                None => 0.0,
-            });
+            return match self.winner {
+                Some(0) => [1.0, -1.0],
+                Some(_) => [-1.0, 1.0],
+                None => [0.0, 0.0],
+            };
         }
         // Kept inside (-1, 1): a won game is worth more than any running one.
         let v = value_of(&self.flag_inputs(), &WEIGHTS).clamp(-0.99, 0.99);
-        Ok(if me == 0 { v } else { -v })
+        [v, -v]
     }
 
     /// The model's inputs for this whole world (both hands read): per open flag, player

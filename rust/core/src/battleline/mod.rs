@@ -140,6 +140,13 @@ impl Game for BattleLine {
     fn evaluate(&self, player: Player) -> f64 {
         self.evaluate_for(player).unwrap_or(0.0)
     }
+    // Zero-sum: one model evaluation for both players instead of one each.
+    fn evaluate_each(&self, out: &mut [f64]) {
+        let both = self.evaluate_both();
+        for (v, b) in out.iter_mut().zip(both) {
+            *v = b;
+        }
+    }
     fn evaluate_after(
         &self,
         actions: &[Action],
