@@ -342,6 +342,7 @@ pub struct SearchStats<A> {
 pub struct Ismcts<G: Game> {
     config: IsmctsConfig,
     rng: GameRng,
+    searcher: Player,
     nodes: Vec<Node<G::Action>>,
     legal: Vec<G::Action>,
     /// `marks[id] == gen`: legal in this step; `gen + 1`: legal and already a child.
@@ -383,6 +384,7 @@ impl<G: Game> Ismcts<G> {
     pub fn new(config: IsmctsConfig) -> Self {
         Ismcts {
             rng: GameRng::seed(config.seed),
+            searcher: 0,
             config,
             nodes: Vec::new(),
             legal: Vec::new(),
@@ -667,6 +669,19 @@ impl<G: Game> Ismcts<G> {
     /// One determinize-select-expand-rollout-backup pass, on the redraw `seed`; `forced` (a
     /// root child) is taken at the root instead of selecting (halving), `NONE`: select.
     fn iterate(&mut self, root: &G, me: Player, seed: u64, forced: u32) -> Result<()> {
+        // Scratch (round 23): `KINGDOMS_R23_CRN=1` draws the iteration's own random choices
+        // from its redraw seed, so halving's candidates share them.
+        if crn() {
+            let saved = std::mem::replace(&mut self.rng, GameRng::stream(seed, 0x2323));
+            let r = self.iterate_inner(root, me, seed, forced);
+            self.rng = saved;
+            return r;
+        }
+        self.iterate_inner(root, me, seed, forced)
+    }
+
+    fn iterate_inner(&mut self, root: &G, me: Player, seed: u64, forced: u32) -> Result<()> {
+        self.searcher = me;
         let mut det = root.resample_hidden(me, seed);
         self.path.clear();
         self.path.push(0);
@@ -946,6 +961,24 @@ impl<G: Game> Ismcts<G> {
                 for (p, v) in self.values.iter_mut().enumerate() {
                     *v = det.evaluate(p).clamp(-1.0, 1.0);
                 }
+                // Scratch (round 23): `KINGDOMS_R23_LEAF=R` averages the leaf over the
+                // world and R - 1 redraws of it from the searcher's sight.
+                let r = leaf_redraws();
+                if r > 1 {
+                    for _ in 1..r {
+                        let seed = self.rng.next_u64();
+                        let uni = std::env::var("KINGDOMS_R23_UNI").is_ok_and(|v| v == "1");
+                        crate::battleline::observe::UNIFORM.with(|u| u.set(uni));
+                        let d2 = det.resample_hidden(self.searcher, seed);
+                        crate::battleline::observe::UNIFORM.with(|u| u.set(false));
+                        for (p, v) in self.values.iter_mut().enumerate() {
+                            *v += d2.evaluate(p).clamp(-1.0, 1.0);
+                        }
+                    }
+                    for v in self.values.iter_mut() {
+                        *v /= r as f64;
+                    }
+                }
                 return Ok(());
             }
             last_mover = det.current_player();
@@ -1018,4 +1051,21 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+fn crn() -> bool {
+    use std::sync::OnceLock;
+    static CRN: OnceLock<bool> = OnceLock::new();
+    *CRN.get_or_init(|| std::env::var("KINGDOMS_R23_CRN").is_ok_and(|v| v == "1"))
+}
+
+fn leaf_redraws() -> u32 {
+    use std::sync::OnceLock;
+    static R: OnceLock<u32> = OnceLock::new();
+    *R.get_or_init(|| {
+        std::env::var("KINGDOMS_R23_LEAF")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+    })
 }

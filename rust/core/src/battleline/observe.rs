@@ -310,7 +310,10 @@ impl BattleLine {
     /// moves scored 1,204 of 1,800 games against Greedy where the uniform redraw and a UCB
     /// root scored 1,124 (issue 14, round 17).
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
-        self.resample_with(player, seed, Some(infer::SETTINGS))
+        if UNIFORM.with(|u| u.get()) {
+            return self.resample_with(player, seed, None);
+        }
+        self.resample_with(player, seed, Some(scratch_settings()))
     }
 
     /// [`BattleLine::resample`] with the opponent's hand weighted by its last troop play
@@ -427,4 +430,28 @@ impl BattleLine {
         g.rebuild();
         Ok(g)
     }
+}
+
+thread_local! {
+    /// Scratch (round 23): the search's leaf redraws are uniform.
+    pub static UNIFORM: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Scratch (round 23): `KINGDOMS_R23_K=K[,BETA]` overrides the inference's pool and β.
+fn scratch_settings() -> infer::InferSettings {
+    use std::sync::OnceLock;
+    static S: OnceLock<infer::InferSettings> = OnceLock::new();
+    *S.get_or_init(|| {
+        let mut s = infer::SETTINGS;
+        if let Ok(v) = std::env::var("KINGDOMS_R23_K") {
+            let mut it = v.split(',');
+            if let Some(k) = it.next().and_then(|k| k.parse().ok()) {
+                s.pool = k;
+            }
+            if let Some(b) = it.next().and_then(|b| b.parse().ok()) {
+                s.beta = b;
+            }
+        }
+        s
+    })
 }
