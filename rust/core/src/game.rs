@@ -306,6 +306,15 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         None
     }
 
+    /// A move that no other move here is better than, which the judging agents (Greedy,
+    /// ISMCTS) play at once instead of weighing it against the rest: judged by evaluation
+    /// or search, a move only a little better than another is often lost to noise (issue
+    /// 14, round 24: Battle Line's search declined a provable claim about once a game).
+    /// Read only from what the player to move may see. Default: none.
+    fn dominant_action(&self) -> Option<Self::Action> {
+        None
+    }
+
     /// The search settings this game's agents use unless told otherwise (issue 14: how
     /// widely ISMCTS explores depends on the scale of `evaluate`, how many redraws Greedy
     /// needs on how much chance a move meets). Default: [`SearchParams::DEFAULT`].

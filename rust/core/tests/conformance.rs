@@ -114,6 +114,7 @@ fn conformance<G: Game>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
                 json_round_trip(&mut r, g);
                 determinizations(&mut r, g, &refusals);
                 heuristic_sight(&mut r, g);
+                dominant_sight(&mut r, g);
                 evaluate_each_agrees(&mut r, g);
                 if ply % AGENT_EVERY == 0 {
                     agents_sight(&mut r, g);
@@ -349,6 +350,31 @@ fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
             format!(
                 "the heuristic player chose {:?}, but {:?} in resample_hidden({mover}, {seed})",
                 g.action_notation(a),
+                b.map(|b| d.action_notation(b))
+            )
+        });
+    }
+}
+
+/// The game's dominant move, which the judging agents play unweighed, is legal and reads
+/// nothing the mover cannot see: the same in every `resample_hidden` of the mover's view.
+fn dominant_sight<G: Game>(r: &mut Report, g: &G) {
+    let Some(mover) = g.current_player() else {
+        return;
+    };
+    let a = g.dominant_action();
+    if let Some(a) = a {
+        r.check("dominant_legal", legal(g).contains(&a), || {
+            format!("the dominant move {:?} is not legal", g.action_notation(a))
+        });
+    }
+    for seed in RESAMPLES {
+        let d = g.resample_hidden(mover, seed);
+        let b = d.dominant_action();
+        r.check("dominant_hides_nothing", b == a, || {
+            format!(
+                "the dominant move is {:?}, but {:?} in resample_hidden({mover}, {seed})",
+                a.map(|a| g.action_notation(a)),
                 b.map(|b| d.action_notation(b))
             )
         });

@@ -2,7 +2,7 @@
 //! (optionally after the rest of the mover's turn is played by the game's rule-based
 //! player: `settle`).
 
-use super::{judge_moves, no_moves, played, to_move, Agent, Teams};
+use super::{judge_moves, obvious_move, played, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::GameRng;
@@ -155,10 +155,8 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         let me = to_move(game)?;
         game.legal_actions(&mut self.buf);
-        match self.buf.len() {
-            0 => return Err(no_moves::<G>()),
-            1 => return Ok(self.buf[0]),
-            _ => {}
+        if let Some(a) = obvious_move(game, &self.buf)? {
+            return Ok(a);
         }
         self.values.clear();
         self.values.resize(self.buf.len(), 0.0);

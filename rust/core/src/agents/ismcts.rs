@@ -31,7 +31,7 @@
 //! search allocates only what `resample_hidden`, `clone` and `apply` of the game allocate.
 
 use super::greedy::MAX_SETTLE;
-use super::{best_reply, no_moves, to_move, Agent, Teams};
+use super::{best_reply, no_moves, obvious_move, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::GameRng;
@@ -1006,10 +1006,8 @@ impl<G: Game> Agent<G> for Ismcts<G> {
         visits.clear();
         to_move(game)?;
         game.legal_actions(&mut self.legal);
-        match self.legal.len() {
-            0 => return Err(no_moves::<G>()),
-            1 => return Ok(self.legal[0]),
-            _ => {}
+        if let Some(a) = obvious_move(game, &self.legal)? {
+            return Ok(a);
         }
         let stats = self.search(game)?;
         visits.extend(stats.children.iter().map(|c| (c.action, c.visits)));

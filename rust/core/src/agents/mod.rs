@@ -216,6 +216,17 @@ pub(crate) fn best_reply<G: Game>(
     Ok(best)
 }
 
+/// The move a judging agent plays without judging, given the legal moves `legal` of
+/// `game`: the only one, or the game's [`Game::dominant_action`]; `None` when there is a
+/// choice to weigh. An error when nothing is legal.
+pub(crate) fn obvious_move<G: Game>(game: &G, legal: &[G::Action]) -> Result<Option<G::Action>> {
+    match legal {
+        [] => Err(no_moves::<G>()),
+        [only] => Ok(Some(*only)),
+        _ => Ok(game.dominant_action().filter(|a| legal.contains(a))),
+    }
+}
+
 /// The player to move, or an error for a finished game.
 pub(crate) fn to_move<G: Game>(game: &G) -> Result<usize> {
     game.current_player()

@@ -167,6 +167,15 @@ impl Game for BattleLine {
             _ => None,
         }
     }
+    // Claiming a provable flag: a claimed flag is out of the tactics' reach (Deserter,
+    // Traitor, Redeploy), and a claim that completes a breakthrough or five flags ends the
+    // game before the opponent's turn. Declining keeps one thing, the chance to Redeploy
+    // one's own card off the flag, which gives the proof up; the game counts that as
+    // never worth it.
+    fn dominant_action(&self) -> Option<Action> {
+        (self.phase == Phase::Claim && self.claimable != 0)
+            .then(|| Action::Claim(self.claimable.trailing_zeros() as u8))
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }
