@@ -264,6 +264,12 @@ pub const WEIGHTS: Weights = Weights {
     sharp: 1.309,
 };
 
+/// Scratch switch (round 24): `KINGDOMS_R24_EXCL=1`.
+pub fn exclusive_hands() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("KINGDOMS_R24_EXCL").is_ok_and(|v| v == "1"))
+}
+
 impl BattleLine {
     /// Heuristic value for `player` in [-1, 1], zero-sum: `evaluate_for(0) ==
     /// -evaluate_for(1)`; the true result once the game is over, else `2 P - 1` for the
@@ -305,10 +311,53 @@ impl BattleLine {
     /// The last two are the same for every flag.
     pub fn flag_inputs(&self) -> FlagInputs {
         let pools = self.pools();
+        if exclusive_hands() {
+            let sides = self.exclusive_sides(pools);
+            return self.flag_inputs_by(|f, p| sides[f][p]);
+        }
         self.flag_inputs_by(|f, p| {
             let (rank, missing, _) = self.side_input(f, p, pools);
             (rank, missing)
         })
+    }
+
+    /// Scratch (round 24, `KINGDOMS_R24_EXCL=1`): inputs 0 and 1 of every side with each
+    /// hand card counted on one flag only. Flags are taken best completion first; a flag
+    /// whose completion needs a hand card an earlier flag took is completed again without
+    /// the cards taken.
+    fn exclusive_sides(&self, pools: ([u64; 2], u64)) -> [[(f64, f64); 2]; NUM_FLAGS] {
+        let mut out = [[(0.0, 0.0); 2]; NUM_FLAGS];
+        let (hands, deck) = pools;
+        for p in 0..2 {
+            let mut first = [(0.0, 0.0, 0u64); NUM_FLAGS];
+            let mut order: Vec<usize> = Vec::with_capacity(NUM_FLAGS);
+            for f in 0..NUM_FLAGS {
+                if self.flags[f].claimed.is_some() {
+                    continue;
+                }
+                first[f] = self.side_input(f, p, pools);
+                order.push(f);
+            }
+            order.sort_by(|&a, &b| {
+                first[b]
+                    .0
+                    .partial_cmp(&first[a].0)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.cmp(&b))
+            });
+            let mut used = 0u64;
+            for f in order {
+                let (mut rank, mut missing, mut bits) = first[f];
+                if bits & hands[p] & used != 0 {
+                    let mut h = hands;
+                    h[p] &= !used;
+                    (rank, missing, bits) = self.side_input(f, p, (h, deck));
+                }
+                used |= bits & hands[p];
+                out[f][p] = (rank, missing);
+            }
+        }
+        out
     }
 
     /// Each player's hand troops and the troops still to be drawn (neither on the table,

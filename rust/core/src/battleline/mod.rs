@@ -153,6 +153,9 @@ impl Game for BattleLine {
         player: Player,
         out: &mut Vec<f64>,
     ) -> Result<bool> {
+        if evaluate::exclusive_hands() {
+            return Ok(false);
+        }
         judge::evaluate_after(self, actions, player, out)?;
         Ok(true)
     }
