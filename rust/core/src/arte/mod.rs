@@ -146,6 +146,18 @@ impl Game for Arte {
             _ => None,
         }
     }
+    // The solved combat move and the sudden-death pick are dominant (above: what follows
+    // a round depends only on the victory-pile lead, which the solver's move maximises
+    // against any reply; the best card and row wins any tie the other side's unseen pick
+    // makes). Ties are broken by a fixed seed, so the move is a function of the position.
+    fn dominant_action(&self) -> Option<Action> {
+        let mut first = crate::rng::GameRng::seed(0);
+        match self.phase {
+            Phase::Combat => solve::combat_move(self, &mut first),
+            Phase::SuddenDeath => heuristic::heuristic_action(self, &mut first),
+            _ => None,
+        }
+    }
     fn search_params() -> crate::game::SearchParams {
         evaluate::SEARCH
     }

@@ -116,3 +116,47 @@ fn routine_decisions_are_combat_sudden_death_and_forced_placements() {
     assert!(seen[Phase::Combat as usize] > 100, "{seen:?}");
     assert!(seen[Phase::Terrain as usize] > 10, "{seen:?}");
 }
+
+/// The solved combat move and the sudden-death pick are the game's dominant moves, which
+/// Greedy and ISMCTS play without weighing them (issue 14, round 24); nothing else is.
+#[test]
+fn the_judging_agents_play_the_solved_combat() {
+    use crate::agents::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
+    let positions = combat_positions();
+    for g in positions.iter().step_by(7) {
+        let a = g.dominant_action().expect("a standard round is solved");
+        assert_eq!(Some(a), combat_move(g, &mut GameRng::seed(0)));
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let ismcts = Ismcts::<Arte>::new(IsmctsConfig {
+            iterations: Some(30),
+            seed: 5,
+            ..IsmctsConfig::default()
+        })
+        .act(g)
+        .unwrap();
+        let greedy = GreedyAgent::<Arte>::new(GreedyConfig {
+            seed: 5,
+            ..GreedyConfig::default()
+        })
+        .act(g)
+        .unwrap();
+        assert_eq!((ismcts, greedy), (a, a), "\n{}", g.render(None));
+    }
+    let mut g = Arte::new(3, &Options::default()).unwrap();
+    let mut rng = GameRng::seed(3);
+    let mut buf = Vec::new();
+    let mut others = 0;
+    while !g.is_terminal() {
+        if !matches!(g.phase, Phase::Combat | Phase::SuddenDeath) {
+            assert_eq!(g.dominant_action(), None);
+            others += 1;
+        }
+        g.legal_actions(&mut buf);
+        g.apply(*rng.choose(&buf).unwrap()).unwrap();
+    }
+    assert!(others > 10);
+}
