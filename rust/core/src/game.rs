@@ -309,7 +309,7 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// A move that no other move here is better than, which the judging agents (Greedy,
     /// ISMCTS) play at once instead of weighing it against the rest: judged by evaluation
     /// or search, a move only a little better than another is often lost to noise (issue
-    /// 14, round 24: Battle Line's search declined a provable claim about once a game).
+    /// 14, round 24: Battle Line's search declined a provable claim about once in two games).
     /// Read only from what the player to move may see. Default: none.
     fn dominant_action(&self) -> Option<Self::Action> {
         None
