@@ -329,51 +329,38 @@ fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]
     }
 }
 
-/// The heuristic player's move is legal and does not depend on what the mover cannot see.
+/// The heuristic player's move is legal and reads nothing the mover cannot see.
 fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
-    let Some(mover) = g.current_player() else {
-        return;
-    };
-    let Some(a) = g.heuristic_action(&mut GameRng::seed(7)) else {
-        return; // no heuristic player in this game
-    };
-    r.check("heuristic_legal", legal(g).contains(&a), || {
-        format!(
-            "the heuristic player chose {:?}, not legal",
-            g.action_notation(a)
-        )
+    sight(r, g, "heuristic", |h| {
+        h.heuristic_action(&mut GameRng::seed(7))
     });
-    for seed in RESAMPLES {
-        let d = g.resample_hidden(mover, seed);
-        let b = d.heuristic_action(&mut GameRng::seed(7));
-        r.check("heuristic_hides_nothing", b == Some(a), || {
-            format!(
-                "the heuristic player chose {:?}, but {:?} in resample_hidden({mover}, {seed})",
-                g.action_notation(a),
-                b.map(|b| d.action_notation(b))
-            )
-        });
-    }
 }
 
 /// The game's dominant move, which the judging agents play unweighed, is legal and reads
-/// nothing the mover cannot see: the same in every `resample_hidden` of the mover's view.
+/// nothing the mover cannot see.
 fn dominant_sight<G: Game>(r: &mut Report, g: &G) {
+    sight(r, g, "dominant", |h| h.dominant_action());
+}
+
+/// A move chosen by `choose` (none: nothing to check) is legal, and the same in every
+/// `resample_hidden` of the mover's view; failures are named `{what}_legal` and
+/// `{what}_hides_nothing`.
+fn sight<G: Game>(r: &mut Report, g: &G, what: &str, choose: impl Fn(&G) -> Option<G::Action>) {
     let Some(mover) = g.current_player() else {
         return;
     };
-    let a = g.dominant_action();
+    let a = choose(g);
     if let Some(a) = a {
-        r.check("dominant_legal", legal(g).contains(&a), || {
-            format!("the dominant move {:?} is not legal", g.action_notation(a))
+        r.check(&format!("{what}_legal"), legal(g).contains(&a), || {
+            format!("the {what} move {:?} is not legal", g.action_notation(a))
         });
     }
     for seed in RESAMPLES {
         let d = g.resample_hidden(mover, seed);
-        let b = d.dominant_action();
-        r.check("dominant_hides_nothing", b == a, || {
+        let b = choose(&d);
+        r.check(&format!("{what}_hides_nothing"), b == a, || {
             format!(
-                "the dominant move is {:?}, but {:?} in resample_hidden({mover}, {seed})",
+                "the {what} move is {:?}, but {:?} in resample_hidden({mover}, {seed})",
                 a.map(|a| g.action_notation(a)),
                 b.map(|b| d.action_notation(b))
             )

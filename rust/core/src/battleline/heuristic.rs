@@ -166,11 +166,8 @@ pub(crate) fn heuristic_action(g: &BattleLine, rng: &mut GameRng) -> Option<Acti
     let me = g.to_move as usize;
     match g.phase {
         Phase::Over => None,
-        Phase::Claim => Some(
-            (0..NUM_FLAGS)
-                .find(|&f| g.claimable >> f & 1 == 1)
-                .map_or(Action::Done, |f| Action::Claim(f as u8)),
-        ),
+        // The lowest provable flag, the game's dominant move (one rule for both).
+        Phase::Claim => Some(crate::game::Game::dominant_action(g).unwrap_or(Action::Done)),
         Phase::Draw | Phase::ScoutDraw => Some(Action::Draw(draw_choice(g, me))),
         Phase::ScoutReturn => scout_return(g, me).map(Action::Return),
         Phase::Play => play(g, rng),
