@@ -22,7 +22,7 @@
 //! [`MISS_MINE`] / [`MISS_THEIRS`]): its hand for sure, the opponent's unknown hand as any
 //! troop it does not hold.
 
-use super::cards::Card;
+use super::cards::{Card, CardSet};
 use super::formation::{best_completion, best_formation, Formation};
 use super::state::*;
 use crate::error::Result;
@@ -121,6 +121,17 @@ pub struct Weights {
     pub flag: [f64; NUM_INPUTS],
     pub proved: f64,
     pub sharp: f64,
+}
+
+/// What a side's best completion draws on ([`BattleLine::pools`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pools {
+    /// Each player's hand troops.
+    pub hands: [u64; 2],
+    /// The troops still to be drawn.
+    pub deck: u64,
+    /// The wild cards each player could play now ([`BattleLine::playable_wilds`]).
+    pub wilds: [CardSet; 2],
 }
 
 /// What one position tells the model, player 0's side minus player 1's, for each flag.
@@ -312,19 +323,47 @@ impl BattleLine {
     }
 
     /// Each player's hand troops and the troops still to be drawn (neither on the table,
-    /// in the discard, nor in a hand): what a side's best completion is drawn from.
-    pub(super) fn pools(&self) -> ([u64; 2], u64) {
+    /// in the discard, nor in a hand): what a side's best completion is drawn from; and
+    /// the wild cards each player could play now.
+    pub(super) fn pools(&self) -> Pools {
         let hands = [self.hands[0].troops(), self.hands[1].troops()];
-        (hands, self.unseen & !hands[0] & !hands[1])
+        Pools {
+            hands,
+            deck: self.unseen & !hands[0] & !hands[1],
+            wilds: [self.playable_wilds(0), self.playable_wilds(1)],
+        }
+    }
+
+    /// The morale tactics (Leader, Companion Cavalry, Shield Bearers) `p` holds and may play
+    /// now: the tactics limit allows a tactics card (BL-6.1) and, for a Leader, none has been
+    /// played (BL-6.2); of two Leaders one, as they are the same wild card.
+    pub(super) fn playable_wilds(&self, p: usize) -> CardSet {
+        if !self.tactics_allowed(p) {
+            return CardSet::EMPTY;
+        }
+        let mut set = CardSet::EMPTY;
+        let mut leader = false;
+        for c in self.hands[p].tactics().iter() {
+            if !c.is_morale() {
+                continue;
+            }
+            if c.is_leader() {
+                if leader || !self.leader_allowed(p) {
+                    continue;
+                }
+                leader = true;
+            }
+            set.insert(c);
+        }
+        set
     }
 
     /// Inputs 0 and 1 of `p`'s side of open flag `f`: the rank of the best formation it can
-    /// still become from its owner's hand and the troop deck (−1 if too few troops are
-    /// left), the cards of it still to come from the deck; and the cards that completion
-    /// adds (none for a complete side), which `judge.rs` reads to know whether a card
-    /// leaving the hand could change it.
-    pub(super) fn side_input(&self, f: usize, p: usize, pools: ([u64; 2], u64)) -> (f64, f64, u64) {
-        let (hands, deck) = pools;
+    /// still become from its owner's hand (one playable wild card among it) and the troop
+    /// deck (−1 if too few troops are left), the cards of it still to come from the deck;
+    /// and the troop cards that completion adds (none for a complete side), which
+    /// `judge.rs` reads to know whether a card leaving the hand could change it.
+    pub(super) fn side_input(&self, f: usize, p: usize, pools: Pools) -> (f64, f64, u64) {
         let fl = &self.flags[f];
         let size = fl.capacity();
         let fog = fl.fog.is_some();
@@ -332,15 +371,33 @@ impl BattleLine {
         if cards.len() >= size {
             return (rank(&best_formation(cards, fog), size), 0.0, 0);
         }
-        match best_completion(cards, hands[p] | deck, size, fog) {
-            Some(b) => {
-                let bits = b.completion_bits();
-                let missing = (bits & !hands[p]).count_ones();
-                (rank(&b, size), f64::from(missing), bits)
+        let hand = pools.hands[p];
+        let pool = hand | pools.deck;
+        let score = |b: &Formation| {
+            let bits = b.completion_bits();
+            let missing = (bits & !hand).count_ones();
+            (rank(b, size), f64::from(missing), bits)
+        };
+        // What a completion is worth beside another: the fitted weights' trade of a
+        // formation rank against a card still to be drawn.
+        let worth = |(r, m, _): (f64, f64, u64)| WEIGHTS.flag[0] * r + WEIGHTS.flag[1] * m;
+        let mut best = best_completion(cards, pool, size, fog).map(|b| score(&b));
+        if !pools.wilds[p].is_empty() {
+            let mut buf = [Card(0); 5];
+            let n = cards.len();
+            buf[..n].copy_from_slice(cards);
+            for w in pools.wilds[p].iter() {
+                buf[n] = w;
+                if let Some(b) = best_completion(&buf[..=n], pool, size, fog) {
+                    let with = score(&b);
+                    if best.is_none_or(|old| worth(with) > worth(old)) {
+                        best = Some(with);
+                    }
+                }
             }
-            // Too few troops left to complete it: below every formation.
-            None => (-1.0, 0.0, 0),
         }
+        // Too few troops left to complete it: below every formation.
+        best.unwrap_or((-1.0, 0.0, 0))
     }
 
     /// [`BattleLine::flag_inputs`] with inputs 0 and 1 of each side from `side(flag,

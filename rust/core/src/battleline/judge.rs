@@ -15,7 +15,7 @@
 //! worked out on the played copy as `evaluate` does. A test compares every value with
 //! copy-play-evaluate, bit for bit.
 
-use super::evaluate::{value_of, WEIGHTS};
+use super::evaluate::{value_of, Pools, WEIGHTS};
 use super::notation::Action;
 use super::state::{BattleLine, NUM_FLAGS};
 use crate::agents::position_value;
@@ -46,12 +46,20 @@ pub(super) fn evaluate_after(
             let same_side = was.side(p) == now.side(p)
                 && was.capacity() == now.capacity()
                 && was.fog.is_some() == now.fog.is_some();
-            // What the side draws on: its owner's hand and the troop deck.
-            let pool = |(hands, deck): ([u64; 2], u64)| hands[p] | deck;
-            if same_side && pool(after_pools) & !pool(pools) == 0 {
+            // What the side draws on: its owner's hand and the troop deck. With a wild card
+            // in hand the side is the best of several completions, one of which may gain
+            // where the pool loses a card, so it is worked out afresh.
+            let pool = |q: Pools| q.hands[p] | q.deck;
+            if same_side
+                && pool(after_pools) & !pool(pools) == 0
+                && pools.wilds[p].is_empty()
+                && after_pools.wilds[p].is_empty()
+            {
                 let b = *before[f][p].get_or_insert_with(|| g.side_input(f, p, pools));
                 // Its best completion is still there, and the same cards of it in hand.
-                if b.2 & !pool(after_pools) == 0 && b.2 & (pools.0[p] ^ after_pools.0[p]) == 0 {
+                if b.2 & !pool(after_pools) == 0
+                    && b.2 & (pools.hands[p] ^ after_pools.hands[p]) == 0
+                {
                     return (b.0, b.1);
                 }
             }

@@ -93,12 +93,12 @@ impl BattleLine {
     }
 
     #[inline]
-    fn tactics_allowed(&self, p: usize) -> bool {
+    pub(super) fn tactics_allowed(&self, p: usize) -> bool {
         self.tactics_played[p] <= self.tactics_played[1 - p]
     }
 
     #[inline]
-    fn leader_allowed(&self, p: usize) -> bool {
+    pub(super) fn leader_allowed(&self, p: usize) -> bool {
         !self.leader_played[p] && !self.has_leader_on_table(p)
     }
 

@@ -54,9 +54,38 @@ fn bl_6_1_tactics_kept_by_the_limit_cost() {
         "hands": [["R10", "R9", "B5", "Y3", "G4", "G3", "G2"], other],
     }));
     let clogged = build(json!({
-        "hands": [["R10", "R9", "B5", "Y3", "Alexander", "Fog", "Mud"], other],
+        "hands": [["R10", "R9", "B5", "Y3", "Scout", "Fog", "Mud"], other],
     }));
     assert!(clogged.evaluate_for(0).unwrap() < troops.evaluate_for(0).unwrap());
+}
+
+/// BL-4.2, BL-6.1, BL-6.2: a wild card in hand (Leader, Companion Cavalry, Shield Bearers)
+/// counts in its owner's best completions while it may be played, as a hand troop does: a
+/// hand holding Alexander is worth more than the same hand holding Fog. Kept in hand by the
+/// tactics limit, or a Leader after one is in play, it is a held tactics card like Fog.
+#[test]
+fn a_playable_wild_card_in_hand_completes_formations() {
+    let value = |held: &str, flags: Value| {
+        let hands = json!([
+            ["R10", "R9", "B5", "Y3", "G4", "G3", held],
+            ["P8", "P7", "O6", "O5", "G9", "Y8", "B2"]
+        ]);
+        build(json!({"flags": flags, "hands": hands}))
+            .evaluate_for(0)
+            .unwrap()
+    };
+    let open = json!([{"sides": [["B9", "B8"], []]}]);
+    assert!(value("Alexander", open.clone()) > value("Fog", open.clone()));
+    assert!(value("Cavalry", open.clone()) > value("Fog", open));
+    // Player 0 has played a tactics card more than player 1: the limit keeps it in hand.
+    let ahead = json!([{"sides": [["B9", "B8"], []]}, {"sides": [["Shield"], []]}]);
+    assert_eq!(value("Alexander", ahead.clone()), value("Fog", ahead));
+    // One tactics card each, player 0's a Leader: a second Leader may never be played.
+    let led = json!([
+        {"sides": [["B9", "B8"], []]},
+        {"sides": [["Darius"], ["Cavalry"]]}
+    ]);
+    assert_eq!(value("Alexander", led.clone()), value("Fog", led));
 }
 
 /// BL-11.1, BL-11.2: once every flag is decided, three adjacent flags win, else five; the
