@@ -134,6 +134,20 @@ pub(super) struct Pools {
     pub wilds: [CardSet; 2],
 }
 
+/// The best of a side's ways to complete ([`BattleLine::completion_input`], the plain one
+/// first) by what the fitted weights make of a formation's rank and of a card still to be
+/// drawn: inputs 0 and 1 of the side; below every formation when none completes.
+pub(super) fn best_option(options: impl Iterator<Item = Option<(f64, f64, u64)>>) -> (f64, f64) {
+    let worth = |(r, m): (f64, f64)| WEIGHTS.flag[0] * r + WEIGHTS.flag[1] * m;
+    let mut best: Option<(f64, f64)> = None;
+    for (r, m, _) in options.flatten() {
+        if best.is_none_or(|old| worth((r, m)) > worth(old)) {
+            best = Some((r, m));
+        }
+    }
+    best.unwrap_or((-1.0, 0.0))
+}
+
 /// What one position tells the model, player 0's side minus player 1's, for each flag.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FlagInputs {
@@ -316,10 +330,7 @@ impl BattleLine {
     /// The last two are the same for every flag.
     pub fn flag_inputs(&self) -> FlagInputs {
         let pools = self.pools();
-        self.flag_inputs_by(|f, p| {
-            let (rank, missing, _) = self.side_input(f, p, pools);
-            (rank, missing)
-        })
+        self.flag_inputs_by(|f, p| self.side_input(f, p, pools))
     }
 
     /// Each player's hand troops and the troops still to be drawn (neither on the table,
@@ -360,44 +371,63 @@ impl BattleLine {
 
     /// Inputs 0 and 1 of `p`'s side of open flag `f`: the rank of the best formation it can
     /// still become from its owner's hand (one playable wild card among it) and the troop
-    /// deck (−1 if too few troops are left), the cards of it still to come from the deck;
-    /// and the troop cards that completion adds (none for a complete side), which
-    /// `judge.rs` reads to know whether a card leaving the hand could change it.
-    pub(super) fn side_input(&self, f: usize, p: usize, pools: Pools) -> (f64, f64, u64) {
+    /// deck (−1 if too few troops are left), the cards of it still to come from the deck.
+    pub(super) fn side_input(&self, f: usize, p: usize, pools: Pools) -> (f64, f64) {
+        let fl = &self.flags[f];
+        if fl.side(p).len() >= fl.capacity() {
+            return (rank(&best_formation(fl.side(p), fl.fog.is_some()), fl.capacity()), 0.0);
+        }
+        let plain = self.completion_input(f, p, pools, None);
+        if pools.wilds[p].is_empty() {
+            return plain.map_or((-1.0, 0.0), |(r, m, _)| (r, m));
+        }
+        let wilds = pools.wilds[p].iter().map(|w| self.completion_input(f, p, pools, Some(w)));
+        best_option(std::iter::once(plain).chain(wilds))
+    }
+
+    /// [`BattleLine::side_input`] as if no wild card were held, and the troop cards the
+    /// completion adds (none for a complete side; `(-1, 0, 0)` when too few troops are
+    /// left), which `judge.rs` reads to know whether a card leaving the hand could change
+    /// it.
+    pub(super) fn plain_side_input(&self, f: usize, p: usize, pools: Pools) -> (f64, f64, u64) {
+        let fl = &self.flags[f];
+        if fl.side(p).len() >= fl.capacity() {
+            let r = rank(&best_formation(fl.side(p), fl.fog.is_some()), fl.capacity());
+            return (r, 0.0, 0);
+        }
+        self.completion_input(f, p, pools, None)
+            .unwrap_or((-1.0, 0.0, 0))
+    }
+
+    /// One way to complete `p`'s side of open, incomplete flag `f`: with the wild card
+    /// `wild` from hand placed on it first, or none. Its best formation's rank, the cards of
+    /// it still to come from the troop deck, and the troop cards it adds, which `judge.rs`
+    /// reads to know whether a card leaving the hand could change it; none when too few
+    /// troops are left.
+    pub(super) fn completion_input(
+        &self,
+        f: usize,
+        p: usize,
+        pools: Pools,
+        wild: Option<Card>,
+    ) -> Option<(f64, f64, u64)> {
         let fl = &self.flags[f];
         let size = fl.capacity();
-        let fog = fl.fog.is_some();
-        let cards = fl.side(p);
-        if cards.len() >= size {
-            return (rank(&best_formation(cards, fog), size), 0.0, 0);
-        }
-        let hand = pools.hands[p];
-        let pool = hand | pools.deck;
-        let score = |b: &Formation| {
-            let bits = b.completion_bits();
-            let missing = (bits & !hand).count_ones();
-            (rank(b, size), f64::from(missing), bits)
-        };
-        // What a completion is worth beside another: the fitted weights' trade of a
-        // formation rank against a card still to be drawn.
-        let worth = |(r, m, _): (f64, f64, u64)| WEIGHTS.flag[0] * r + WEIGHTS.flag[1] * m;
-        let mut best = best_completion(cards, pool, size, fog).map(|b| score(&b));
-        if !pools.wilds[p].is_empty() {
-            let mut buf = [Card(0); 5];
-            let n = cards.len();
-            buf[..n].copy_from_slice(cards);
-            for w in pools.wilds[p].iter() {
+        let side = fl.side(p);
+        let mut buf = [Card(0); 5];
+        let n = side.len();
+        buf[..n].copy_from_slice(side);
+        let fixed = match wild {
+            Some(w) => {
                 buf[n] = w;
-                if let Some(b) = best_completion(&buf[..=n], pool, size, fog) {
-                    let with = score(&b);
-                    if best.is_none_or(|old| worth(with) > worth(old)) {
-                        best = Some(with);
-                    }
-                }
+                &buf[..=n]
             }
-        }
-        // Too few troops left to complete it: below every formation.
-        best.unwrap_or((-1.0, 0.0, 0))
+            None => &buf[..n],
+        };
+        let hand = pools.hands[p];
+        let b = best_completion(fixed, hand | pools.deck, size, fl.fog.is_some())?;
+        let bits = b.completion_bits();
+        Some((rank(&b, size), f64::from((bits & !hand).count_ones()), bits))
     }
 
     /// [`BattleLine::flag_inputs`] with inputs 0 and 1 of each side from `side(flag,

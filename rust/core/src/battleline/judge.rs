@@ -15,12 +15,15 @@
 //! worked out on the played copy as `evaluate` does. A test compares every value with
 //! copy-play-evaluate, bit for bit.
 
-use super::evaluate::{value_of, Pools, WEIGHTS};
+use super::evaluate::{best_option, value_of, Pools, WEIGHTS};
 use super::notation::Action;
 use super::state::{BattleLine, NUM_FLAGS};
 use crate::agents::position_value;
 use crate::error::Result;
 use crate::game::Game;
+
+/// The first morale card's id (Alexander; then Darius, Companion Cavalry, Shield Bearers).
+const MORALE: u8 = 60;
 
 /// `evaluate(player)` after each of `actions` (legal in `g`), in order, into `out`.
 pub(super) fn evaluate_after(
@@ -31,8 +34,13 @@ pub(super) fn evaluate_after(
 ) -> Result<()> {
     out.clear();
     let pools = g.pools();
-    // Each side of each flag before the play, worked out when first needed.
+    // Each side of each flag before the play, worked out when first needed: as
+    // `side_input` without wild cards (a complete side its formation, bits none; too few
+    // troops −1), and with each wild card placed first (by its offset among the morale
+    // cards), reusable whether or not the card is still playable.
     let mut before: [[Option<(f64, f64, u64)>; 2]; NUM_FLAGS] = [[None; 2]; NUM_FLAGS];
+    type Slot = Option<Option<(f64, f64, u64)>>;
+    let mut before_wild: [[[Slot; 4]; 2]; NUM_FLAGS] = [[[None; 4]; 2]; NUM_FLAGS];
     for &a in actions {
         let mut after = g.clone();
         after.apply(a)?;
@@ -46,25 +54,38 @@ pub(super) fn evaluate_after(
             let same_side = was.side(p) == now.side(p)
                 && was.capacity() == now.capacity()
                 && was.fog.is_some() == now.fog.is_some();
-            // What the side draws on: its owner's hand and the troop deck. With a wild card
-            // in hand the side is the best of several completions, one of which may gain
-            // where the pool loses a card, so it is worked out afresh.
+            // What the side draws on: its owner's hand and the troop deck.
             let pool = |q: Pools| q.hands[p] | q.deck;
-            if same_side
-                && pool(after_pools) & !pool(pools) == 0
-                && pools.wilds[p].is_empty()
-                && after_pools.wilds[p].is_empty()
-            {
-                let b = *before[f][p].get_or_insert_with(|| g.side_input(f, p, pools));
-                // Its best completion is still there, and the same cards of it in hand.
-                if b.2 & !pool(after_pools) == 0
-                    && b.2 & (pools.hands[p] ^ after_pools.hands[p]) == 0
-                {
-                    return (b.0, b.1);
-                }
+            if !same_side || pool(after_pools) & !pool(pools) != 0 {
+                return after.side_input(f, p, after_pools);
             }
-            let (rank, missing, _) = after.side_input(f, p, after_pools);
-            (rank, missing)
+            // A completion is taken from before the play if it is still there, and the
+            // same cards of it in hand.
+            let kept = |bits: u64| {
+                bits & !pool(after_pools) == 0 && bits & (pools.hands[p] ^ after_pools.hands[p]) == 0
+            };
+            let b = *before[f][p].get_or_insert_with(|| g.plain_side_input(f, p, pools));
+            let plain = if kept(b.2) {
+                b
+            } else {
+                after.plain_side_input(f, p, after_pools)
+            };
+            if after_pools.wilds[p].is_empty() || now.side(p).len() >= now.capacity() {
+                return (plain.0, plain.1);
+            }
+            // At most three playable wild cards (one Leader, Cavalry, Shield Bearers).
+            let mut options = [(plain.0 > -1.0).then_some(plain), None, None, None];
+            for (o, w) in options[1..].iter_mut().zip(after_pools.wilds[p].iter()) {
+                let slot = usize::from(w.0 - MORALE);
+                let b = *before_wild[f][p][slot]
+                    .get_or_insert_with(|| g.completion_input(f, p, pools, Some(w)));
+                *o = match b {
+                    Some(b) if !kept(b.2) => after.completion_input(f, p, after_pools, Some(w)),
+                    // Kept, or too few troops with a pool that has not grown.
+                    b => b,
+                };
+            }
+            best_option(options.into_iter())
         });
         // As `evaluate_for`: kept inside (-1, 1), player 0's value negated for player 1.
         let v = value_of(&inputs, &WEIGHTS).clamp(-0.99, 0.99);
