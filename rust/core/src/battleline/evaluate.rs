@@ -137,16 +137,26 @@ pub(super) struct Pools {
 /// The best of a side's ways to complete ([`BattleLine::completion_input`], the plain one
 /// first) by what the fitted weights make of a formation's rank and of a card still to be
 /// drawn: inputs 0 and 1 of the side; below every formation when none completes.
-pub(super) fn best_option(options: impl Iterator<Item = Option<(f64, f64, u64)>>) -> (f64, f64) {
-    let worth = |(r, m): (f64, f64)| WEIGHTS.flag[0] * r + WEIGHTS.flag[1] * m;
+pub(super) fn best_option(
+    options: impl Iterator<Item = Option<(f64, f64, u64)>>,
+) -> Option<(f64, f64)> {
     let mut best: Option<(f64, f64)> = None;
     for (r, m, _) in options.flatten() {
         if best.is_none_or(|old| worth((r, m)) > worth(old)) {
             best = Some((r, m));
         }
     }
-    best.unwrap_or((-1.0, 0.0))
+    best
 }
+
+/// What the fitted weights make of a side's rank and cards still to be drawn.
+pub(super) fn worth((r, m): (f64, f64)) -> f64 {
+    WEIGHTS.flag[0] * r + WEIGHTS.flag[1] * m
+}
+
+/// A side's inputs 0 and 1 without a wild card from hand, and with the best playable one
+/// placed on it (none: no wild card, or none completes it).
+pub(super) type SideInput = ((f64, f64), Option<(f64, f64)>);
 
 /// What one position tells the model, player 0's side minus player 1's, for each flag.
 #[derive(Clone, Copy, Debug, Default)]
@@ -372,17 +382,19 @@ impl BattleLine {
     /// Inputs 0 and 1 of `p`'s side of open flag `f`: the rank of the best formation it can
     /// still become from its owner's hand (one playable wild card among it) and the troop
     /// deck (−1 if too few troops are left), the cards of it still to come from the deck.
-    pub(super) fn side_input(&self, f: usize, p: usize, pools: Pools) -> (f64, f64) {
+    pub(super) fn side_input(&self, f: usize, p: usize, pools: Pools) -> SideInput {
         let fl = &self.flags[f];
         if fl.side(p).len() >= fl.capacity() {
-            return (rank(&best_formation(fl.side(p), fl.fog.is_some()), fl.capacity()), 0.0);
+            let r = rank(&best_formation(fl.side(p), fl.fog.is_some()), fl.capacity());
+            return ((r, 0.0), None);
         }
         let plain = self.completion_input(f, p, pools, None);
+        let plain = plain.map_or((-1.0, 0.0), |(r, m, _)| (r, m));
         if pools.wilds[p].is_empty() {
-            return plain.map_or((-1.0, 0.0), |(r, m, _)| (r, m));
+            return (plain, None);
         }
         let wilds = pools.wilds[p].iter().map(|w| self.completion_input(f, p, pools, Some(w)));
-        best_option(std::iter::once(plain).chain(wilds))
+        (plain, best_option(wilds))
     }
 
     /// [`BattleLine::side_input`] as if no wild card were held, and the troop cards the
@@ -434,7 +446,7 @@ impl BattleLine {
     /// player)`, called only for the open flags neither side can prove.
     pub(super) fn flag_inputs_by(
         &self,
-        mut side: impl FnMut(usize, usize) -> (f64, f64),
+        mut side: impl FnMut(usize, usize) -> SideInput,
     ) -> FlagInputs {
         let tactics = |p: usize| {
             let held = self.hands[p].tactics().len() as f64;
@@ -445,6 +457,8 @@ impl BattleLine {
         };
         let (t0, t1) = (tactics(0), tactics(1));
         let mut out = FlagInputs::default();
+        let mut sides: [[SideInput; 2]; NUM_FLAGS] = [[((0.0, 0.0), None); 2]; NUM_FLAGS];
+        let mut open = 0u16;
         for (f, fl) in self.flags.iter().enumerate() {
             if let Some(p) = fl.claimed {
                 out.won[p as usize & 1] |= 1 << f;
@@ -458,8 +472,37 @@ impl BattleLine {
                 out.proved[f] = -1;
                 continue;
             }
+            open |= 1 << f;
+            sides[f] = [side(f, 0), side(f, 1)];
+        }
+        // A wild card in hand goes to one flag only: the open flag it helps most.
+        let mut wild_flag = [usize::MAX; 2];
+        for (p, chosen) in wild_flag.iter_mut().enumerate() {
+            let mut gain = 0.0;
+            for (f, s) in sides.iter().enumerate() {
+                if let (true, Some(w)) = (open >> f & 1 == 1, s[p].1) {
+                    let g = worth(w) - worth(s[p].0);
+                    if g > gain {
+                        gain = g;
+                        *chosen = f;
+                    }
+                }
+            }
+        }
+        for (f, fl) in self.flags.iter().enumerate() {
+            if open >> f & 1 == 0 {
+                continue;
+            }
+            let pick = |p: usize| {
+                let (plain, wild) = sides[f][p];
+                if wild_flag[p] == f {
+                    wild.unwrap_or(plain)
+                } else {
+                    plain
+                }
+            };
             let size = fl.capacity();
-            let (a, b) = (side(f, 0), side(f, 1));
+            let (a, b) = (pick(0), pick(1));
             out.x[f] = [
                 a.0 - b.0,
                 a.1 - b.1,

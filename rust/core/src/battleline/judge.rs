@@ -71,11 +71,11 @@ pub(super) fn evaluate_after(
                 after.plain_side_input(f, p, after_pools)
             };
             if after_pools.wilds[p].is_empty() || now.side(p).len() >= now.capacity() {
-                return (plain.0, plain.1);
+                return ((plain.0, plain.1), None);
             }
             // At most three playable wild cards (one Leader, Cavalry, Shield Bearers).
-            let mut options = [(plain.0 > -1.0).then_some(plain), None, None, None];
-            for (o, w) in options[1..].iter_mut().zip(after_pools.wilds[p].iter()) {
+            let mut options = [None; 3];
+            for (o, w) in options.iter_mut().zip(after_pools.wilds[p].iter()) {
                 let slot = usize::from(w.0 - MORALE);
                 let b = *before_wild[f][p][slot]
                     .get_or_insert_with(|| g.completion_input(f, p, pools, Some(w)));
@@ -85,7 +85,7 @@ pub(super) fn evaluate_after(
                     b => b,
                 };
             }
-            best_option(options.into_iter())
+            ((plain.0, plain.1), best_option(options.into_iter()))
         });
         // As `evaluate_for`: kept inside (-1, 1), player 0's value negated for player 1.
         let v = value_of(&inputs, &WEIGHTS).clamp(-0.99, 0.99);
