@@ -206,6 +206,12 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// hence future chance) redrawn from `seed`: `resample_hidden(p, s).view(p) == view(p)`.
     fn resample_hidden(&self, player: Player, seed: u64) -> Self;
 
+    /// Scratch (issue 14 round 25): a redraw of what `player` cannot see with no model of
+    /// how it was chosen; the game's own redraw by default.
+    fn resample_uniform(&self, player: Player, seed: u64) -> Self {
+        self.resample_hidden(player, seed)
+    }
+
     /// The compact position string (FEN-like, documented in the game's doc): `None` the
     /// whole state, exactly (`from_position(position(None))` is an identical game);
     /// `Some(p)` what `p` sees, hidden cards as `?`. Options are not part of it (they go

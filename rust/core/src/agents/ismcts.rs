@@ -763,6 +763,21 @@ impl<G: Game> Ismcts<G> {
                         self.untried.swap(i, j);
                     }
                     self.note_turn(&det);
+                    // Scratch (round 25): the opponent judges its candidates on its own
+                    // redraw of what it cannot see, not on the searcher's world.
+                    let rv = reply_view();
+                    if mover != me && (rv == 2 || (rv == 1 && first_reply)) {
+                        let view = det.resample_uniform(mover, self.rng.next_u64());
+                        let (_, a, _) = best_reply(
+                            &view,
+                            &self.untried[..m],
+                            mover,
+                            &self.teams,
+                            &mut self.judged,
+                        )?
+                        .ok_or_else(no_moves::<G>)?;
+                        a
+                    } else {
                     let (_, a, after) = best_reply(
                         &det,
                         &self.untried[..m],
@@ -774,6 +789,7 @@ impl<G: Game> Ismcts<G> {
                     det = after;
                     self.expanded_applied = true;
                     a
+                    }
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -1017,4 +1033,16 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+/// Scratch switch (issue 14 round 25): `KINGDOMS_R25_RV` 1 = the first reply's expansion
+/// judged on the opponent's own redraw, 2 = every opponent expansion; unset: the default.
+fn reply_view() -> u8 {
+    static RV: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    *RV.get_or_init(|| {
+        std::env::var("KINGDOMS_R25_RV")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
 }

@@ -119,6 +119,10 @@ impl Game for BattleLine {
     fn view(&self, player: Player) -> Value {
         self.view_value(player).unwrap_or(Value::Null)
     }
+    fn resample_uniform(&self, player: Player, seed: u64) -> Self {
+        self.resample_with(player, seed, None).unwrap_or_else(|_| self.clone())
+    }
+
     fn resample_hidden(&self, player: Player, seed: u64) -> Self {
         self.resample(player, seed).unwrap_or_else(|_| self.clone())
     }
