@@ -376,6 +376,20 @@ pub struct Ismcts<G: Game> {
     expand: u32,
     /// This search's `first_reply_expand` (0: as `expand`).
     first_reply_expand: u32,
+    /// Scratch (round 26): per node, the sum of the root move's one-ply value (Greedy's
+    /// judgement, [0, 1]) over the iterations forced through it.
+    onep: Vec<f64>,
+}
+
+/// Scratch (round 26): the one-ply value's weight in the halving's ranking.
+fn r26_lambda() -> f64 {
+    static L: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *L.get_or_init(|| {
+        std::env::var("KINGDOMS_R26_LAMBDA")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    })
 }
 
 impl<G: Game> Ismcts<G> {
@@ -403,6 +417,7 @@ impl<G: Game> Ismcts<G> {
             routine: false,
             expand: 0,
             first_reply_expand: 0,
+            onep: Vec::new(),
         }
     }
 
@@ -442,6 +457,7 @@ impl<G: Game> Ismcts<G> {
         self.teams = Teams::of(game);
         self.root_sums.clear();
         self.root_sums.resize(game.num_actions() * players, 0.0);
+        self.onep.clear();
         let params = G::search_params();
         let (settle, heuristic) = match self.config.settle {
             Some(s) => (s, s && self.config.settle_heuristic),
@@ -649,13 +665,23 @@ impl<G: Game> Ismcts<G> {
             // prior, weighing `prior_visits` visits, as the UCB root's does (Gumbel MuZero
             // adds the prior to the value when it halves).
             let (prior, weight) = (&self.prior, self.prior_visits);
-            let mean = |n: &Node<G::Action>| {
-                n.mean(prior.get(n.id as usize).copied(), weight)
-                    .unwrap_or(-1.0)
+            let lambda = r26_lambda();
+            let onep = &self.onep;
+            let mean = |k: u32| {
+                let n = &self.nodes[k as usize];
+                let m = n
+                    .mean(prior.get(n.id as usize).copied(), weight)
+                    .unwrap_or(-1.0);
+                if lambda > 0.0 && n.visits > 0 {
+                    let g = onep.get(k as usize).copied().unwrap_or(0.0) / f64::from(n.visits);
+                    (1.0 - lambda) * m + lambda * g
+                } else {
+                    m
+                }
             };
             kids.sort_by(|&a, &b| {
-                mean(&self.nodes[b as usize])
-                    .partial_cmp(&mean(&self.nodes[a as usize]))
+                mean(b)
+                    .partial_cmp(&mean(a))
                     .unwrap_or(std::cmp::Ordering::Equal)
             });
             kids.truncate(kids.len().div_ceil(2));
@@ -681,6 +707,14 @@ impl<G: Game> Ismcts<G> {
             let a = n.action.ok_or_else(no_moves::<G>)?;
             self.note_turn(&det);
             det.apply(a)?;
+            if r26_lambda() > 0.0 {
+                let v = (self.teams.value(&det, me) + 1.0) * 0.5;
+                let i = forced as usize;
+                if self.onep.len() <= i {
+                    self.onep.resize(i + 1, 0.0);
+                }
+                self.onep[i] += v;
+            }
             self.path.push(forced);
             node = forced;
         }
