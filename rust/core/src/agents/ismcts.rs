@@ -381,6 +381,21 @@ pub struct Ismcts<G: Game> {
     onep: Vec<f64>,
 }
 
+/// Scratch (round 26): `KINGDOMS_R26_GR=P,M`: before a leaf is scored, P more plies, each
+/// the mover's best of M random legal moves by `evaluate` (routine decisions by rule).
+fn r26_gr() -> (u32, u32) {
+    static L: std::sync::OnceLock<(u32, u32)> = std::sync::OnceLock::new();
+    *L.get_or_init(|| {
+        std::env::var("KINGDOMS_R26_GR")
+            .ok()
+            .and_then(|v| {
+                let (p, m) = v.split_once(',')?;
+                Some((p.parse().ok()?, m.parse().ok()?))
+            })
+            .unwrap_or((0, 0))
+    })
+}
+
 /// Scratch (round 26): the one-ply value's weight in the halving's ranking.
 fn r26_lambda() -> f64 {
     static L: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
@@ -945,6 +960,31 @@ impl<G: Game> Ismcts<G> {
         let mut owner = self.leaf_owner;
         let (settle, heuristic, turns) = self.settle;
         let mut turns_left = turns;
+        let (gr, gm) = r26_gr();
+        for _ in 0..gr {
+            let Some(mover) = det.current_player() else {
+                break;
+            };
+            det.legal_actions(&mut self.legal);
+            if self.legal.is_empty() {
+                break;
+            }
+            let m = (gm as usize).clamp(1, self.legal.len());
+            for i in 0..m {
+                let j = i + self.rng.below(self.legal.len() - i);
+                self.legal.swap(i, j);
+            }
+            if m == 1 {
+                det.apply(self.legal[0])?;
+            } else {
+                *det = best_reply(det, &self.legal[..m], mover, &self.teams, &mut self.judged)?
+                    .ok_or_else(no_moves::<G>)?
+                    .2;
+            }
+            if self.routine {
+                self.play_routine(det)?;
+            }
+        }
         loop {
             if det.is_terminal() {
                 let r = det.returns();
