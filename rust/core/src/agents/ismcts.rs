@@ -969,6 +969,17 @@ impl<G: Game> Ismcts<G> {
             if self.legal.is_empty() {
                 break;
             }
+            if gm == 0 {
+                // The rule-based player's move.
+                let a = det
+                    .heuristic_action(&mut self.rng)
+                    .ok_or_else(no_moves::<G>)?;
+                det.apply(a)?;
+                if self.routine {
+                    self.play_routine(det)?;
+                }
+                continue;
+            }
             let m = (gm as usize).clamp(1, self.legal.len());
             for i in 0..m {
                 let j = i + self.rng.below(self.legal.len() - i);
