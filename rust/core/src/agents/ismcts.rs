@@ -379,6 +379,22 @@ pub struct Ismcts<G: Game> {
     /// Scratch (round 26): per node, the sum of the root move's one-ply value (Greedy's
     /// judgement, [0, 1]) over the iterations forced through it.
     onep: Vec<f64>,
+    /// Scratch (round 26): whether this iteration's leaves get the greedy extension.
+    deep: bool,
+}
+
+/// Scratch (round 26): `KINGDOMS_R26_GRLAST=1`: the greedy extension only in the halving's
+/// last round.
+fn r26_grlast() -> bool {
+    static L: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *L.get_or_init(|| std::env::var("KINGDOMS_R26_GRLAST").is_ok_and(|v| v == "1" || v == "2"))
+}
+
+/// Scratch (round 26): `KINGDOMS_R26_GRLAST=2`: and only where the halving has two rounds or
+/// more (not for a choice of two, such as the draw).
+fn r26_grlast_multi() -> bool {
+    static L: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *L.get_or_init(|| std::env::var("KINGDOMS_R26_GRLAST").is_ok_and(|v| v == "2"))
 }
 
 /// Scratch (round 26): `KINGDOMS_R26_GR=P,M`: before a leaf is scored, P more plies, each
@@ -433,6 +449,7 @@ impl<G: Game> Ismcts<G> {
             expand: 0,
             first_reply_expand: 0,
             onep: Vec::new(),
+            deep: true,
         }
     }
 
@@ -665,6 +682,8 @@ impl<G: Game> Ismcts<G> {
             let per = ((budget - done) / ((rounds - round) * kids.len() as u64)).max(1);
             seeds.clear();
             seeds.extend((0..per).map(|_| self.rng.next_u64()));
+            self.deep = !r26_grlast()
+                || (round + 1 == rounds && (rounds >= 2 || !r26_grlast_multi()));
             'round: for &seed in &seeds {
                 for &k in &kids {
                     if self.spent(done, Some(budget), deadline) {
@@ -701,6 +720,7 @@ impl<G: Game> Ismcts<G> {
             });
             kids.truncate(kids.len().div_ceil(2));
         }
+        self.deep = true;
         let survivor = kids.first().and_then(|&k| self.nodes[k as usize].action);
         Ok((done, survivor))
     }
@@ -960,7 +980,7 @@ impl<G: Game> Ismcts<G> {
         let mut owner = self.leaf_owner;
         let (settle, heuristic, turns) = self.settle;
         let mut turns_left = turns;
-        let (gr, gm) = r26_gr();
+        let (gr, gm) = if self.deep { r26_gr() } else { (0, 0) };
         for _ in 0..gr {
             let Some(mover) = det.current_player() else {
                 break;
