@@ -412,6 +412,12 @@ fn r26_gr() -> (u32, u32) {
     })
 }
 
+/// Scratch (round 26): the oracle switch.
+fn r26_oracle() -> bool {
+    static L: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *L.get_or_init(|| std::env::var("KINGDOMS_R26_ORACLE").is_ok_and(|v| v == "1"))
+}
+
 /// Scratch (round 26): the one-ply value's weight in the halving's ranking.
 fn r26_lambda() -> f64 {
     static L: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
@@ -728,7 +734,13 @@ impl<G: Game> Ismcts<G> {
     /// One determinize-select-expand-rollout-backup pass, on the redraw `seed`; `forced` (a
     /// root child) is taken at the root instead of selecting (halving), `NONE`: select.
     fn iterate(&mut self, root: &G, me: Player, seed: u64, forced: u32) -> Result<()> {
-        let mut det = root.resample_hidden(me, seed);
+        // Scratch (round 26): `KINGDOMS_R26_ORACLE=1` searches the true state (a measurement
+        // of what a perfect reading of the hidden cards would be worth; never a player).
+        let mut det = if r26_oracle() {
+            root.clone()
+        } else {
+            root.resample_hidden(me, seed)
+        };
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
