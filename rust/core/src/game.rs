@@ -267,6 +267,14 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// `p` below `out.len()`. A game whose players' values are tied overrides it to compute
     /// them once, and must give exactly the same values (Battle Line's are zero-sum: player
     /// 1's is player 0's negated); the search scores its leaves through it.
+    /// Scratch (issue 14 round 26): the true state with only the decks' order redrawn (the
+    /// oracle measurement `KINGDOMS_R26_ORACLE=2`); a game without decks: the true state.
+    fn r26_oracle_world(&self, _me: Player, _seed: u64) -> Self
+    where
+        Self: Sized,
+    {
+        self.clone()
+    }
     fn evaluate_each(&self, out: &mut [f64]) {
         for (p, v) in out.iter_mut().enumerate() {
             *v = self.evaluate(p);

@@ -413,9 +413,14 @@ fn r26_gr() -> (u32, u32) {
 }
 
 /// Scratch (round 26): the oracle switch.
-fn r26_oracle() -> bool {
-    static L: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *L.get_or_init(|| std::env::var("KINGDOMS_R26_ORACLE").is_ok_and(|v| v == "1"))
+fn r26_oracle() -> u8 {
+    static L: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    *L.get_or_init(|| {
+        std::env::var("KINGDOMS_R26_ORACLE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
 }
 
 /// Scratch (round 26): the one-ply value's weight in the halving's ranking.
@@ -736,8 +741,10 @@ impl<G: Game> Ismcts<G> {
     fn iterate(&mut self, root: &G, me: Player, seed: u64, forced: u32) -> Result<()> {
         // Scratch (round 26): `KINGDOMS_R26_ORACLE=1` searches the true state (a measurement
         // of what a perfect reading of the hidden cards would be worth; never a player).
-        let mut det = if r26_oracle() {
+        let mut det = if r26_oracle() == 1 {
             root.clone()
+        } else if r26_oracle() == 2 {
+            root.r26_oracle_world(me, seed)
         } else {
             root.resample_hidden(me, seed)
         };

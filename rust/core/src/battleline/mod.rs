@@ -140,6 +140,13 @@ impl Game for BattleLine {
     fn evaluate(&self, player: Player) -> f64 {
         self.evaluate_for(player).unwrap_or(0.0)
     }
+    fn r26_oracle_world(&self, _me: Player, seed: u64) -> Self {
+        let mut g = self.clone();
+        let mut rng = crate::rng::GameRng::seed(seed);
+        rng.shuffle(g.troop_deck.as_mut_slice());
+        rng.shuffle(g.tactics_deck.as_mut_slice());
+        g
+    }
     // Zero-sum: one model evaluation for both players instead of one each.
     fn evaluate_each(&self, out: &mut [f64]) {
         let both = self.evaluate_both();
