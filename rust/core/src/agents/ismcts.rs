@@ -647,7 +647,7 @@ impl<G: Game> Ismcts<G> {
                 game,
                 me,
                 &cands,
-                (params.greedy_samples.max(1), params.greedy_settle),
+                (halving_samples().unwrap_or(params.greedy_samples).max(1), params.greedy_settle),
                 &mut self.rng,
                 &self.teams,
                 &mut sums,
@@ -1141,4 +1141,14 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+/// Scratch switch (issue 14 round 25): `KINGDOMS_R25_HS` redraws for the halving's ranking
+/// of the root's candidates; unset: the game's Greedy redraws.
+fn halving_samples() -> Option<u32> {
+    static HS: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *HS.get_or_init(|| {
+        std::env::var("KINGDOMS_R25_HS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    })
 }
