@@ -70,7 +70,18 @@ fn score(flags: &[Flag; NUM_FLAGS], opp: usize, c: Card, f: usize, pool: u64, op
 }
 
 fn build(g: &BattleLine, opp: usize, card: Card, flag: usize, beta: f64) -> Option<PlayTable> {
-    let mut flags = g.flags;
+    build_from(&g.flags, g.unseen, opp, card, flag, beta)
+}
+
+fn build_from(
+    flags: &[Flag; NUM_FLAGS],
+    unseen: u64,
+    opp: usize,
+    card: Card,
+    flag: usize,
+    beta: f64,
+) -> Option<PlayTable> {
+    let mut flags = *flags;
     let fl = flags.get_mut(flag)?;
     if fl.side(opp).last() != Some(&card) {
         return None;
@@ -80,7 +91,7 @@ fn build(g: &BattleLine, opp: usize, card: Card, flag: usize, beta: f64) -> Opti
     if fl.claimed == Some(opp as u8) {
         fl.claimed = None;
     }
-    let pool = g.unseen | 1u64 << card.0;
+    let pool = unseen | 1u64 << card.0;
     let mut free = [false; NUM_FLAGS];
     let mut op = [0.0; NUM_FLAGS];
     for (f, fl) in flags.iter().enumerate() {
@@ -168,4 +179,129 @@ pub fn hand_weight(t: &PlayTable, troops: u64) -> f64 {
         sum += 1.0 / zd;
     }
     sum / f64::from(n)
+}
+
+/// Round 27 (scratch): how many of the opponent's latest troop plays the redraw reads
+/// (`KINGDOMS_R27_L`, unset or 0: only the last turn's, as the library does).
+pub fn r27_depth() -> usize {
+    static L: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *L.get_or_init(|| {
+        std::env::var("KINGDOMS_R27_L")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+            .min(HIST)
+    })
+}
+
+/// One of the opponent's past plays as the redraw reads it: its table and the troops the
+/// opponent drew since.
+#[derive(Clone, Copy)]
+pub struct PastTable {
+    pub table: PlayTable,
+    pub drawn: u32,
+}
+
+thread_local! {
+    static MULTI: RefCell<([Option<(Key, Option<PlayTable>)>; 16], usize)> =
+        const { RefCell::new(([None; 16], 0)) };
+}
+
+/// The tables of `opp`'s latest `depth` troop plays, newest first (round 27, scratch), when
+/// the redrawing player is about to play; the count filled.
+pub fn past_tables(g: &BattleLine, opp: usize, beta: f64, depth: usize) -> ([Option<PastTable>; HIST], usize) {
+    let mut out = [None; HIST];
+    if g.phase != Phase::Play || g.to_move as usize == opp {
+        return (out, 0);
+    }
+    let mut n = 0;
+    for past in g.hist[opp].iter().take(depth).flatten() {
+        let key = Key {
+            flags: past.flags,
+            unseen: past.unseen,
+            card: past.card,
+            flag: past.flag,
+            opp: opp as u8,
+            beta: beta.to_bits(),
+        };
+        let t = MULTI.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            for (k, t) in cache.0.iter().flatten() {
+                if *k == key {
+                    return *t;
+                }
+            }
+            let t = build_from(&past.flags, past.unseen, opp, past.card, past.flag as usize, beta);
+            let at = cache.1;
+            cache.0[at] = Some((key, t));
+            cache.1 = (at + 1) % 16;
+            t
+        });
+        let Some(table) = t else { break };
+        out[n] = Some(PastTable {
+            table,
+            drawn: u32::from(g.troop_draws[opp].wrapping_sub(past.draws_at)),
+        });
+        n += 1;
+    }
+    (out, n)
+}
+
+/// The likelihood (up to a constant) of the opponent's past plays `tables` (newest first),
+/// had its hand held the troops `troops` (round 27, scratch). For each play, the troops held
+/// then are the hand's and those played since, less the ones drawn since (which: averaged
+/// exactly over one, over 4 random choices of more, from `rng`).
+pub fn hand_weight_multi(tables: &[Option<PastTable>], troops: u64, rng: &mut crate::rng::GameRng) -> f64 {
+    let mut later = 0u64;
+    let mut w = 1.0;
+    for t in tables.iter().flatten() {
+        let played = t.table.played;
+        let held = (troops | later) & !(1u64 << played.0);
+        let mut cards = [0usize; 64];
+        let mut m = 0;
+        let mut bits = held;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cards[m] = i;
+            m += 1;
+        }
+        let d = (t.drawn as usize).min(m);
+        let base = t.table.mass[played.id()];
+        let all: f64 = cards[..m].iter().map(|&i| t.table.mass[i]).sum();
+        let lik = match d {
+            0 => 1.0 / (base + all),
+            1 => {
+                // Each sum without the drawn card added afresh, as `hand_weight` does.
+                let mut sum = 0.0;
+                for x in 0..m {
+                    let z: f64 = base
+                        + cards[..m]
+                            .iter()
+                            .enumerate()
+                            .filter(|&(y, _)| y != x)
+                            .map(|(_, &i)| t.table.mass[i])
+                            .sum::<f64>();
+                    sum += 1.0 / z;
+                }
+                sum / m as f64
+            }
+            _ => {
+                let mut sum = 0.0;
+                for _ in 0..4 {
+                    let mut cs = cards;
+                    for i in 0..d {
+                        let j = i + rng.below(m - i);
+                        cs.swap(i, j);
+                    }
+                    let z: f64 = base + cs[d..m].iter().map(|&i| t.table.mass[i]).sum::<f64>();
+                    sum += 1.0 / z;
+                }
+                sum / 4.0
+            }
+        };
+        w *= lik;
+        later |= 1u64 << played.0;
+    }
+    w
 }

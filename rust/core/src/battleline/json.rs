@@ -477,6 +477,8 @@ impl StateData {
             winner: self.winner.map(u8::from),
             known: [Knowledge::default(); 2],
             last_play,
+            hist: [[None; HIST]; 2],
+            troop_draws: [0; 2],
             loc: [0; NUM_CARDS],
             table: [CardSet::EMPTY; 2],
             unseen: 0,

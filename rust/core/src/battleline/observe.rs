@@ -352,6 +352,51 @@ impl BattleLine {
         troops.sort_unstable();
         tactics.sort_unstable();
         let n_troops = hidden_hand.troops().count_ones() as usize;
+        let depth = infer::r27_depth();
+        if depth > 0 {
+            if let Some(s) = inference {
+                let (tables, filled) = infer::past_tables(self, o, s.beta, depth);
+                if filled > 0 && n_troops > 0 && n_troops < troops.len() {
+                    let base = rng.next_u64();
+                    let draw = |k: usize, cards: &mut [Card]| {
+                        let mut r = GameRng::stream(base, k as u64);
+                        for i in 0..n_troops {
+                            let j = i + r.below(cards.len() - i);
+                            cards.swap(i, j);
+                        }
+                        r
+                    };
+                    let known = known_opp.troops();
+                    let mut weights = [0.0f64; 64];
+                    let k_max = s.pool.min(weights.len());
+                    let mut scratch = troops.clone();
+                    for (k, w) in weights.iter_mut().enumerate().take(k_max) {
+                        scratch.copy_from_slice(&troops);
+                        let mut r = draw(k, &mut scratch);
+                        let hand = scratch[..n_troops]
+                            .iter()
+                            .fold(known, |m, c| m | 1u64 << c.0);
+                        *w = infer::hand_weight_multi(&tables[..filled], hand, &mut r);
+                    }
+                    let total: f64 = weights[..k_max].iter().sum();
+                    let mut x = rng.unit() * total;
+                    let mut chosen = k_max - 1;
+                    for (k, &w) in weights[..k_max].iter().enumerate() {
+                        if x < w {
+                            chosen = k;
+                            break;
+                        }
+                        x -= w;
+                    }
+                    let mut r = draw(chosen, &mut troops);
+                    r.shuffle(&mut troops[n_troops..]);
+                } else {
+                    rng.shuffle(&mut troops);
+                }
+            } else {
+                rng.shuffle(&mut troops);
+            }
+        } else {
         let table = inference.and_then(|s| Some((s, infer::play_table(self, o, s.beta)?)));
         match table {
             Some((s, t)) if n_troops > 0 && n_troops < troops.len() => {
@@ -393,6 +438,7 @@ impl BattleLine {
                 r.shuffle(&mut troops[n_troops..]);
             }
             _ => rng.shuffle(&mut troops),
+        }
         }
         rng.shuffle(&mut tactics);
         let n_tactics = hidden_hand.len() - n_troops;

@@ -68,6 +68,8 @@ impl BattleLine {
             winner: None,
             known: [Knowledge::default(); 2],
             last_play: [None; 2],
+            hist: [[None; HIST]; 2],
+            troop_draws: [0; 2],
             loc: [0; 70],
             table: [CardSet::EMPTY; 2],
             unseen: ALL_TROOPS,
@@ -704,6 +706,17 @@ impl BattleLine {
                     self.unseen &= !(1u64 << card.0);
                 }
                 self.place(card, flag as usize, p);
+                if card.is_troop() {
+                    let h = &mut self.hist[p];
+                    h.copy_within(0..HIST - 1, 1);
+                    h[0] = Some(PastPlay {
+                        flags: self.flags,
+                        unseen: self.unseen,
+                        card,
+                        flag,
+                        draws_at: self.troop_draws[p],
+                    });
+                }
                 self.pass_streak = 0;
                 self.after_play();
             }
@@ -895,6 +908,9 @@ impl BattleLine {
             }
         };
         let Some(card) = card else { return };
+        if d == Deck::Troop {
+            self.troop_draws[p] = self.troop_draws[p].wrapping_add(1);
+        }
         self.hands[p].insert(card);
         self.loc[card.id()] = LOC_HAND + p as u8;
         let di = d.index();

@@ -208,6 +208,21 @@ pub(crate) const fn loc_flag(flag: usize, side: usize) -> u8 {
     LOC_FLAG + (flag * 2 + side) as u8
 }
 
+/// Round 27 (scratch): a player's troop play as the table stood right after it, for the
+/// redraw's reading of the opponent's last plays ([`super::infer`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PastPlay {
+    pub flags: [Flag; NUM_FLAGS],
+    pub unseen: u64,
+    pub card: Card,
+    pub flag: u8,
+    /// The player's troop draws before this play.
+    pub draws_at: u16,
+}
+
+/// Round 27 (scratch): troop plays kept per player, newest first.
+pub const HIST: usize = 4;
+
 /// A Battle Line game (see `docs/rules/battle-line.md`).
 #[derive(Clone, Debug)]
 pub struct BattleLine {
@@ -234,6 +249,10 @@ pub struct BattleLine {
     /// player's hand reads it ([`super::infer`]), so the saved state, the view and the
     /// position carry it (`last_troop_play`).
     pub(crate) last_play: [Option<(Card, u8)>; 2],
+    /// Round 27 (scratch, not saved): each player's latest troop plays, newest first.
+    pub(crate) hist: [[Option<PastPlay>; HIST]; 2],
+    /// Round 27 (scratch, not saved): each player's troop draws.
+    pub(crate) troop_draws: [u16; 2],
     // ---- derived (rebuilt by `rebuild`) ----
     /// Location of every card (LOC_*).
     pub(crate) loc: [u8; NUM_CARDS],

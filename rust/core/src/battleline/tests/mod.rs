@@ -338,6 +338,7 @@ mod formations;
 mod guile;
 mod heuristic;
 mod infer;
+mod infer_metric;
 mod placing;
 mod random_games;
 mod saved;
