@@ -996,7 +996,12 @@ impl<G: Game> Ismcts<G> {
 
 impl<G: Game> Agent<G> for Ismcts<G> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
-        self.act_and_visits(game, &mut Vec::new())
+        // Round 27 (scratch): with KINGDOMS_R27_ONLY_SEARCH the multi-play redraw is read
+        // only while ISMCTS acts.
+        crate::battleline::infer::R27_SEARCHING.with(|c| c.set(true));
+        let r = self.act_and_visits(game, &mut Vec::new());
+        crate::battleline::infer::R27_SEARCHING.with(|c| c.set(false));
+        r
     }
     fn act_and_visits(
         &mut self,

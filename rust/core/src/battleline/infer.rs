@@ -181,9 +181,19 @@ pub fn hand_weight(t: &PlayTable, troops: u64) -> f64 {
     sum / f64::from(n)
 }
 
+thread_local! {
+    /// Round 27 (scratch): set while an ISMCTS agent chooses its move.
+    pub static R27_SEARCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Round 27 (scratch): how many of the opponent's latest troop plays the redraw reads
 /// (`KINGDOMS_R27_L`, unset or 0: only the last turn's, as the library does).
 pub fn r27_depth() -> usize {
+    static ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let only = *ONLY.get_or_init(|| std::env::var("KINGDOMS_R27_ONLY_SEARCH").is_ok());
+    if only && !R27_SEARCHING.with(|c| c.get()) {
+        return 0;
+    }
     static L: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *L.get_or_init(|| {
         std::env::var("KINGDOMS_R27_L")
