@@ -36,6 +36,18 @@ fn put_bits(words: &mut [u64], first: usize, mask: u64) {
     }
 }
 
+/// A group of the play step's legal moves ([`BattleLine::play_options`]): a card's flags or
+/// targets as one mask (bit `f` flag `f`; Redeploy's bit 9 the discard).
+#[derive(Clone, Copy)]
+enum PlayOption {
+    Card { card: Card, flags: u16 },
+    Scout,
+    Redeploy { card: Card, targets: u16 },
+    Deserter { card: Card },
+    Traitor { card: Card, flags: u16 },
+    Pass,
+}
+
 impl BattleLine {
     /// A new game: troops and tactics shuffled from `seed`, seven troops dealt to each
     /// player, alternately from the top, the first player first (BL-2).
@@ -259,59 +271,87 @@ impl BattleLine {
     }
 
     fn legal_plays(&self, p: usize, out: &mut Vec<Action>) {
-        let o = 1 - p;
-        let hand = self.hands[p];
-        let free = self.free_flags(p);
-        for c in hand.iter() {
-            // play_flags(p, c) for a troop in hand is `free`: skip its questions.
-            let flags = if c.is_troop() {
-                free
-            } else {
-                self.play_flags(p, c)
-            };
-            for f in bits(flags) {
-                out.push(Action::Play {
-                    card: c,
-                    flag: f as u8,
-                });
+        self.play_options(p, |o| match o {
+            PlayOption::Card { card, flags } => {
+                for f in bits(flags) {
+                    out.push(Action::Play {
+                        card,
+                        flag: f as u8,
+                    });
+                }
             }
-        }
-        if self.guile_allowed(p, Card::SCOUT) && !self.decks_empty() {
-            out.push(Action::Scout);
-        }
-        if self.guile_allowed(p, Card::REDEPLOY) {
-            for c in self.table[p].iter() {
-                let targets = self.redeploy_targets(p, c);
+            PlayOption::Scout => out.push(Action::Scout),
+            PlayOption::Redeploy { card, targets } => {
                 for g in bits(targets & !(1 << NUM_FLAGS)) {
                     out.push(Action::Redeploy {
-                        card: c,
+                        card,
                         to: Some(g as u8),
                     });
                 }
-                if targets != 0 {
-                    out.push(Action::Redeploy { card: c, to: None });
+                if targets & 1 << NUM_FLAGS != 0 {
+                    out.push(Action::Redeploy { card, to: None });
                 }
             }
-        }
-        if self.guile_allowed(p, Card::DESERTER) {
-            for c in self.table[o].iter() {
-                if self.touchable(c, o).is_some() {
-                    out.push(Action::Deserter { card: c });
-                }
-            }
-        }
-        if self.guile_allowed(p, Card::TRAITOR) {
-            for c in self.table[o].iter() {
-                for g in bits(self.traitor_targets(p, c)) {
+            PlayOption::Deserter { card } => out.push(Action::Deserter { card }),
+            PlayOption::Traitor { card, flags } => {
+                for g in bits(flags) {
                     out.push(Action::Traitor {
-                        card: c,
+                        card,
                         flag: g as u8,
                     });
                 }
             }
+            PlayOption::Pass => out.push(Action::Pass),
+        });
+    }
+
+    /// The play step's legal moves, grouped as [`PlayOption`]s and given to `sink` in
+    /// ascending order of their action ids: the one walk of the rules behind both
+    /// [`BattleLine::legal`] and [`BattleLine::legal_bits`], so the list and the bits
+    /// cannot disagree. Empty masks are skipped.
+    #[inline]
+    fn play_options(&self, p: usize, mut sink: impl FnMut(PlayOption)) {
+        let o = 1 - p;
+        let free = self.free_flags(p);
+        for card in self.hands[p].iter() {
+            // play_flags(p, c) for a troop in hand is `free`: skip its questions.
+            let flags = if card.is_troop() {
+                free
+            } else {
+                self.play_flags(p, card)
+            };
+            if flags != 0 {
+                sink(PlayOption::Card { card, flags });
+            }
+        }
+        if self.guile_allowed(p, Card::SCOUT) && !self.decks_empty() {
+            sink(PlayOption::Scout);
+        }
+        if self.guile_allowed(p, Card::REDEPLOY) {
+            for card in self.table[p].iter() {
+                let targets = self.redeploy_targets(p, card);
+                if targets != 0 {
+                    sink(PlayOption::Redeploy { card, targets });
+                }
+            }
+        }
+        if self.guile_allowed(p, Card::DESERTER) {
+            for card in self.table[o].iter() {
+                if self.touchable(card, o).is_some() {
+                    sink(PlayOption::Deserter { card });
+                }
+            }
+        }
+        if self.guile_allowed(p, Card::TRAITOR) {
+            for card in self.table[o].iter() {
+                let flags = self.traitor_targets(p, card);
+                if flags != 0 {
+                    sink(PlayOption::Traitor { card, flags });
+                }
+            }
         }
         if !self.has_troop_play(p) {
-            out.push(Action::Pass);
+            sink(PlayOption::Pass);
         }
     }
 
@@ -352,44 +392,23 @@ impl BattleLine {
         true
     }
 
-    /// [`BattleLine::legal_plays`] as bits.
+    /// [`BattleLine::legal_plays`] as bits: each option's mask shifted into place at its
+    /// card's first id (Redeploy's bit 9, the discard, is id `c * 10 + 9`: the layout's own).
     fn legal_play_bits(&self, p: usize, words: &mut [u64]) {
-        let o = 1 - p;
-        let free = self.free_flags(p);
-        for c in self.hands[p].iter() {
-            let flags = if c.is_troop() {
-                free
-            } else {
-                self.play_flags(p, c)
-            };
-            put_bits(words, PLAY_BASE + c.id() * 9, u64::from(flags));
-        }
-        if self.guile_allowed(p, Card::SCOUT) && !self.decks_empty() {
-            put_bits(words, SCOUT_ID, 1);
-        }
-        if self.guile_allowed(p, Card::REDEPLOY) {
-            for c in self.table[p].iter() {
-                // Bit 9 of the targets, the discard, is id `c * 10 + 9`: the layout's own.
-                let targets = self.redeploy_targets(p, c);
-                put_bits(words, REDEPLOY_BASE + c.id() * 10, u64::from(targets));
+        self.play_options(p, |o| match o {
+            PlayOption::Card { card, flags } => {
+                put_bits(words, PLAY_BASE + card.id() * 9, u64::from(flags));
             }
-        }
-        if self.guile_allowed(p, Card::DESERTER) {
-            for c in self.table[o].iter() {
-                if self.touchable(c, o).is_some() {
-                    put_bits(words, DESERTER_BASE + c.id(), 1);
-                }
+            PlayOption::Scout => put_bits(words, SCOUT_ID, 1),
+            PlayOption::Redeploy { card, targets } => {
+                put_bits(words, REDEPLOY_BASE + card.id() * 10, u64::from(targets));
             }
-        }
-        if self.guile_allowed(p, Card::TRAITOR) {
-            for c in self.table[o].iter() {
-                let targets = self.traitor_targets(p, c);
-                put_bits(words, TRAITOR_BASE + c.id() * 9, u64::from(targets));
+            PlayOption::Deserter { card } => put_bits(words, DESERTER_BASE + card.id(), 1),
+            PlayOption::Traitor { card, flags } => {
+                put_bits(words, TRAITOR_BASE + card.id() * 9, u64::from(flags));
             }
-        }
-        if !self.has_troop_play(p) {
-            put_bits(words, PASS_ID, 1);
-        }
+            PlayOption::Pass => put_bits(words, PASS_ID, 1),
+        });
     }
 
     #[inline]
