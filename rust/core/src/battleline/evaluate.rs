@@ -54,10 +54,11 @@ pub(super) const SEARCH: SearchParams = SearchParams {
     ismcts_routine: true,
     ismcts_expand_samples: 4,
     // Root sequential halving over Greedy's 8 best moves, every candidate on the same
-    // redraws, which infer the opponent's hand from its last troop play (`infer.rs`). The
-    // two together scored 1,204 of 1,800 fresh games against Greedy where the default
-    // before them scored 1,124 (+4.4 points), 311 of 400 against Heuristic (301 before), at
-    // 0.96 times the instructions an iteration (issue 14, rounds 16 and 17).
+    // redraws. With round 15's redraw inferring the opponent's hand from its last troop play
+    // (`infer.rs`), the two scored 1,204 of 1,800 fresh games against Greedy where the
+    // default before them scored 1,124 (+4.4 points), at 0.96 times the instructions an
+    // iteration (issue 14, rounds 16 and 17); round 27 found the gain was the halving's:
+    // with the uniform redraw it scores 2.5 points more (`BattleLine::resample`).
     ismcts_halving: 8,
     // The reply to the root's move judged among 16 candidates, not 4: it re-expands almost
     // every iteration (the opponent's hand is redrawn each time), so with 4 the tree's

@@ -303,19 +303,24 @@ impl BattleLine {
             .map_err(|e| Error::invalid(format!("view: {e}")))
     }
 
-    /// A state consistent with `player`'s view, every card hidden from them redrawn. It is a
-    /// function of that view and `seed` alone: two states `player` cannot tell apart give the
-    /// same result. The opponent's troops in hand are drawn weighted by how well they explain
-    /// its last troop play ([`infer`]): that redraw with the search's root halving over 8
-    /// moves scored 1,204 of 1,800 games against Greedy where the uniform redraw and a UCB
-    /// root scored 1,124 (issue 14, round 17).
+    /// A state consistent with `player`'s view, every card hidden from them redrawn
+    /// uniformly. It is a function of that view and `seed` alone: two states `player` cannot
+    /// tell apart give the same result.
+    ///
+    /// Uniform since issue 14's twenty-seventh round: the reading of the opponent's last troop
+    /// play ([`infer`], the default of rounds 17–26) knows little of its hand (a Brier skill
+    /// of 2.7% of what the true hand tells), and without it ISMCTS@1000 scored 1,667 of 2,400
+    /// fresh games against Greedy where it scored 1,608 (+2.5 points), at 0.97 times the
+    /// instructions an iteration (docs/research/issue-14-round27.md). The reading stays as
+    /// [`BattleLine::resample_with`].
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
-        self.resample_with(player, seed, Some(infer::SETTINGS))
+        self.resample_with(player, seed, None)
     }
 
     /// [`BattleLine::resample`] with the opponent's hand weighted by its last troop play
-    /// ([`infer`]) under `inference`, or drawn uniformly (`None`). Still a function of the
-    /// view (the last plays are public) and `seed` alone.
+    /// ([`infer`]) under `inference` (round 15's settings: [`infer::SETTINGS`]), or drawn
+    /// uniformly (`None`, what `resample` does). Still a function of the view (the last plays
+    /// are public) and `seed` alone.
     pub fn resample_with(
         &self,
         player: usize,

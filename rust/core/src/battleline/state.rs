@@ -230,9 +230,10 @@ pub struct BattleLine {
     pub(crate) winner: Option<u8>,
     pub(crate) known: [Knowledge; 2],
     /// Each player's play of its latest turn when it put a troop on a flag (`(card,
-    /// flag)`), else `None` (a tactics card, Scout, a pass). Public: the redraw of that
-    /// player's hand reads it ([`super::infer`]), so the saved state, the view and the
-    /// position carry it (`last_troop_play`).
+    /// flag)`), else `None` (a tactics card, Scout, a pass). Public: the inferring redraw
+    /// of that player's hand reads it ([`super::infer`], an option of
+    /// [`BattleLine::resample_with`]), so the saved state, the view and the position carry
+    /// it (`last_troop_play`).
     pub(crate) last_play: [Option<(Card, u8)>; 2],
     // ---- derived (rebuilt by `rebuild`) ----
     /// Location of every card (LOC_*).
