@@ -310,6 +310,11 @@ impl BattleLine {
     /// moves scored 1,204 of 1,800 games against Greedy where the uniform redraw and a UCB
     /// root scored 1,124 (issue 14, round 17).
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
+        // Round 27 (scratch): KINGDOMS_R27_UNIFORM redraws uniformly, for both agents.
+        static UNIFORM: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if *UNIFORM.get_or_init(|| std::env::var("KINGDOMS_R27_UNIFORM").is_ok()) {
+            return self.resample_with(player, seed, None);
+        }
         self.resample_with(player, seed, Some(infer::SETTINGS))
     }
 
