@@ -273,33 +273,28 @@ impl BattleLine {
     fn legal_plays(&self, p: usize, out: &mut Vec<Action>) {
         self.play_options(p, |o| match o {
             PlayOption::Card { card, flags } => {
-                for f in bits(flags) {
-                    out.push(Action::Play {
-                        card,
-                        flag: f as u8,
-                    });
-                }
+                out.extend(bits(flags).map(|f| Action::Play {
+                    card,
+                    flag: f as u8,
+                }));
             }
             PlayOption::Scout => out.push(Action::Scout),
             PlayOption::Redeploy { card, targets } => {
-                for g in bits(targets & !(1 << NUM_FLAGS)) {
-                    out.push(Action::Redeploy {
-                        card,
-                        to: Some(g as u8),
-                    });
-                }
+                let flags = targets & !(1 << NUM_FLAGS);
+                out.extend(bits(flags).map(|f| Action::Redeploy {
+                    card,
+                    to: Some(f as u8),
+                }));
                 if targets & 1 << NUM_FLAGS != 0 {
                     out.push(Action::Redeploy { card, to: None });
                 }
             }
             PlayOption::Deserter { card } => out.push(Action::Deserter { card }),
             PlayOption::Traitor { card, flags } => {
-                for g in bits(flags) {
-                    out.push(Action::Traitor {
-                        card,
-                        flag: g as u8,
-                    });
-                }
+                out.extend(bits(flags).map(|f| Action::Traitor {
+                    card,
+                    flag: f as u8,
+                }));
             }
             PlayOption::Pass => out.push(Action::Pass),
         });
