@@ -92,7 +92,9 @@ def test_agents_are_frozen_configurations() -> None:
     assert (halved.halving, ISMCTS().halving) == (8, None)
     assert parse("ismcts:300,halving=8") == halved
     assert halved.name == "ismcts:300,halving=8"
-    assert repr(halved).endswith("routine=None, halving=8, first_reply_expand=None)")
+    assert repr(halved).endswith(
+        "halving=8, first_reply_expand=None, finalist_depth=None, finalist_expand=None)"
+    )
     replied = ISMCTS(iterations=300, first_reply_expand=16)
     assert (replied.first_reply_expand, ISMCTS().first_reply_expand) == (16, None)
     assert parse("ismcts:300,first_reply=16") == replied
@@ -101,6 +103,14 @@ def test_agents_are_frozen_configurations() -> None:
     assert pickle.loads(pickle.dumps(replied)) == replied
     with pytest.raises(kingdoms.KingdomsError, match="first_reply_expand"):
         ISMCTS(first_reply_expand=-1)
+    deepened = ISMCTS(iterations=300, finalist_depth=2, finalist_expand=4)
+    assert (deepened.finalist_depth, deepened.finalist_expand) == (2, 4)
+    assert (ISMCTS().finalist_depth, ISMCTS().finalist_expand) == (None, None)
+    assert parse("ismcts:300,finalist_depth=2,finalist_expand=4") == deepened
+    assert deepened.name == "ismcts:300,finalist_depth=2,finalist_expand=4"
+    for bad_finalist in ({"finalist_depth": -1}, {"finalist_expand": 1 << 17}):
+        with pytest.raises(kingdoms.KingdomsError, match=next(iter(bad_finalist))):
+            ISMCTS(**bad_finalist)
     with pytest.raises(kingdoms.KingdomsError, match="halving"):
         ISMCTS(halving=-1)
     for bad_pick in (-0.5, 1.5, float("nan")):
@@ -111,7 +121,7 @@ def test_agents_are_frozen_configurations() -> None:
     assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved):
+    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved, deepened):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)
@@ -134,7 +144,8 @@ def test_settings_left_to_the_game_are_the_games_own() -> None:
 # Each game's own search settings (docs/agents.md, per-game settings): a position, the
 # iterations, settings that search exactly as ISMCTS() with nothing set, and settings that
 # do not. STRIFULL halves the root over Greedy's 64 best moves, Battle Line over its 8 best
-# (and judges 16 candidates at the reply to the root's move),
+# (judges 16 candidates at the reply to the root's move, and scores its finalists' leaves
+# two plies deeper, each the best of 4 moves),
 # Arte da Guerra explores with c = 0.2 and halves over 64, Zinordia plays its routine
 # decisions by rule below the root and judges 8 candidates at each expansion.
 OWN_SEARCH: list[tuple[str, int, int, list[dict[str, Any]], list[dict[str, Any]]]] = [
@@ -151,7 +162,7 @@ OWN_SEARCH: list[tuple[str, int, int, list[dict[str, Any]], list[dict[str, Any]]
         "battleline",
         10,
         300,
-        [{"halving": 8}, {"first_reply_expand": 16}],
+        [{"halving": 8}, {"first_reply_expand": 16}, {"finalist_depth": 2, "finalist_expand": 4}],
         [{"halving": 0}, {"first_reply_expand": 0}],
     ),
 ]

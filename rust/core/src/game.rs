@@ -71,6 +71,12 @@ pub struct SearchParams {
     /// move (the first node where another player moves); 0: `ismcts_expand_samples`, as
     /// everywhere.
     pub ismcts_first_reply_expand: u32,
+    /// ISMCTS's `finalist_depth` when its configuration leaves it to the game: extra plies
+    /// below each leaf in the halving's last round (0: none).
+    pub ismcts_finalist_depth: u32,
+    /// ISMCTS's `finalist_expand` when its configuration leaves it to the game: the moves
+    /// judged at each of those plies.
+    pub ismcts_finalist_expand: u32,
 }
 
 impl SearchParams {
@@ -89,6 +95,8 @@ impl SearchParams {
         ismcts_expand_samples: 8,
         ismcts_halving: 0,
         ismcts_first_reply_expand: 0,
+        ismcts_finalist_depth: 0,
+        ismcts_finalist_expand: 8,
     };
 }
 

@@ -313,8 +313,10 @@ fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
 /// the game's own, for both); `halving` m >= 2 runs the root as sequential halving over the m
 /// root actions Greedy judges best, each round on shared redraws (0: off; None: the game's
 /// own; needs an iteration budget); `first_reply_expand` m judges m candidates at each
-/// expansion of the reply to the root's move (0: as every other node; None: the game's own). docs/agents.md says
-/// how the defaults were measured.
+/// expansion of the reply to the root's move (0: as every other node; None: the game's own);
+/// `finalist_depth` p scores the leaves of the halving's last round (its two finalists) after
+/// p more plies, each the mover's best of `finalist_expand` random legal moves (0: off;
+/// None: the game's own, for both). docs/agents.md says how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
     config: IsmctsConfig,
@@ -325,8 +327,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -348,6 +350,8 @@ impl PyIsmcts {
         routine: Option<bool>,
         halving: Option<Whole>,
         first_reply_expand: Option<Whole>,
+        finalist_depth: Option<Whole>,
+        finalist_expand: Option<Whole>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -370,6 +374,8 @@ impl PyIsmcts {
         let settle_turns = depth(settle_turns, "settle_turns")?;
         let halving = depth(halving, "halving")?;
         let first_reply_expand = depth(first_reply_expand, "first_reply_expand")?;
+        let finalist_depth = depth(finalist_depth, "finalist_depth")?;
+        let finalist_expand = depth(finalist_expand, "finalist_expand")?;
         let config = IsmctsConfig {
             iterations: match (iterations, time_limit) {
                 (None, None) => IsmctsConfig::default().iterations,
@@ -391,6 +397,8 @@ impl PyIsmcts {
             routine,
             halving,
             first_reply_expand,
+            finalist_depth,
+            finalist_expand,
             seed,
         };
         config.validate().py()?;
@@ -481,6 +489,17 @@ impl PyIsmcts {
     fn first_reply_expand(&self) -> Option<u32> {
         self.config.first_reply_expand
     }
+    /// Extra plies below the leaves of the halving's last round (0: none), or None (the
+    /// game's own).
+    #[getter]
+    fn finalist_depth(&self) -> Option<u32> {
+        self.config.finalist_depth
+    }
+    /// Moves judged at each of those plies, or None (the game's own).
+    #[getter]
+    fn finalist_expand(&self) -> Option<u32> {
+        self.config.finalist_expand
+    }
 
     #[getter]
     fn seed(&self) -> u64 {
@@ -553,7 +572,8 @@ impl PyIsmcts {
         format!(
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
-             settle_turns={}, prior_settle={}, pick={}, routine={}, halving={}, first_reply_expand={})",
+             settle_turns={}, prior_settle={}, pick={}, routine={}, halving={}, first_reply_expand={}, \
+             finalist_depth={}, finalist_expand={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -571,6 +591,8 @@ impl PyIsmcts {
             opt(c.routine.map(|s| if s { "True" } else { "False" }.to_string())),
             opt(c.halving.map(|x| x.to_string())),
             opt(c.first_reply_expand.map(|x| x.to_string())),
+            opt(c.finalist_depth.map(|x| x.to_string())),
+            opt(c.finalist_expand.map(|x| x.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -589,6 +611,8 @@ impl PyIsmcts {
             c.routine,
             c.halving,
             c.first_reply_expand,
+            c.finalist_depth,
+            c.finalist_expand,
         )
             .into_pyobject(py)?;
         let first = (

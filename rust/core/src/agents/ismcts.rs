@@ -119,6 +119,17 @@ pub struct IsmctsConfig {
     /// there are no more); `Some(0)`: as every other node (`expand_samples`); `None`: the
     /// game's own ([`Game::search_params`]: `ismcts_first_reply_expand`).
     pub first_reply_expand: Option<u32>,
+    /// Deeper leaves where the halving decides: in its last round, which compares the two
+    /// finalists, and only when it has two rounds or more (a choice between two moves spends
+    /// its whole budget in one round), each leaf is scored after `Some(p)` more plies, each
+    /// the mover's best of `finalist_expand` legal moves drawn at random, judged by
+    /// `Game::evaluate` (with `routine`, routine decisions by rule in between). The earlier
+    /// rounds, which only cut the field, keep the cheaper leaves. `Some(0)`: off; `None`:
+    /// the game's own ([`Game::search_params`]: `ismcts_finalist_depth`). Needs `halving`.
+    pub finalist_depth: Option<u32>,
+    /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
+    /// `None`: the game's own ([`Game::search_params`]: `ismcts_finalist_expand`).
+    pub finalist_expand: Option<u32>,
     pub seed: u64,
 }
 
@@ -144,6 +155,8 @@ impl Default for IsmctsConfig {
             routine: None,
             halving: None,
             first_reply_expand: None,
+            finalist_depth: None,
+            finalist_expand: None,
             seed: 0,
         }
     }
@@ -194,6 +207,8 @@ impl IsmctsConfig {
         depth("settle_turns", self.settle_turns.unwrap_or(0))?;
         depth("halving", self.halving.unwrap_or(0))?;
         depth("first_reply_expand", self.first_reply_expand.unwrap_or(0))?;
+        depth("finalist_depth", self.finalist_depth.unwrap_or(0))?;
+        depth("finalist_expand", self.finalist_expand.unwrap_or(0))?;
         if self
             .prior_visits
             .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
@@ -276,6 +291,12 @@ impl IsmctsConfig {
         }
         if let Some(m) = self.first_reply_expand {
             parts.push(format!("first_reply={m}"));
+        }
+        if let Some(p) = self.finalist_depth {
+            parts.push(format!("finalist_depth={p}"));
+        }
+        if let Some(m) = self.finalist_expand {
+            parts.push(format!("finalist_expand={m}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -376,6 +397,11 @@ pub struct Ismcts<G: Game> {
     expand: u32,
     /// This search's `first_reply_expand` (0: as `expand`).
     first_reply_expand: u32,
+    /// This search's `finalist_depth` and `finalist_expand` (the config's, else the game's).
+    finalist: (u32, u32),
+    /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
+    /// halving for its last round.
+    deepen: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -403,6 +429,8 @@ impl<G: Game> Ismcts<G> {
             routine: false,
             expand: 0,
             first_reply_expand: 0,
+            finalist: (0, 0),
+            deepen: false,
         }
     }
 
@@ -461,6 +489,15 @@ impl<G: Game> Ismcts<G> {
             .config
             .first_reply_expand
             .unwrap_or(params.ismcts_first_reply_expand);
+        self.finalist = (
+            self.config
+                .finalist_depth
+                .unwrap_or(params.ismcts_finalist_depth),
+            self.config
+                .finalist_expand
+                .unwrap_or(params.ismcts_finalist_expand),
+        );
+        self.deepen = false;
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
@@ -634,6 +671,9 @@ impl<G: Game> Ismcts<G> {
             let per = ((budget - done) / ((rounds - round) * kids.len() as u64)).max(1);
             seeds.clear();
             seeds.extend((0..per).map(|_| self.rng.next_u64()));
+            // The finalists' leaves go deeper (`finalist_depth`); not in a lone round,
+            // where a choice between two would pay for it on every iteration.
+            self.deepen = rounds >= 2 && round + 1 == rounds;
             'round: for &seed in &seeds {
                 for &k in &kids {
                     if self.spent(done, Some(budget), deadline) {
@@ -660,6 +700,7 @@ impl<G: Game> Ismcts<G> {
             });
             kids.truncate(kids.len().div_ceil(2));
         }
+        self.deepen = false;
         let survivor = kids.first().and_then(|&k| self.nodes[k as usize].action);
         Ok((done, survivor))
     }
@@ -906,6 +947,9 @@ impl<G: Game> Ismcts<G> {
     }
 
     fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
+        if self.deepen {
+            self.deepen_leaf(det)?;
+        }
         let mut plies = 0u32;
         let mut settling = 0u32;
         let mut owner = self.leaf_owner;
@@ -964,6 +1008,38 @@ impl<G: Game> Ismcts<G> {
                 )));
             }
         }
+    }
+
+    /// The finalists' extra plies (`finalist_depth`): each the mover's best of
+    /// `finalist_expand` legal moves drawn at random, by `evaluate` as an expansion judges
+    /// them, routine decisions by rule in between.
+    fn deepen_leaf(&mut self, det: &mut G) -> Result<()> {
+        let (plies, m) = self.finalist;
+        for _ in 0..plies {
+            let Some(mover) = det.current_player() else {
+                return Ok(());
+            };
+            det.legal_actions(&mut self.legal);
+            let m = (m as usize).clamp(1, self.legal.len().max(1));
+            if self.legal.is_empty() {
+                return Err(no_moves::<G>());
+            }
+            for i in 0..m {
+                let j = i + self.rng.below(self.legal.len() - i);
+                self.legal.swap(i, j);
+            }
+            if m == 1 {
+                det.apply(self.legal[0])?;
+            } else {
+                *det = best_reply(det, &self.legal[..m], mover, &self.teams, &mut self.judged)?
+                    .ok_or_else(no_moves::<G>)?
+                    .2;
+            }
+            if self.routine {
+                self.play_routine(det)?;
+            }
+        }
+        Ok(())
     }
 
     /// With `routine`: play the game's routine decisions ([`Game::routine_action`]) until

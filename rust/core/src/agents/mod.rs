@@ -423,6 +423,12 @@ impl AgentSpec {
                             c.first_reply_expand =
                                 Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
+                        "finalist_depth" => {
+                            c.finalist_depth = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
+                        "finalist_expand" => {
+                            c.finalist_expand = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
+                        }
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
@@ -434,7 +440,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand and seed, not {k:?}"),
                         )),
                     }
                 }

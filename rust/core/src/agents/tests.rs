@@ -359,6 +359,77 @@ fn ismcts_halving_spends_the_budget_in_rounds_and_plays_the_last_survivor() {
 }
 
 #[test]
+fn ismcts_finalist_depth_deepens_only_the_halvings_last_round() {
+    // `finalist_depth`: the leaves of the halving's last round (its two finalists) are
+    // scored after extra plies. The rounds before it run as without it (the same visits,
+    // the same values for the candidates they cut); the finalists' values change; a lone
+    // round (two candidates) is left alone; 0 is off.
+    let game = Lanes::new(5, &LanesOptions::default()).unwrap();
+    let with = |depth: Option<u32>, m: u32| IsmctsConfig {
+        iterations: Some(400),
+        halving: Some(m),
+        finalist_depth: depth,
+        finalist_expand: Some(4),
+        ..IsmctsConfig::default()
+    };
+    let search = |c: IsmctsConfig| Ismcts::<Lanes>::new(c).search(&game).unwrap();
+    let plain = search(with(None, 64));
+    assert!(
+        plain.children.len() >= 3,
+        "the test needs two rounds: {plain:?}"
+    );
+    assert_eq!(search(with(Some(0), 64)).children, plain.children);
+    let deep = search(with(Some(2), 64));
+    assert_eq!(deep.iterations, plain.iterations);
+    let by_action = |s: &SearchStats<Play>| {
+        let mut v: Vec<(Play, u32, f64)> = s
+            .children
+            .iter()
+            .map(|c| (c.action, c.visits, c.value))
+            .collect();
+        v.sort_by_key(|c| format!("{:?}", c.0));
+        v
+    };
+    let (p, d) = (by_action(&plain), by_action(&deep));
+    let top = plain.children[0].visits;
+    let mut changed = 0;
+    for (p, d) in p.iter().zip(&d) {
+        assert_eq!(
+            (p.0, p.1),
+            (d.0, d.1),
+            "the same schedule: {plain:?} {deep:?}"
+        );
+        if p.1 < top {
+            assert_eq!(
+                p.2, d.2,
+                "a candidate cut before the last round: {p:?} {d:?}"
+            );
+        } else if p.2 != d.2 {
+            changed += 1;
+        }
+    }
+    assert!(
+        changed > 0,
+        "the finalists' leaves are deeper: {plain:?} {deep:?}"
+    );
+    assert!(deep.children[0].value >= deep.children[1].value);
+    let name = with(Some(2), 64).name();
+    assert!(
+        name.ends_with("finalist_depth=2,finalist_expand=4"),
+        "{name}"
+    );
+    assert_eq!(spec(&name), AgentSpec::Ismcts(with(Some(2), 64)));
+    // One round between two candidates: not deepened.
+    assert_eq!(
+        search(with(Some(2), 2)).children,
+        search(with(None, 2)).children
+    );
+    let bad = with(Some(IsmctsConfig::MAX_DEPTH + 1), 64);
+    let err = Ismcts::<Lanes>::new(bad).search(&game).unwrap_err();
+    assert!(err.to_string().contains("finalist_depth"), "{err}");
+}
+
+#[test]
 fn ismcts_halving_with_a_root_prior_starts_each_mean_at_the_prior() {
     // Opt-in: with a root prior (prior_samples, prior_visits) the halving keeps candidates
     // by (rewards + prior_visits * prior) / (visits + prior_visits); a prior that weighs
