@@ -674,6 +674,12 @@ impl<G: Game> Ismcts<G> {
             // The finalists' leaves go deeper (`finalist_depth`); not in a lone round,
             // where a choice between two would pay for it on every iteration.
             self.deepen = rounds >= 2 && round + 1 == rounds;
+            // Scratch (round 28): the finalists compared on their deep leaves alone.
+            let before: Vec<(u32, f64)> = kids
+                .iter()
+                .map(|&k| (self.nodes[k as usize].visits, self.nodes[k as usize].reward))
+                .collect();
+            let last_only = self.deepen && self.finalist.0 > 0 && r28_last_only();
             'round: for &seed in &seeds {
                 for &k in &kids {
                     if self.spent(done, Some(budget), deadline) {
@@ -693,11 +699,31 @@ impl<G: Game> Ismcts<G> {
                 n.mean(prior.get(n.id as usize).copied(), weight)
                     .unwrap_or(-1.0)
             };
-            kids.sort_by(|&a, &b| {
-                mean(&self.nodes[b as usize])
-                    .partial_cmp(&mean(&self.nodes[a as usize]))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
+            if last_only {
+                let nodes = &self.nodes;
+                let late = |i: usize| {
+                    let n = &nodes[kids[i] as usize];
+                    let v = n.visits - before[i].0;
+                    if v == 0 {
+                        -1.0
+                    } else {
+                        (n.reward - before[i].1) / f64::from(v)
+                    }
+                };
+                let mut order: Vec<usize> = (0..kids.len()).collect();
+                order.sort_by(|&a, &b| {
+                    late(b)
+                        .partial_cmp(&late(a))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+                kids = order.iter().map(|&i| kids[i]).collect();
+            } else {
+                kids.sort_by(|&a, &b| {
+                    mean(&self.nodes[b as usize])
+                        .partial_cmp(&mean(&self.nodes[a as usize]))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+            }
             kids.truncate(kids.len().div_ceil(2));
         }
         self.deepen = false;
@@ -1093,4 +1119,11 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+/// Scratch switch (issue 14, round 28): `KINGDOMS_R28_LAST=1` compares the halving's
+/// finalists on their last round's (deep) leaves alone.
+fn r28_last_only() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("KINGDOMS_R28_LAST").is_ok_and(|v| v == "1"))
 }
