@@ -668,7 +668,18 @@ impl<G: Game> Ismcts<G> {
         for round in 0..rounds {
             // What is left is shared equally by the rounds still to run: the last round
             // spends the remainder.
-            let per = ((budget - done) / ((rounds - round) * kids.len() as u64)).max(1);
+            let mut per = ((budget - done) / ((rounds - round) * kids.len() as u64)).max(1);
+            // Scratch (round 28): the last round's share of the budget.
+            if let Some(share) = r28_final_share().filter(|_| rounds >= 2) {
+                let last = (budget as f64 * share) as u64;
+                per = if round + 1 == rounds {
+                    (budget - done) / kids.len() as u64
+                } else {
+                    (budget.saturating_sub(last).saturating_sub(done))
+                        / ((rounds - 1 - round) * kids.len() as u64)
+                }
+                .max(1);
+            }
             seeds.clear();
             seeds.extend((0..per).map(|_| self.rng.next_u64()));
             // The finalists' leaves go deeper (`finalist_depth`); not in a lone round,
@@ -1093,4 +1104,16 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+/// Scratch switch (issue 14, round 28): `KINGDOMS_R28_SHARE=f` gives the halving's last
+/// round the share `f` of the budget, the rounds before it the rest in equal parts.
+fn r28_final_share() -> Option<f64> {
+    static ON: std::sync::OnceLock<Option<f64>> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var("KINGDOMS_R28_SHARE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|f: &f64| (0.0..1.0).contains(f))
+    })
 }
