@@ -93,7 +93,8 @@ def test_agents_are_frozen_configurations() -> None:
     assert parse("ismcts:300,halving=8") == halved
     assert halved.name == "ismcts:300,halving=8"
     assert repr(halved).endswith(
-        "halving=8, first_reply_expand=None, finalist_depth=None, finalist_expand=None)"
+        "halving=8, first_reply_expand=None, finalist_depth=None, finalist_expand=None, "
+        "finalist_share=None)"
     )
     replied = ISMCTS(iterations=300, first_reply_expand=16)
     assert (replied.first_reply_expand, ISMCTS().first_reply_expand) == (16, None)
@@ -108,7 +109,17 @@ def test_agents_are_frozen_configurations() -> None:
     assert (ISMCTS().finalist_depth, ISMCTS().finalist_expand) == (None, None)
     assert parse("ismcts:300,finalist_depth=2,finalist_expand=4") == deepened
     assert deepened.name == "ismcts:300,finalist_depth=2,finalist_expand=4"
-    for bad_finalist in ({"finalist_depth": -1}, {"finalist_expand": 1 << 17}):
+    shared = ISMCTS(iterations=300, finalist_share=0.5)
+    assert (shared.finalist_share, ISMCTS().finalist_share) == (0.5, None)
+    assert parse("ismcts:300,finalist_share=0.5") == shared != ISMCTS(iterations=300)
+    assert shared.name == "ismcts:300,finalist_share=0.5"
+    bad_finalists = (
+        {"finalist_depth": -1},
+        {"finalist_expand": 1 << 17},
+        {"finalist_share": 1.0},
+        {"finalist_share": float("nan")},
+    )
+    for bad_finalist in bad_finalists:
         with pytest.raises(kingdoms.KingdomsError, match=next(iter(bad_finalist))):
             ISMCTS(**bad_finalist)
     with pytest.raises(kingdoms.KingdomsError, match="halving"):
@@ -121,7 +132,7 @@ def test_agents_are_frozen_configurations() -> None:
     assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved, deepened):
+    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved, deepened, shared):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)

@@ -130,6 +130,12 @@ pub struct IsmctsConfig {
     /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
     /// `None`: the game's own ([`Game::search_params`]: `ismcts_finalist_expand`).
     pub finalist_expand: Option<u32>,
+    /// The halving's last round's share of the iteration budget: `Some(f)`, `0 < f < 1`,
+    /// gives the round that compares the two finalists `f` of the iterations and the rounds
+    /// before it the rest in equal parts; `Some(0)`: every round the same share. `None`: the
+    /// game's own ([`Game::search_params`]: `ismcts_finalist_share`). Needs `halving` and
+    /// two rounds or more.
+    pub finalist_share: Option<f64>,
     pub seed: u64,
 }
 
@@ -157,6 +163,7 @@ impl Default for IsmctsConfig {
             first_reply_expand: None,
             finalist_depth: None,
             finalist_expand: None,
+            finalist_share: None,
             seed: 0,
         }
     }
@@ -230,6 +237,12 @@ impl IsmctsConfig {
         {
             return bad("pick must be a number from 0 to 1");
         }
+        if self
+            .finalist_share
+            .is_some_and(|f| !(f.is_finite() && (0.0..1.0).contains(&f)))
+        {
+            return bad("finalist_share must be a number from 0 up to (not including) 1");
+        }
         Ok(())
     }
 
@@ -297,6 +310,9 @@ impl IsmctsConfig {
         }
         if let Some(m) = self.finalist_expand {
             parts.push(format!("finalist_expand={m}"));
+        }
+        if let Some(f) = self.finalist_share {
+            parts.push(format!("finalist_share={f}"));
         }
         format!("ismcts:{}", parts.join(","))
     }
@@ -665,10 +681,24 @@ impl<G: Game> Ismcts<G> {
         }
         let mut done = 0u64;
         let mut seeds = Vec::new();
+        // `finalist_share`: the budget the rounds before the last may spend.
+        let share = self
+            .config
+            .finalist_share
+            .unwrap_or(G::search_params().ismcts_finalist_share);
+        let before_last = (rounds >= 2 && share > 0.0)
+            .then(|| budget - ((budget as f64 * share) as u64).min(budget));
         for round in 0..rounds {
             // What is left is shared equally by the rounds still to run: the last round
-            // spends the remainder.
-            let per = ((budget - done) / ((rounds - round) * kids.len() as u64)).max(1);
+            // spends the remainder. With `finalist_share`, the rounds before the last share
+            // what the last leaves them.
+            let per = match before_last {
+                Some(cap) if round + 1 < rounds => {
+                    cap.saturating_sub(done) / ((rounds - 1 - round) * kids.len() as u64)
+                }
+                _ => (budget - done) / ((rounds - round) * kids.len() as u64),
+            }
+            .max(1);
             seeds.clear();
             seeds.extend((0..per).map(|_| self.rng.next_u64()));
             // The finalists' leaves go deeper (`finalist_depth`); not in a lone round,

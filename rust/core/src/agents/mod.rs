@@ -429,6 +429,7 @@ impl AgentSpec {
                         "finalist_expand" => {
                             c.finalist_expand = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
+                        "finalist_share" => c.finalist_share = Some(num(k, v)?),
                         "expand" | "expand_samples" => {
                             c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
@@ -440,7 +441,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand, finalist_share and seed, not {k:?}"),
                         )),
                     }
                 }

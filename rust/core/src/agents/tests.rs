@@ -430,6 +430,58 @@ fn ismcts_finalist_depth_deepens_only_the_halvings_last_round() {
 }
 
 #[test]
+fn ismcts_finalist_share_gives_the_halvings_last_round_its_share() {
+    // `finalist_share`: the halving's last round (its two finalists) spends that share of
+    // the iterations and the rounds before it split the rest; 0 is every round alike.
+    let game = Lanes::new(5, &LanesOptions::default()).unwrap();
+    let with = |share: Option<f64>| IsmctsConfig {
+        iterations: Some(400),
+        halving: Some(64),
+        finalist_share: share,
+        ..IsmctsConfig::default()
+    };
+    let search = |c: IsmctsConfig| Ismcts::<Lanes>::new(c).search(&game).unwrap();
+    // The last round's iterations: the finalists' visits beyond those of the candidates cut
+    // just before it (which ran every round the finalists ran before the last).
+    let last_round = |s: &SearchStats<Play>| {
+        let top = s.children[0].visits;
+        let before = s
+            .children
+            .iter()
+            .map(|c| c.visits)
+            .filter(|&v| v < top)
+            .max();
+        2 * (top - before.unwrap_or(0))
+    };
+    let plain = search(with(None));
+    assert!(
+        plain.children.len() >= 3,
+        "the test needs two rounds: {plain:?}"
+    );
+    assert_eq!(search(with(Some(0.0))).children, plain.children);
+    let shared = search(with(Some(0.75)));
+    assert!((399..=400).contains(&shared.iterations), "{shared:?}");
+    let last = u64::from(last_round(&shared));
+    assert!(
+        last >= 299 && shared.iterations - last <= 100,
+        "the last round spends 3/4: {last} of {shared:?}"
+    );
+    assert!(last > u64::from(last_round(&plain)), "{plain:?} {shared:?}");
+    let (first, second) = (&shared.children[0], &shared.children[1]);
+    assert_eq!(first.visits, second.visits, "{shared:?}");
+    assert!(first.value >= second.value, "{shared:?}");
+    let name = with(Some(0.75)).name();
+    assert!(name.ends_with("finalist_share=0.75"), "{name}");
+    assert_eq!(spec(&name), AgentSpec::Ismcts(with(Some(0.75))));
+    for bad in [1.0, -0.25, f64::NAN] {
+        let err = Ismcts::<Lanes>::new(with(Some(bad)))
+            .search(&game)
+            .unwrap_err();
+        assert!(err.to_string().contains("finalist_share"), "{err}");
+    }
+}
+
+#[test]
 fn ismcts_halving_with_a_root_prior_starts_each_mean_at_the_prior() {
     // Opt-in: with a root prior (prior_samples, prior_visits) the halving keeps candidates
     // by (rewards + prior_visits * prior) / (visits + prior_visits); a prior that weighs
