@@ -53,6 +53,15 @@ impl GameRng {
         }
     }
 
+    /// Moves `m` elements drawn uniformly without replacement to the front of `items` (the
+    /// first `m` steps of a forward Fisher-Yates shuffle; `m` at most `items.len()`).
+    pub fn draw_front<T>(&mut self, items: &mut [T], m: usize) {
+        for i in 0..m {
+            let j = i + self.below(items.len() - i);
+            items.swap(i, j);
+        }
+    }
+
     /// A uniformly chosen element, or None for an empty slice.
     pub fn choose<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         if items.is_empty() {

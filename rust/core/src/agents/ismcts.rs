@@ -799,10 +799,7 @@ impl<G: Game> Ismcts<G> {
                     self.untried[self.rng.below(self.untried.len())]
                 } else {
                     // The best of m untried actions drawn at random, by the mover's evaluate.
-                    for i in 0..m {
-                        let j = i + self.rng.below(self.untried.len() - i);
-                        self.untried.swap(i, j);
-                    }
+                    self.rng.draw_front(&mut self.untried, m);
                     self.note_turn(&det);
                     let (_, a, after) = best_reply(
                         &det,
@@ -1020,14 +1017,11 @@ impl<G: Game> Ismcts<G> {
                 return Ok(());
             };
             det.legal_actions(&mut self.legal);
-            let m = (m as usize).clamp(1, self.legal.len().max(1));
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
             }
-            for i in 0..m {
-                let j = i + self.rng.below(self.legal.len() - i);
-                self.legal.swap(i, j);
-            }
+            let m = (m as usize).clamp(1, self.legal.len());
+            self.rng.draw_front(&mut self.legal, m);
             if m == 1 {
                 det.apply(self.legal[0])?;
             } else {
