@@ -1,6 +1,6 @@
 //! Stopping an agent's long `act` from outside (Ctrl-C in Python). The caller runs the agent
 //! under [`watching`] a flag; the agents' search loops call [`check`] between units of work
-//! (an ISMCTS iteration, a Greedy sample) and stop with [`playout::cancelled`] once the flag
+//! (an ISMCTS iteration, a Greedy sample) and stop with [`cancelled`] once the flag
 //! is set. A thread-local keeps the `Agent::act` signature unchanged; without a flag,
 //! [`check`] costs one thread-local read.
 

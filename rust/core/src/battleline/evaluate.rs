@@ -18,8 +18,8 @@
 //! Agents only call it on worlds redrawn by `resample_hidden`, so the opponent's hand it
 //! reads is a guess consistent with what the searcher saw.
 //!
-//! The heuristic player judges from its own sight instead ([`side_value`] with
-//! [`MISS_MINE`] / [`MISS_THEIRS`]): its hand for sure, the opponent's unknown hand as any
+//! The heuristic player judges from its own sight instead (`side_value` with
+//! `MISS_MINE` / `MISS_THEIRS`): its hand for sure, the opponent's unknown hand as any
 //! troop it does not hold.
 
 use super::cards::Card;
@@ -304,7 +304,7 @@ impl BattleLine {
 
     /// The model's inputs for this whole world (both hands read): per open flag, player
     /// 0's minus player 1's
-    /// 0. the rank ([`rank`]) of the best formation the side can still become, from its
+    /// 0. the rank (`rank`) of the best formation the side can still become, from its
     ///    owner's hand and the troop deck (−1 if too few troops are left to complete it),
     /// 1. the cards of that formation still to come from the troop deck,
     /// 2. the cards on the side, over the formation size,

@@ -1,11 +1,11 @@
 //! The saved state (`to_json` / `from_json`; the format is in `docs/battleline.md`), read in
 //! two steps as shakmaty reads a position (`Setup` → `Position`):
 //!
-//! 1. [`StateData`] is the plain data serde reads and writes: unknown keys are refused,
+//! 1. `StateData` is the plain data serde reads and writes: unknown keys are refused,
 //!    cards are their notation, and `serde_path_to_error` makes an error name its path
 //!    (`$.flags[3].sides[1]`);
-//! 2. [`StateData::into_state`] is the one validation step: every card exactly once and where
-//!    it may lie, the counters in range, the rule invariants of [`BattleLine::validate_rules`],
+//! 2. `StateData::into_state` is the one validation step: every card exactly once and where
+//!    it may lie, the counters in range, the rule invariants of `BattleLine::validate_rules`,
 //!    and only then the state.
 // User input passes through here: no panicking index or unwrap (tests aside).
 #![cfg_attr(

@@ -416,7 +416,7 @@ impl BattleLine {
 
     // ---- validation ----------------------------------------------------------------
 
-    /// Check that `a` is legal now; never mutates. Legality is [`BattleLine::allows`], the
+    /// Check that `a` is legal now; never mutates. Legality is `BattleLine::allows`, the
     /// decision move generation makes; a refusal then names the first rule `a` breaks.
     pub fn check(&self, a: Action) -> Result<()> {
         if self.allows(a) {
