@@ -402,6 +402,8 @@ pub struct Ismcts<G: Game> {
     /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
     /// halving for its last round.
     deepen: bool,
+    /// Scratch (round 29): the iteration is in the round before the last.
+    semi: bool,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -431,6 +433,7 @@ impl<G: Game> Ismcts<G> {
             first_reply_expand: 0,
             finalist: (0, 0),
             deepen: false,
+            semi: false,
         }
     }
 
@@ -674,6 +677,8 @@ impl<G: Game> Ismcts<G> {
             // The finalists' leaves go deeper (`finalist_depth`); not in a lone round,
             // where a choice between two would pay for it on every iteration.
             self.deepen = rounds >= 2 && round + 1 == rounds;
+            // Scratch (issue 14, round 29): depth for the round before the last.
+            self.semi = rounds >= 3 && round + 2 == rounds;
             'round: for &seed in &seeds {
                 for &k in &kids {
                     if self.spent(done, Some(budget), deadline) {
@@ -701,6 +706,7 @@ impl<G: Game> Ismcts<G> {
             kids.truncate(kids.len().div_ceil(2));
         }
         self.deepen = false;
+        self.semi = false;
         let survivor = kids.first().and_then(|&k| self.nodes[k as usize].action);
         Ok((done, survivor))
     }
@@ -945,7 +951,9 @@ impl<G: Game> Ismcts<G> {
 
     fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
         if self.deepen {
-            self.deepen_leaf(det)?;
+            self.deepen_leaf(det, self.finalist.0)?;
+        } else if self.semi && r29_semi() > 0 {
+            self.deepen_leaf(det, r29_semi())?;
         }
         let mut plies = 0u32;
         let mut settling = 0u32;
@@ -1010,8 +1018,8 @@ impl<G: Game> Ismcts<G> {
     /// The finalists' extra plies (`finalist_depth`): each the mover's best of
     /// `finalist_expand` legal moves drawn at random, by `evaluate` as an expansion judges
     /// them, routine decisions by rule in between.
-    fn deepen_leaf(&mut self, det: &mut G) -> Result<()> {
-        let (plies, m) = self.finalist;
+    fn deepen_leaf(&mut self, det: &mut G, plies: u32) -> Result<()> {
+        let m = self.finalist.1;
         for _ in 0..plies {
             let Some(mover) = det.current_player() else {
                 return Ok(());
@@ -1087,4 +1095,16 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+/// Scratch (issue 14, round 29): `KINGDOMS_R29_SEMI=P`, the plies the halving's round
+/// before the last adds to its leaves (0, unset: none).
+fn r29_semi() -> u32 {
+    static SEMI: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *SEMI.get_or_init(|| {
+        std::env::var("KINGDOMS_R29_SEMI")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
 }
