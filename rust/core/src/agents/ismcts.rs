@@ -402,6 +402,8 @@ pub struct Ismcts<G: Game> {
     /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
     /// halving for its last round.
     deepen: bool,
+    /// Scratch (round 29): the searcher, for the finalists' plies.
+    me: Option<Player>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -431,6 +433,7 @@ impl<G: Game> Ismcts<G> {
             first_reply_expand: 0,
             finalist: (0, 0),
             deepen: false,
+            me: None,
         }
     }
 
@@ -442,6 +445,7 @@ impl<G: Game> Ismcts<G> {
     pub fn search(&mut self, game: &G) -> Result<SearchStats<G::Action>> {
         self.config.validate()?;
         let me = to_move(game)?;
+        self.me = Some(me);
         let start = Instant::now();
         let deadline = self
             .config
@@ -801,17 +805,27 @@ impl<G: Game> Ismcts<G> {
                     // The best of m untried actions drawn at random, by the mover's evaluate.
                     self.rng.draw_front(&mut self.untried, m);
                     self.note_turn(&det);
-                    let (_, a, after) = best_reply(
-                        &det,
-                        &self.untried[..m],
-                        mover,
-                        &self.teams,
-                        &mut self.judged,
-                    )?
-                    .ok_or_else(no_moves::<G>)?;
-                    det = after;
-                    self.expanded_applied = true;
-                    a
+                    // Scratch (round 29): an opponent judges on a world redrawn from its
+                    // own sight (the searcher's hand a guess), as it would at the table.
+                    let level = r29_view();
+                    if mover != me && (level >= 2 || (level == 1 && first_reply)) {
+                        let view = det.resample_hidden(mover, self.rng.next_u64());
+                        best_reply(&view, &self.untried[..m], mover, &self.teams, &mut self.judged)?
+                            .ok_or_else(no_moves::<G>)?
+                            .1
+                    } else {
+                        let (_, a, after) = best_reply(
+                            &det,
+                            &self.untried[..m],
+                            mover,
+                            &self.teams,
+                            &mut self.judged,
+                        )?
+                        .ok_or_else(no_moves::<G>)?;
+                        det = after;
+                        self.expanded_applied = true;
+                        a
+                    }
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -1024,6 +1038,13 @@ impl<G: Game> Ismcts<G> {
             self.rng.draw_front(&mut self.legal, m);
             if m == 1 {
                 det.apply(self.legal[0])?;
+            } else if r29_view() >= 2 && Some(mover) != self.me {
+                // Scratch (round 29): the opponent judges on its own sight.
+                let view = det.resample_hidden(mover, self.rng.next_u64());
+                let a = best_reply(&view, &self.legal[..m], mover, &self.teams, &mut self.judged)?
+                    .ok_or_else(no_moves::<G>)?
+                    .1;
+                det.apply(a)?;
             } else {
                 *det = best_reply(det, &self.legal[..m], mover, &self.teams, &mut self.judged)?
                     .ok_or_else(no_moves::<G>)?
@@ -1087,4 +1108,17 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+/// Scratch (issue 14, round 29): `KINGDOMS_R29_VIEW=L`, opponents judge their candidates on
+/// a world redrawn from their own sight: 1 at the reply to the root's move, 2 at every
+/// expansion and the finalists' extra plies (0, unset: on the searcher's world).
+fn r29_view() -> u32 {
+    static VIEW: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *VIEW.get_or_init(|| {
+        std::env::var("KINGDOMS_R29_VIEW")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
 }
