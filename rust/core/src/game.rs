@@ -77,6 +77,9 @@ pub struct SearchParams {
     /// ISMCTS's `finalist_expand` when its configuration leaves it to the game: the moves
     /// judged at each of those plies.
     pub ismcts_finalist_expand: u32,
+    /// ISMCTS's `opponent_sight` when its configuration leaves it to the game: the other
+    /// players in the tree judge their candidates on a world redrawn from their own sight.
+    pub ismcts_opponent_sight: bool,
 }
 
 impl SearchParams {
@@ -97,6 +100,7 @@ impl SearchParams {
         ismcts_first_reply_expand: 0,
         ismcts_finalist_depth: 0,
         ismcts_finalist_expand: 8,
+        ismcts_opponent_sight: false,
     };
 }
 

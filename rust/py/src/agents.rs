@@ -316,7 +316,9 @@ fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
 /// expansion of the reply to the root's move (0: as every other node; None: the game's own);
 /// `finalist_depth` p scores the leaves of the halving's last round (its two finalists) after
 /// p more plies, each the mover's best of `finalist_expand` random legal moves (0: off;
-/// None: the game's own, for both). docs/agents.md says how the defaults were measured.
+/// None: the game's own, for both); `opponent_sight` has the other players in the tree judge
+/// their moves on a world redrawn from their own sight, the searcher's hand a guess (None:
+/// the game's own). docs/agents.md says how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
     config: IsmctsConfig,
@@ -327,8 +329,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None, opponent_sight=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None, opponent_sight=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -352,6 +354,7 @@ impl PyIsmcts {
         first_reply_expand: Option<Whole>,
         finalist_depth: Option<Whole>,
         finalist_expand: Option<Whole>,
+        opponent_sight: Option<bool>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -399,6 +402,7 @@ impl PyIsmcts {
             first_reply_expand,
             finalist_depth,
             finalist_expand,
+            opponent_sight,
             seed,
         };
         config.validate().py()?;
@@ -500,6 +504,12 @@ impl PyIsmcts {
     fn finalist_expand(&self) -> Option<u32> {
         self.config.finalist_expand
     }
+    /// Whether the other players in the tree judge their moves on their own sight, or None
+    /// (the game's own).
+    #[getter]
+    fn opponent_sight(&self) -> Option<bool> {
+        self.config.opponent_sight
+    }
 
     #[getter]
     fn seed(&self) -> u64 {
@@ -573,7 +583,7 @@ impl PyIsmcts {
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
              settle_turns={}, prior_settle={}, pick={}, routine={}, halving={}, first_reply_expand={}, \
-             finalist_depth={}, finalist_expand={})",
+             finalist_depth={}, finalist_expand={}, opponent_sight={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -593,6 +603,7 @@ impl PyIsmcts {
             opt(c.first_reply_expand.map(|x| x.to_string())),
             opt(c.finalist_depth.map(|x| x.to_string())),
             opt(c.finalist_expand.map(|x| x.to_string())),
+            opt(c.opponent_sight.map(|s| if s { "True" } else { "False" }.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -613,6 +624,7 @@ impl PyIsmcts {
             c.first_reply_expand,
             c.finalist_depth,
             c.finalist_expand,
+            c.opponent_sight,
         )
             .into_pyobject(py)?;
         let first = (

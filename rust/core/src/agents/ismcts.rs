@@ -130,6 +130,14 @@ pub struct IsmctsConfig {
     /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
     /// `None`: the game's own ([`Game::search_params`]: `ismcts_finalist_expand`).
     pub finalist_expand: Option<u32>,
+    /// Whether the other players in the tree judge their candidates (at an expansion, and
+    /// at the opponent's plies of `finalist_depth`) on a world redrawn from their own sight
+    /// (`Game::resample_hidden` for the mover: its own hidden cards kept, the searcher's
+    /// guessed), the move chosen then played in the iteration's world. Without it they judge
+    /// on the iteration's world, which holds the searcher's true hand: an opponent who knows
+    /// what the real one cannot. The leaf values still come from the iteration's world.
+    /// `None`: the game's own ([`Game::search_params`]: `ismcts_opponent_sight`).
+    pub opponent_sight: Option<bool>,
     pub seed: u64,
 }
 
@@ -157,6 +165,7 @@ impl Default for IsmctsConfig {
             first_reply_expand: None,
             finalist_depth: None,
             finalist_expand: None,
+            opponent_sight: None,
             seed: 0,
         }
     }
@@ -298,11 +307,31 @@ impl IsmctsConfig {
         if let Some(m) = self.finalist_expand {
             parts.push(format!("finalist_expand={m}"));
         }
+        if let Some(s) = self.opponent_sight {
+            parts.push(format!("sight={}", u8::from(s)));
+        }
         format!("ismcts:{}", parts.join(","))
     }
 }
 
 const NONE: u32 = u32::MAX;
+
+/// `opponent_sight`: `mover`'s best of `actions`, judged on a world redrawn (on `seed`)
+/// from `mover`'s sight of `det`. Its own hidden cards are kept, so its legal moves are
+/// the same; the move is then played in `det`.
+pub(crate) fn best_in_sight<G: Game>(
+    det: &G,
+    actions: &[G::Action],
+    mover: Player,
+    seed: u64,
+    teams: &Teams,
+    judged: &mut Vec<f64>,
+) -> Result<G::Action> {
+    let view = det.resample_hidden(mover, seed);
+    Ok(best_reply(&view, actions, mover, teams, judged)?
+        .ok_or_else(no_moves::<G>)?
+        .1)
+}
 
 #[derive(Clone, Debug)]
 struct Node<A> {
@@ -402,6 +431,10 @@ pub struct Ismcts<G: Game> {
     /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
     /// halving for its last round.
     deepen: bool,
+    /// This search's `opponent_sight` (the config's, else the game's).
+    sight: bool,
+    /// The player searched for (the root's mover), once a search starts.
+    me: Player,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -431,6 +464,8 @@ impl<G: Game> Ismcts<G> {
             first_reply_expand: 0,
             finalist: (0, 0),
             deepen: false,
+            sight: false,
+            me: 0,
         }
     }
 
@@ -442,6 +477,7 @@ impl<G: Game> Ismcts<G> {
     pub fn search(&mut self, game: &G) -> Result<SearchStats<G::Action>> {
         self.config.validate()?;
         let me = to_move(game)?;
+        self.me = me;
         let start = Instant::now();
         let deadline = self
             .config
@@ -498,6 +534,10 @@ impl<G: Game> Ismcts<G> {
                 .unwrap_or(params.ismcts_finalist_expand),
         );
         self.deepen = false;
+        self.sight = self
+            .config
+            .opponent_sight
+            .unwrap_or(params.ismcts_opponent_sight);
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
@@ -801,17 +841,30 @@ impl<G: Game> Ismcts<G> {
                     // The best of m untried actions drawn at random, by the mover's evaluate.
                     self.rng.draw_front(&mut self.untried, m);
                     self.note_turn(&det);
-                    let (_, a, after) = best_reply(
-                        &det,
-                        &self.untried[..m],
-                        mover,
-                        &self.teams,
-                        &mut self.judged,
-                    )?
-                    .ok_or_else(no_moves::<G>)?;
-                    det = after;
-                    self.expanded_applied = true;
-                    a
+                    if self.sight && mover != me {
+                        // Judged on the mover's own sight, played below in this world.
+                        let seed = self.rng.next_u64();
+                        best_in_sight(
+                            &det,
+                            &self.untried[..m],
+                            mover,
+                            seed,
+                            &self.teams,
+                            &mut self.judged,
+                        )?
+                    } else {
+                        let (_, a, after) = best_reply(
+                            &det,
+                            &self.untried[..m],
+                            mover,
+                            &self.teams,
+                            &mut self.judged,
+                        )?
+                        .ok_or_else(no_moves::<G>)?;
+                        det = after;
+                        self.expanded_applied = true;
+                        a
+                    }
                 };
                 let id = det.action_id(a);
                 let child = self.nodes.len() as u32;
@@ -1024,6 +1077,17 @@ impl<G: Game> Ismcts<G> {
             self.rng.draw_front(&mut self.legal, m);
             if m == 1 {
                 det.apply(self.legal[0])?;
+            } else if self.sight && mover != self.me {
+                let seed = self.rng.next_u64();
+                let a = best_in_sight(
+                    det,
+                    &self.legal[..m],
+                    mover,
+                    seed,
+                    &self.teams,
+                    &mut self.judged,
+                )?;
+                det.apply(a)?;
             } else {
                 *det = best_reply(det, &self.legal[..m], mover, &self.teams, &mut self.judged)?
                     .ok_or_else(no_moves::<G>)?

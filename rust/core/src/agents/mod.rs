@@ -34,6 +34,8 @@ mod tests;
 
 pub use greedy::{GreedyAgent, GreedyConfig};
 pub use heuristic::HeuristicAgent;
+#[cfg(test)]
+pub(crate) use ismcts::best_in_sight;
 pub use ismcts::{Ismcts, IsmctsConfig, RootStat, SearchStats};
 pub use random::RandomAgent;
 
@@ -418,6 +420,7 @@ impl AgentSpec {
                         "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
                         "pick" => c.pick = Some(num(k, v)?),
                         "routine" => c.routine = Some(int(k, v)? != 0),
+                        "sight" | "opponent_sight" => c.opponent_sight = Some(int(k, v)? != 0),
                         "halving" => c.halving = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
                         "first_reply" | "first_reply_expand" => {
                             c.first_reply_expand =
@@ -440,7 +443,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand, sight and seed, not {k:?}"),
                         )),
                     }
                 }

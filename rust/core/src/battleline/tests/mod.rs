@@ -341,6 +341,7 @@ mod infer;
 mod placing;
 mod random_games;
 mod saved;
+mod search;
 /// A uniformly random game from `seed`, calling `each` before every move.
 fn random_game(
     seed: u64,
