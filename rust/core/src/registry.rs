@@ -5,9 +5,9 @@ use crate::error::{Error, Result};
 use crate::session::{DynGame, Record, Session};
 use serde_json::{Map, Value};
 
-/// THE list of games: the registry (`GAMES`, [`with_game!`](crate::with_game!)) and the Python classes, their
-/// dispatch and their registration (`rust/py/src/classes.rs`) are all generated from it, so a
-/// new game is its folder plus one line here. Each line:
+/// THE list of games: the registry (`GAMES`, [`with_game!`](crate::with_game!)) and the
+/// Python classes, their dispatch and their registration (`rust/py/src/classes.rs`) are all
+/// generated from it, so a new game is its folder plus one line here. Each line:
 /// `module::Type, PyClass, "ClassName", "python.module", "class docstring";` — the core
 /// module and type implementing [`Game`](crate::Game) (the registry name is `Type::NAME`),
 /// then the Python class: its Rust struct, name, module and docstring.
