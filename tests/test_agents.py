@@ -93,7 +93,8 @@ def test_agents_are_frozen_configurations() -> None:
     assert parse("ismcts:300,halving=8") == halved
     assert halved.name == "ismcts:300,halving=8"
     assert repr(halved).endswith(
-        "halving=8, first_reply_expand=None, finalist_depth=None, finalist_expand=None)"
+        "halving=8, first_reply_expand=None, finalist_depth=None, finalist_expand=None, "
+        "finalist_heuristic=None)"
     )
     replied = ISMCTS(iterations=300, first_reply_expand=16)
     assert (replied.first_reply_expand, ISMCTS().first_reply_expand) == (16, None)
@@ -111,6 +112,15 @@ def test_agents_are_frozen_configurations() -> None:
     for bad_finalist in ({"finalist_depth": -1}, {"finalist_expand": 1 << 17}):
         with pytest.raises(kingdoms.KingdomsError, match=next(iter(bad_finalist))):
             ISMCTS(**bad_finalist)
+    ruled = ISMCTS(iterations=300, finalist_depth=2, finalist_heuristic=True)
+    assert (ruled.finalist_heuristic, ISMCTS().finalist_heuristic) == (True, None)
+    assert parse("ismcts:300,finalist_depth=2,finalist_heuristic=1") == ruled != deepened
+    assert parse("ismcts:300,finalist_heuristic=0") == ISMCTS(
+        iterations=300, finalist_heuristic=False
+    )
+    assert ruled.name == "ismcts:300,finalist_depth=2,finalist_heuristic=1"
+    with pytest.raises(TypeError):
+        ISMCTS(finalist_heuristic="yes")  # type: ignore[arg-type]
     with pytest.raises(kingdoms.KingdomsError, match="halving"):
         ISMCTS(halving=-1)
     for bad_pick in (-0.5, 1.5, float("nan")):
@@ -121,7 +131,7 @@ def test_agents_are_frozen_configurations() -> None:
     assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved, deepened):
+    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved, deepened, ruled):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)

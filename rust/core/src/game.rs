@@ -77,6 +77,9 @@ pub struct SearchParams {
     /// ISMCTS's `finalist_expand` when its configuration leaves it to the game: the moves
     /// judged at each of those plies.
     pub ismcts_finalist_expand: u32,
+    /// ISMCTS's `finalist_heuristic` when its configuration leaves it to the game: those
+    /// plies played by the game's rule-based player instead of judged by `evaluate`.
+    pub ismcts_finalist_heuristic: bool,
 }
 
 impl SearchParams {
@@ -97,6 +100,7 @@ impl SearchParams {
         ismcts_first_reply_expand: 0,
         ismcts_finalist_depth: 0,
         ismcts_finalist_expand: 8,
+        ismcts_finalist_heuristic: false,
     };
 }
 

@@ -316,7 +316,8 @@ fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
 /// expansion of the reply to the root's move (0: as every other node; None: the game's own);
 /// `finalist_depth` p scores the leaves of the halving's last round (its two finalists) after
 /// p more plies, each the mover's best of `finalist_expand` random legal moves (0: off;
-/// None: the game's own, for both). docs/agents.md says how the defaults were measured.
+/// None: the game's own, for both), or with `finalist_heuristic` the rule-based player's move
+/// (None: the game's own). docs/agents.md says how the defaults were measured.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
 pub struct PyIsmcts {
     config: IsmctsConfig,
@@ -327,8 +328,8 @@ pub struct PyIsmcts {
 impl PyIsmcts {
     #[new]
     #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None)"
+        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None, finalist_heuristic=None),
+        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None, finalist_heuristic=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -352,6 +353,7 @@ impl PyIsmcts {
         first_reply_expand: Option<Whole>,
         finalist_depth: Option<Whole>,
         finalist_expand: Option<Whole>,
+        finalist_heuristic: Option<bool>,
     ) -> PyResult<Self> {
         // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
         // `time_limit` stays for code written against it.
@@ -399,6 +401,7 @@ impl PyIsmcts {
             first_reply_expand,
             finalist_depth,
             finalist_expand,
+            finalist_heuristic,
             seed,
         };
         config.validate().py()?;
@@ -500,6 +503,12 @@ impl PyIsmcts {
     fn finalist_expand(&self) -> Option<u32> {
         self.config.finalist_expand
     }
+    /// Whether the finalists' extra plies are played by the game's rule-based player, or
+    /// None (the game's own).
+    #[getter]
+    fn finalist_heuristic(&self) -> Option<bool> {
+        self.config.finalist_heuristic
+    }
 
     #[getter]
     fn seed(&self) -> u64 {
@@ -573,7 +582,7 @@ impl PyIsmcts {
             "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
              expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
              settle_turns={}, prior_settle={}, pick={}, routine={}, halving={}, first_reply_expand={}, \
-             finalist_depth={}, finalist_expand={})",
+             finalist_depth={}, finalist_expand={}, finalist_heuristic={})",
             opt(c.iterations.map(|x| x.to_string())),
             c.seed,
             opt(c.exploration.map(|x| format!("{x:?}"))),
@@ -593,6 +602,7 @@ impl PyIsmcts {
             opt(c.first_reply_expand.map(|x| x.to_string())),
             opt(c.finalist_depth.map(|x| x.to_string())),
             opt(c.finalist_expand.map(|x| x.to_string())),
+            opt(c.finalist_heuristic.map(|h| if h { "True" } else { "False" }.to_string())),
         )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -613,6 +623,7 @@ impl PyIsmcts {
             c.first_reply_expand,
             c.finalist_depth,
             c.finalist_expand,
+            c.finalist_heuristic,
         )
             .into_pyobject(py)?;
         let first = (

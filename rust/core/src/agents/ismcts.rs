@@ -130,6 +130,12 @@ pub struct IsmctsConfig {
     /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
     /// `None`: the game's own ([`Game::search_params`]: `ismcts_finalist_expand`).
     pub finalist_expand: Option<u32>,
+    /// With `finalist_depth`: `Some(true)` plays each of its plies by the game's rule-based
+    /// player ([`Game::heuristic_action`]) instead of the best of `finalist_expand` moves by
+    /// `evaluate` (where the game has no rule-based move there, the plain ply is played), so
+    /// the finalists are told apart by a judgement that is not `evaluate`'s alone. `None`:
+    /// the game's own ([`Game::search_params`]: `ismcts_finalist_heuristic`).
+    pub finalist_heuristic: Option<bool>,
     pub seed: u64,
 }
 
@@ -157,6 +163,7 @@ impl Default for IsmctsConfig {
             first_reply_expand: None,
             finalist_depth: None,
             finalist_expand: None,
+            finalist_heuristic: None,
             seed: 0,
         }
     }
@@ -298,6 +305,9 @@ impl IsmctsConfig {
         if let Some(m) = self.finalist_expand {
             parts.push(format!("finalist_expand={m}"));
         }
+        if let Some(h) = self.finalist_heuristic {
+            parts.push(format!("finalist_heuristic={}", u8::from(h)));
+        }
         format!("ismcts:{}", parts.join(","))
     }
 }
@@ -399,6 +409,8 @@ pub struct Ismcts<G: Game> {
     first_reply_expand: u32,
     /// This search's `finalist_depth` and `finalist_expand` (the config's, else the game's).
     finalist: (u32, u32),
+    /// This search's `finalist_heuristic` (the config's, else the game's).
+    finalist_heuristic: bool,
     /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
     /// halving for its last round.
     deepen: bool,
@@ -430,6 +442,7 @@ impl<G: Game> Ismcts<G> {
             expand: 0,
             first_reply_expand: 0,
             finalist: (0, 0),
+            finalist_heuristic: false,
             deepen: false,
         }
     }
@@ -497,6 +510,10 @@ impl<G: Game> Ismcts<G> {
                 .finalist_expand
                 .unwrap_or(params.ismcts_finalist_expand),
         );
+        self.finalist_heuristic = self
+            .config
+            .finalist_heuristic
+            .unwrap_or(params.ismcts_finalist_heuristic);
         self.deepen = false;
         self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
@@ -1009,7 +1026,8 @@ impl<G: Game> Ismcts<G> {
 
     /// The finalists' extra plies (`finalist_depth`): each the mover's best of
     /// `finalist_expand` legal moves drawn at random, by `evaluate` as an expansion judges
-    /// them, routine decisions by rule in between.
+    /// them, or with `finalist_heuristic` the rule-based player's move; routine decisions
+    /// by rule in between.
     fn deepen_leaf(&mut self, det: &mut G) -> Result<()> {
         let (plies, m) = self.finalist;
         for _ in 0..plies {
@@ -1019,6 +1037,17 @@ impl<G: Game> Ismcts<G> {
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
+            }
+            let ruled = self
+                .finalist_heuristic
+                .then(|| det.heuristic_action(&mut self.rng))
+                .flatten();
+            if let Some(a) = ruled {
+                det.apply(a)?;
+                if self.routine {
+                    self.play_routine(det)?;
+                }
+                continue;
             }
             let m = (m as usize).clamp(1, self.legal.len());
             self.rng.draw_front(&mut self.legal, m);

@@ -426,6 +426,9 @@ impl AgentSpec {
                         "finalist_depth" => {
                             c.finalist_depth = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
+                        "finalist_heuristic" => {
+                            c.finalist_heuristic = Some(int(k, v)? != 0)
+                        }
                         "finalist_expand" => {
                             c.finalist_expand = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
                         }
@@ -440,7 +443,7 @@ impl AgentSpec {
                         }
                         _ => return Err(spec_error(
                             text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand and seed, not {k:?}"),
+                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand, finalist_heuristic and seed, not {k:?}"),
                         )),
                     }
                 }

@@ -430,6 +430,82 @@ fn ismcts_finalist_depth_deepens_only_the_halvings_last_round() {
 }
 
 #[test]
+fn ismcts_finalist_heuristic_plays_the_deep_plies_by_rule() {
+    // `finalist_heuristic`: the finalists' extra plies are the rule-based player's moves.
+    // In Battle Line (which has one) the halving's schedule and the candidates it cuts
+    // before the last round are as without it, the finalists' values change, and without
+    // `finalist_depth` it changes nothing; in a game with no rule-based player the plies
+    // are played as without it.
+    use crate::battleline::BattleLine;
+    let with = |depth: u32, heuristic: Option<bool>| IsmctsConfig {
+        iterations: Some(400),
+        halving: Some(8),
+        finalist_depth: Some(depth),
+        finalist_expand: Some(4),
+        finalist_heuristic: heuristic,
+        ..IsmctsConfig::default()
+    };
+    let mut g = BattleLine::new(11, &Default::default()).unwrap();
+    let mut rng = crate::rng::GameRng::seed(3);
+    let mut legal = Vec::new();
+    // A position a few turns in, with a real choice to make.
+    let mut plies = 0;
+    while plies < 24 || g.phase != crate::battleline::Phase::Play {
+        g.legal_actions(&mut legal);
+        g.apply(legal[rng.below(legal.len())]).unwrap();
+        plies += 1;
+    }
+    let search = |c: IsmctsConfig| Ismcts::<BattleLine>::new(c).search(&g).unwrap();
+    let plain = search(with(2, Some(false)));
+    let ruled = search(with(2, Some(true)));
+    assert!(plain.children.len() >= 4, "two rounds or more: {plain:?}");
+    let top = plain.children[0].visits;
+    let mut changed = 0;
+    for p in &plain.children {
+        let r = ruled
+            .children
+            .iter()
+            .find(|r| r.action == p.action)
+            .unwrap();
+        assert_eq!(p.visits, r.visits, "the same schedule: {plain:?} {ruled:?}");
+        if p.visits < top {
+            assert_eq!(p.value, r.value, "cut before the last round: {p:?} {r:?}");
+        } else if p.value != r.value {
+            changed += 1;
+        }
+    }
+    assert!(
+        changed > 0,
+        "the finalists' plies differ: {plain:?} {ruled:?}"
+    );
+    assert_eq!(
+        search(with(0, Some(true))).children,
+        search(with(0, Some(false))).children
+    );
+    let name = with(2, Some(true)).name();
+    assert!(name.ends_with("finalist_heuristic=1"), "{name}");
+    assert_eq!(spec(&name), AgentSpec::Ismcts(with(2, Some(true))));
+    assert_eq!(
+        spec("ismcts:400,finalist_heuristic=0"),
+        AgentSpec::Ismcts(IsmctsConfig {
+            iterations: Some(400),
+            finalist_heuristic: Some(false),
+            ..IsmctsConfig::default()
+        })
+    );
+    // Lanes has no rule-based player: the plies are the plain ones.
+    let lanes = Lanes::new(5, &LanesOptions::default()).unwrap();
+    let lanes_search = |h| {
+        let c = IsmctsConfig {
+            halving: Some(64),
+            ..with(2, h)
+        };
+        Ismcts::<Lanes>::new(c).search(&lanes).unwrap().children
+    };
+    assert_eq!(lanes_search(Some(true)), lanes_search(Some(false)));
+}
+
+#[test]
 fn ismcts_halving_with_a_root_prior_starts_each_mean_at_the_prior() {
     // Opt-in: with a root prior (prior_samples, prior_visits) the halving keeps candidates
     // by (rewards + prior_visits * prior) / (visits + prior_visits); a prior that weighs
