@@ -76,6 +76,14 @@ pub(super) const SEARCH: SearchParams = SearchParams {
     // on the uniform redraw; round 26 had measured +2.12 and +1.29 on the inferred one).
     ismcts_finalist_depth: 2,
     ismcts_finalist_expand: 4,
+    // Those two plies are the rule-based player's moves (`heuristic.rs`), not each mover's
+    // best of 4 random moves by `evaluate`: the finalists are told apart by how a turn of
+    // sensible play goes on from them, a judgement that is not `evaluate`'s one-ply choice.
+    // Against Greedy on the 4,800 paired fresh games planned to decide it (the screen's
+    // 2,400 left out) 3,363 (70.06%) where the search before had 3,309 (+1.13 points);
+    // against Heuristic 325 of 400 where it had 327; 1.03 times the instructions an
+    // iteration (issue 14, round 30).
+    ismcts_finalist_heuristic: true,
     ..SearchParams::DEFAULT
 };
 
