@@ -402,6 +402,8 @@ pub struct Ismcts<G: Game> {
     /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
     /// halving for its last round.
     deepen: bool,
+    /// Round 30 scratch: the searcher.
+    r30_me: Player,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -431,6 +433,7 @@ impl<G: Game> Ismcts<G> {
             first_reply_expand: 0,
             finalist: (0, 0),
             deepen: false,
+            r30_me: 0,
         }
     }
 
@@ -709,6 +712,7 @@ impl<G: Game> Ismcts<G> {
     /// root child) is taken at the root instead of selecting (halving), `NONE`: select.
     fn iterate(&mut self, root: &G, me: Player, seed: u64, forced: u32) -> Result<()> {
         let mut det = root.resample_hidden(me, seed);
+        self.r30_me = me;
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
@@ -985,8 +989,15 @@ impl<G: Game> Ismcts<G> {
                     continue;
                 }
                 det.evaluate_each(&mut self.values);
+                let k = r30_leafk();
                 for v in self.values.iter_mut() {
                     *v = v.clamp(-1.0, 1.0);
+                    if k != 1.0 {
+                        // Round 30 scratch: a sharper or flatter leaf, 2 sigma(k logit p) - 1.
+                        let p = ((*v + 1.0) / 2.0).clamp(1e-9, 1.0 - 1e-9);
+                        let z = k * (p / (1.0 - p)).ln();
+                        *v = 2.0 / (1.0 + (-z).exp()) - 1.0;
+                    }
                 }
                 return Ok(());
             }
@@ -1019,6 +1030,17 @@ impl<G: Game> Ismcts<G> {
             det.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 return Err(no_moves::<G>());
+            }
+            // Round 30 scratch: 1 every deep ply by the rule-based player, 2 the opponent's.
+            let h = r30_deeph();
+            if h == 1 || (h == 2 && mover != self.r30_me) {
+                if let Some(a) = det.heuristic_action(&mut self.rng) {
+                    det.apply(a)?;
+                    if self.routine {
+                        self.play_routine(det)?;
+                    }
+                    continue;
+                }
             }
             let m = (m as usize).clamp(1, self.legal.len());
             self.rng.draw_front(&mut self.legal, m);
@@ -1087,4 +1109,24 @@ impl<G: Game> Agent<G> for Ismcts<G> {
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
     }
+}
+
+fn r30_leafk() -> f64 {
+    static K: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *K.get_or_init(|| {
+        std::env::var("KINGDOMS_R30_LEAFK")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1.0)
+    })
+}
+
+fn r30_deeph() -> u32 {
+    static H: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *H.get_or_init(|| {
+        std::env::var("KINGDOMS_R30_DEEPH")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0)
+    })
 }
