@@ -568,7 +568,7 @@ def test_ismcts_beats_greedy(name: str) -> None:
     # default since the twentieth), 131-0-69, 65.5%, Elo +55 [+31, +84] with the
     # twenty-eighth round's deeper leaves for the halving's finalists (on the uniform redraw
     # since the twenty-seventh; 69.4% over 22,800 fresh deals), 134-0-66, 67.0%, Elo +61
-    # [+39, +88] with the thirtieth round's rule-based plies for them (70.06% over 4,800
+    # [+39, +88] with the thirtieth round's rule-based plies for them (70.07% over 7,200
     # fresh deals, docs/agents.md); the guard asks above 60% and the interval above the
     # average.
     assert r.score(0) > (0.60 if name == "battleline" else 0.55), r.table()
