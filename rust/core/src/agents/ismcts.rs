@@ -1034,29 +1034,28 @@ impl<G: Game> Ismcts<G> {
             let Some(mover) = det.current_player() else {
                 return Ok(());
             };
-            det.legal_actions(&mut self.legal);
-            if self.legal.is_empty() {
-                return Err(no_moves::<G>());
-            }
+            // The rule-based move needs no list of the legal ones: they are listed only for
+            // the plain ply.
             let ruled = self
                 .finalist_heuristic
                 .then(|| det.heuristic_action(&mut self.rng))
                 .flatten();
             if let Some(a) = ruled {
                 det.apply(a)?;
-                if self.routine {
-                    self.play_routine(det)?;
-                }
-                continue;
-            }
-            let m = (m as usize).clamp(1, self.legal.len());
-            self.rng.draw_front(&mut self.legal, m);
-            if m == 1 {
-                det.apply(self.legal[0])?;
             } else {
-                *det = best_reply(det, &self.legal[..m], mover, &self.teams, &mut self.judged)?
-                    .ok_or_else(no_moves::<G>)?
-                    .2;
+                det.legal_actions(&mut self.legal);
+                if self.legal.is_empty() {
+                    return Err(no_moves::<G>());
+                }
+                let m = (m as usize).clamp(1, self.legal.len());
+                self.rng.draw_front(&mut self.legal, m);
+                if m == 1 {
+                    det.apply(self.legal[0])?;
+                } else {
+                    *det = best_reply(det, &self.legal[..m], mover, &self.teams, &mut self.judged)?
+                        .ok_or_else(no_moves::<G>)?
+                        .2;
+                }
             }
             if self.routine {
                 self.play_routine(det)?;
