@@ -552,14 +552,14 @@ def test_ismcts_beats_greedy(name: str) -> None:
     )
     print(r.table())
     # Clearly more than half: above 55%, and its 95% Elo interval above the pool average.
-    # Zinordia's Greedy settles its turn with the heuristic player (docs/research/issue-14.md,
+    # Zinordia's Greedy settles its turn with the heuristic player (research/issue-14.md,
     # "Zinordia (issue 14)"), which brings it close to the search: before the search settled
     # its own leaves (Zinordia's default since the eleventh round) 38-0-22, 63.3% on these 60
     # deals, an interval whose lower end was 0; with them 39-0-21, 65.0%, Elo +53 [+6, +109];
     # judging 16 candidates an expansion too (the default since the thirteenth round) 41-0-19,
     # 68.3%, Elo +66 [+23, +118]; with the routine decisions played by rule below the root and
     # 8 candidates (the default since the nineteenth) 40-0-20, 66.7%. There the guard asks only for a score above 55%. Battle Line's Greedy shares the
-    # search's fitted win-probability evaluate (docs/research/issue-14.md, "Battle Line,
+    # search's fitted win-probability evaluate (research/issue-14.md, "Battle Line,
     # before and after"): on these deals the search scored 113-0-87, 56.5%, Elo +23 [-2, +48]
     # before its routine search judging 4 candidates (Battle Line's default since the eighth
     # round), 131-0-69, 65.5%, Elo +55 [+31, +84] with it, 127-0-73, 63.5%, Elo +48 [+24, +75]

@@ -1,5 +1,5 @@
 //! What each Zinordia Star wins (a balance measure of the roster; issue 14, tenth round,
-//! docs/research/issue-14-round10-zin.md): GAMES duels between rule-based players
+//! research/issue-14-round10-zin.md): GAMES duels between rule-based players
 //! (`Game::heuristic_action`, each on its own view) whose picks are drawn uniformly at random
 //! from the legal ones, deals `SEED * 1_000_003 + i`, on one thread. For each Star of the
 //! reference roster: how many times a side fielded it, and the share of those games its side

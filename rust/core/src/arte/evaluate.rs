@@ -12,7 +12,7 @@ use crate::game::{Game, Player, SearchParams};
 /// rather than 0.1. Its leaf values swing by whole cards of the victory-pile lead, so the
 /// default exploration left good second moves unvisited. ISMCTS@1000 against the heuristic
 /// player (200 games, seed 1): c = 0.1 73.5%, 0.2 79.5%, 0.3 78.5%, 0.4 72.0%; against
-/// Greedy (200 games, seed 103): 63.5%, 65.5%, 63.5% (docs/research/issue-14.md).
+/// Greedy (200 games, seed 103): 63.5%, 65.5%, 63.5% (research/issue-14.md).
 pub(super) const SEARCH: SearchParams = SearchParams {
     exploration: 0.2,
     // Root sequential halving over Greedy's 64 best moves, every candidate on the same

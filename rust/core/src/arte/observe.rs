@@ -563,7 +563,7 @@ impl Arte {
     /// first card of the redrawn undrawn pile that the picker values at least as much as
     /// every face-up card (none: left as drawn). Both places are unseen to the redrawing
     /// player, and the choice reads only the redrawn state, so the redraw stays a function of
-    /// the view and the seed. Issue 14, round 13 (docs/research/issue-14-round13-arte.md):
+    /// the view and the seed. Issue 14, round 13 (research/issue-14-round13-arte.md):
     /// ISMCTS@1000 – Greedy 546 of 800 fresh games (68.3%) against 523 (65.4%) uniformly;
     /// Greedy – Heuristic 84.4% and 85.2% against 78.6% and 78.3% (2,000 games each).
     fn bias_hidden_slot(&mut self, kind: Kind, unseen: &[usize]) {

@@ -13,7 +13,7 @@
 //! breakthrough counts for more than one that does not, with no extra term. The value is
 //! `2 P − 1`, sharpened by one fitted factor. The weights are fitted by maximum likelihood
 //! to the results of played games (`rust/core/examples/bl_fit.rs`, figures in
-//! docs/research/issue-14.md).
+//! research/issue-14.md).
 //!
 //! Agents only call it on worlds redrawn by `resample_hidden`, so the opponent's hand it
 //! reads is a guess consistent with what the searcher saw.
@@ -32,7 +32,7 @@ use crate::game::SearchParams;
 ///
 /// Greedy scores each move on 3 redraws of the hidden cards: `evaluate` reads the
 /// opponent's redrawn hand, so one redraw judged every move on a single guess of it.
-/// Against the heuristic player, 200 games on each of seeds 1, 2, 3, 7 (docs/research/issue-14.md):
+/// Against the heuristic player, 200 games on each of seeds 1, 2, 3, 7 (research/issue-14.md):
 /// 1 redraw 55.2% (53.5-58.0%), 2 59.0%, 3 65.2% (61.0-68.0%), 4 63.8% (58.0-66.0%), 8
 /// 68.8% (67.0-69.5%). 3 is the fewest that clear 60% on every seed, and a stronger Greedy
 /// leaves ISMCTS@1000 less of a margin over it (against 8 redraws: 55.0%, seed 103).
@@ -45,7 +45,7 @@ use crate::game::SearchParams;
 /// iteration costs 16% fewer instructions. ISMCTS@1000 against the heuristic player, 500
 /// games (seeds 1-3): 371, 74.2%, where `routine` off with 8 scored 355, 71.0%; against
 /// Greedy, 500 games (seeds 103, 7, 104): 325, 65.0%, against 295, 59.0%
-/// (docs/research/issue-14.md).
+/// (research/issue-14.md).
 // Every field is set today; the update keeps this compiling when `SearchParams` grows.
 #[allow(clippy::needless_update)]
 pub(super) const SEARCH: SearchParams = SearchParams {

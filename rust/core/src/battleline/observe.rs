@@ -311,7 +311,7 @@ impl BattleLine {
     /// play ([`infer`], the default of rounds 17–26) knows little of its hand (a Brier skill
     /// of 2.7% of what the true hand tells), and without it ISMCTS@1000 scored 1,667 of 2,400
     /// fresh games against Greedy where it scored 1,608 (+2.5 points), at 0.97 times the
-    /// instructions an iteration (docs/research/issue-14-round27.md). The reading stays as
+    /// instructions an iteration (research/issue-14-round27.md). The reading stays as
     /// [`BattleLine::resample_with`].
     pub fn resample(&self, player: usize, seed: u64) -> Result<BattleLine> {
         self.resample_with(player, seed, None)

@@ -36,7 +36,7 @@ fn ability_flags(abilities: &[Ability]) -> [bool; FLAGS] {
 }
 
 /// The swaps a redraw makes among the opponent's face-down troops (see [`arrange`]): 3, as
-/// many as the heuristic setup makes. Issue 14, round 16 (`docs/research/issue-14-round16.md`):
+/// many as the heuristic setup makes. Issue 14, round 16 (`research/issue-14-round16.md`):
 /// with STRIFULL's root halving, ISMCTS@1000 against its own Greedy 73.8% where the uniform
 /// redraw without halving had 66.9% (600 fresh games, seeds 354-356), against Heuristic
 /// 86.5% where it had 82.75% (200, seed 357); Greedy against Heuristic 66.55% where it had
