@@ -61,6 +61,7 @@ def main() -> None:
         ours = ISMCTS(iterations=args.iterations, seed=args.seed * 1000 + i, rollout_depth=depth)
         os_seat = i % 2
         state = game.new_initial_state()
+        state.apply_action(0)  # the deal: outcome 0 is the first deal of the seed's stream
         while not state.is_terminal():
             who = "openspiel" if state.current_player() == os_seat else "kingdoms"
             start = time.process_time()

@@ -165,11 +165,11 @@ def test_svg_render_mode_is_refused_for_a_game_without_a_picture(
 
 
 def test_render_modes_are_declared() -> None:
-    modes = ["ansi", "svg", "rgb_array"]
+    modes = ["ansi", "human", "svg", "rgb_array"]
     assert aec_env(GAMES[0]).metadata["render_modes"] == modes
     assert SingleAgentEnv.metadata["render_modes"] == modes
     with pytest.raises(ValueError, match="render_mode"):
-        SingleAgentEnv(GAMES[0], render_mode="human")
+        SingleAgentEnv(GAMES[0], render_mode="humane")
 
 
 def test_rgb_array_without_its_packages_says_what_to_install(

@@ -290,7 +290,10 @@ class Batch:
 
         With ``out`` (from :meth:`buffers`, or any C-contiguous arrays of those shapes and
         dtypes) the results are written into it and it is returned: nothing is allocated."""
-        ids = np.ascontiguousarray(actions, dtype=np.int64)
+        ids = np.asarray(actions)
+        if ids.dtype.kind not in "iu":  # a float id is refused, never truncated
+            raise TypeError(f"actions must be integer ids, got dtype {ids.dtype}")
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
         if ids.ndim != 1:
             raise ValueError(f"actions must be one id per game, shape ({len(self)},)")
         if out is None:

@@ -14,6 +14,7 @@ from kingdoms._kingdoms import KingdomsError
 from kingdoms._svg import arte, battleline, strifull, zinordia
 from kingdoms._svg.hexmap import hexmap_svg
 from kingdoms._svg.results import plot_ratings, tournament_html
+from kingdoms._svg.wrapper import SvgWrapper, record_html
 
 #: One drawing function per game name: ``draw(state, player, action, highlight) -> svg``.
 #: A new game's picture is one module and one entry here.
@@ -62,7 +63,15 @@ def game_svg(
             raise TypeError(
                 f"highlight must be a place or a list of places, got {type(highlight).__name__}"
             ) from None
-    return draw(state, player, described, marks)
+    return SvgWrapper(draw(state, player, described, marks))
 
 
-__all__ = ["DRAWERS", "game_svg", "hexmap_svg", "plot_ratings", "tournament_html"]
+__all__ = [
+    "DRAWERS",
+    "SvgWrapper",
+    "game_svg",
+    "hexmap_svg",
+    "plot_ratings",
+    "record_html",
+    "tournament_html",
+]

@@ -11,6 +11,7 @@ import drawsvg as dw
 
 from kingdoms._kingdoms import Hex, HexLayout, HexMap, KingdomsError
 from kingdoms._svg import _draw as d_
+from kingdoms._svg.wrapper import SvgWrapper
 
 #: Colours of common terrain names; other terrains take the palette in name order.
 TERRAIN_COLOURS = {
@@ -234,4 +235,4 @@ def hexmap_svg(
                     class_="coord",
                 )
             )
-    return d_.svg_text(d)
+    return SvgWrapper(d_.svg_text(d))

@@ -23,7 +23,8 @@ nothing is truncated (every game ends by its rules).
 ``render_mode="ansi"``: :meth:`render` returns the text picture of what the agent to move
 may see (``spectator=True``: the whole state); ``render_mode="svg"``: the SVG picture of the
 same view; ``render_mode="rgb_array"``: that picture as an RGB ``uint8`` array
-(see :mod:`kingdoms.envs.render`).
+(see :mod:`kingdoms.envs.render`); ``render_mode="human"``: the text, printed. An action is
+an int id: a float raises ``TypeError`` (never truncated).
 
 Seeding: ``reset(seed=s)`` starts the game seeded ``s``; ``reset()`` without a seed starts
 the next game of a stream seeded by the last seed given (0 at first), so runs repeat.
@@ -39,7 +40,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 
 from kingdoms._kingdoms import Game, new_game
-from kingdoms.envs.render import RENDER_MODES, check_render_mode, render
+from kingdoms.envs.render import RENDER_MODES, action_id, check_render_mode, render
 from kingdoms.envs.spaces import observation_bounds
 
 __all__ = ["KingdomsAEC", "aec_env"]
@@ -148,7 +149,8 @@ class KingdomsAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} must act: action None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply_id(int(action))  # raises IllegalActionError, game unchanged
+        # raises TypeError for a float, IllegalActionError (game unchanged) for an illegal id
+        self.game.apply_id(action_id(action, self.game.num_actions))
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.is_terminal:
             for a, r in zip(self.possible_agents, self.game.returns()):
@@ -156,11 +158,13 @@ class KingdomsAEC(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
         self._select()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi', 'svg' or 'rgb_array'"
+                "render() called without a render_mode; pass render_mode='ansi', 'human', 'svg' or 'rgb_array'"
             )
             return None
         if self.spectator:

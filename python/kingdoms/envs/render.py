@@ -1,6 +1,7 @@
 """The environments' ``render()``: what one viewer may see, as text, an SVG picture or pixels.
 
-``"ansi"`` is :meth:`Game.render`, ``"svg"`` is :meth:`Game.svg` (the picture of the same
+``"ansi"`` is :meth:`Game.render`, ``"human"`` prints that text to standard output (and
+``render()`` returns None, as Gymnasium and PettingZoo expect), ``"svg"`` is :meth:`Game.svg` (the picture of the same
 view, so it holds nothing the viewer's view does not), and ``"rgb_array"`` is that SVG
 rasterised to a ``(height, width, 3)`` ``uint8`` array. The rasteriser is ``resvg`` (through
 the ``resvg-py`` wheel, self-contained: no system library), its PNG decoded by Pillow; both
@@ -19,7 +20,7 @@ from kingdoms._kingdoms import Game
 from kingdoms._svg import DRAWERS
 
 #: The render modes every environment accepts (besides None).
-RENDER_MODES = ["ansi", "svg", "rgb_array"]
+RENDER_MODES = ["ansi", "human", "svg", "rgb_array"]
 
 _RGB_NEEDS = (
     "render_mode 'rgb_array' needs the packages resvg-py and pillow: pip install 'kingdoms[rl]'"
@@ -34,7 +35,7 @@ def check_render_mode(game: Game, render_mode: str | None) -> None:
             f"render_mode must be one of {RENDER_MODES} or None, got {str(render_mode)[:40]!r}"
         )
     if render_mode in ("svg", "rgb_array") and game.name not in DRAWERS:
-        raise ValueError(f"render_mode {render_mode!r}: the game {game.name!r} has no picture yet")
+        raise ValueError(f"render_mode {render_mode!r}: the game {game.name!r} has no picture")
     if render_mode == "rgb_array":
         _rasteriser()
 
@@ -57,10 +58,26 @@ def rasterise(svg: str, background: str = "#ffffff") -> np.ndarray:
         return np.asarray(im.convert("RGB"), dtype=np.uint8)
 
 
-def render(game: Game, render_mode: str, viewer: int | None) -> str | np.ndarray:
+def render(game: Game, render_mode: str, viewer: int | None) -> str | np.ndarray | None:
     """The picture of what ``viewer`` may see (``None``: the whole state)."""
+    if render_mode == "human":
+        print(game.render(viewer), flush=True)
+        return None
     if render_mode == "svg":
         return game.svg(viewer)
     if render_mode == "rgb_array":
         return rasterise(game.svg(viewer))
     return game.render(viewer)
+
+
+def action_id(action: Any, num_actions: int) -> int:
+    """``action`` as an action id: an int (or numpy integer, or 0-d integer array) in
+    ``0..num_actions``; ``TypeError`` for anything else (a float is refused, never
+    truncated), ``ValueError`` when out of range."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an int id, got {type(action).__name__} {str(action)[:40]}")
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action {int(action)} out of range 0..{num_actions - 1}")
+    return int(action)

@@ -23,7 +23,8 @@ such as ``check_env`` that sample unmasked actions work) the episode ends as a l
 ``"raise"`` it raises :class:`kingdoms.IllegalActionError`.
 
 ``render_mode="ansi"`` / ``"svg"`` / ``"rgb_array"``: :meth:`render` returns the text / SVG
-picture / RGB array of what the learner may see.
+picture / RGB array of what the learner may see; ``"human"`` prints the text.
+An action is an int id: a float raises ``TypeError`` (never truncated).
 
 ``seat``: the learner's seat, or None to alternate, game by game, from seat 0. The
 opponent restarts from its own seed every game, so a seeded reset repeats exactly.
@@ -42,7 +43,7 @@ import numpy.typing as npt
 
 from kingdoms._kingdoms import Game, IllegalActionError, new_game
 from kingdoms.agents import Random, RustAgent
-from kingdoms.envs.render import RENDER_MODES, check_render_mode, render
+from kingdoms.envs.render import RENDER_MODES, action_id, check_render_mode, render
 from kingdoms.envs.spaces import observation_bounds
 
 __all__ = ["SingleAgentEnv"]
@@ -118,14 +119,15 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
         self._opponent = copy.deepcopy(self.opponent)
         self._play_opponent()
         self._over = False
+        if self.render_mode == "human":
+            self.render()
         return self.game.observation_tensor(self.learner), self._info()
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (an int id; a float raises ``TypeError``), then the opponent."""
         if self._over:
             raise RuntimeError("the episode is over (or never began): call reset()")
-        a = int(action)
-        if not self.action_space.contains(a):
-            raise ValueError(f"action {a} out of range 0..{self.game.num_actions}")
+        a = action_id(action, self.game.num_actions)
         try:
             self.game.apply_id(a)
         except IllegalActionError:
@@ -135,6 +137,8 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
             info = self._info() | {"illegal_action": True}
             return self.game.observation_tensor(self.learner), -1.0, True, False, info
         self._play_opponent()
+        if self.render_mode == "human":
+            self.render()
         done = self._over = self.game.is_terminal
         reward = float(self.game.returns()[self.learner]) if done else 0.0
         return self.game.observation_tensor(self.learner), reward, done, False, self._info()
@@ -142,7 +146,7 @@ class SingleAgentEnv(gymnasium.Env[Obs, np.int64]):
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi', 'svg' or 'rgb_array'"
+                "render() called without a render_mode; pass render_mode='ansi', 'human', 'svg' or 'rgb_array'"
             )
             return None
         return render(self.game, self.render_mode, self.learner)

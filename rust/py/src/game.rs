@@ -150,6 +150,12 @@ impl PyRecord {
             self.inner.actions.len()
         )
     }
+    /// The replay page, inline in a notebook (`kingdoms view`'s page in an iframe).
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        crate::pictures::function(slf.py(), "record_html")?
+            .call1((slf,))?
+            .extract()
+    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let f = py.get_type::<PyRecord>().getattr("from_json")?;
         (f, (self.to_json(None)?,)).into_pyobject(py)
@@ -587,13 +593,14 @@ impl PyGame {
         player: Option<&Bound<'_, PyAny>>,
         action: Option<&Bound<'_, PyAny>>,
         highlight: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<String> {
+    ) -> PyResult<Py<PyAny>> {
         let kwargs = PyDict::new(slf.py());
         kwargs.set_item("action", action)?;
         kwargs.set_item("highlight", highlight)?;
-        crate::pictures::function(slf.py(), "game_svg")?
+        // a str subclass that notebooks display as the picture (kingdoms._svg.SvgWrapper)
+        Ok(crate::pictures::function(slf.py(), "game_svg")?
             .call((slf, player), Some(&kwargs))?
-            .extract()
+            .unbind())
     }
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         crate::pictures::function(slf.py(), "game_svg")?

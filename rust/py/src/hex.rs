@@ -1074,16 +1074,17 @@ impl PyHexMap {
         labels: Option<&Bound<'_, PyAny>>,
         coordinates: bool,
         size: f64,
-    ) -> PyResult<String> {
+    ) -> PyResult<Py<PyAny>> {
         let kwargs = PyDict::new(slf.py());
         kwargs.set_item("highlight", highlight)?;
         kwargs.set_item("path", path)?;
         kwargs.set_item("labels", labels)?;
         kwargs.set_item("coordinates", coordinates)?;
         kwargs.set_item("size", size)?;
-        crate::pictures::function(slf.py(), "hexmap_svg")?
+        // a str subclass that notebooks display as the picture (kingdoms._svg.SvgWrapper)
+        Ok(crate::pictures::function(slf.py(), "hexmap_svg")?
             .call((slf,), Some(&kwargs))?
-            .extract()
+            .unbind())
     }
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         crate::pictures::function(slf.py(), "hexmap_svg")?
