@@ -1,18 +1,30 @@
-"""Shared drawing pieces: the canvas, card glyphs (face up and face down), badges, arrows.
+"""Shared drawing pieces: the canvas, card glyphs (face up and face down), badges, arrows,
+and the one layer every picture and page is written through.
 
-Every picture is built with drawsvg (elements, attributes and text escaped by the library)
-and is a pure function of the data it is given, so the same state gives byte-identical SVG.
-Each card glyph is a group with class ``card`` (face up, ``data-card`` naming it) or
-``card back`` (face down, ``data-back`` naming only what its back shows), which is what the
-tests count.
+Every element, attribute and text of a picture is made here (the drawers never write markup
+themselves): elements are built with the standard library's ElementTree, which escapes
+attribute values and text; every string from data first goes through :func:`clean`
+(control characters, bidi overrides and non-characters become U+FFFD, long text is cut);
+every ``fill``/``stroke`` goes through :func:`colour` (a fixed grammar); element and
+attribute names come from a fixed allowlist. So no data can add an element, an attribute or
+an event handler, and every picture parses as XML. A picture is a pure function of the data
+it is given, so the same state gives byte-identical SVG. Each card glyph is a group with
+class ``card`` (face up, ``data-card`` naming it) or ``card back`` (face down, ``data-back``
+naming only what its back shows), which is what the tests count.
 """
 
 from __future__ import annotations
 
+import hashlib
+import html
 import math
-from collections.abc import Sequence
+import re
+import xml.etree.ElementTree as ET
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-import drawsvg as dw
+from kingdoms._kingdoms import KingdomsError
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#1d1d1f"
@@ -21,12 +33,280 @@ PANEL = "#e6dcc6"
 HIGHLIGHT = "#ffd400"
 ARROW = "#e4572e"
 
+#: Longest text of one element, in characters (longer text is cut with "…").
+MAX_TEXT = 400
 
-def canvas(width: float, height: float) -> dw.Drawing:
+# C0 and C1 controls, DEL, bidi marks/overrides/isolates, line and paragraph separators,
+# lone surrogates and the two non-characters XML forbids.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufffe\uffff]"
+)
+
+#: The colour names a picture accepts besides ``#rgb`` and ``#rrggbb`` (CSS's basic names).
+NAMED_COLOURS = frozenset(
+    [
+        "none",
+        "black",
+        "white",
+        "silver",
+        "gray",
+        "grey",
+        "maroon",
+        "red",
+        "purple",
+        "fuchsia",
+        "magenta",
+        "green",
+        "lime",
+        "olive",
+        "yellow",
+        "navy",
+        "blue",
+        "teal",
+        "aqua",
+        "cyan",
+        "orange",
+        "brown",
+        "pink",
+        "gold",
+    ]
+)
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+# The elements and attributes a picture may hold: nothing that runs, loads or links.
+_ELEMENTS = frozenset(
+    ["svg", "defs", "marker", "g", "rect", "circle", "line", "polygon", "polyline", "text", "title"]
+)
+_ATTRIBUTES = frozenset(
+    [
+        "xmlns",
+        "width",
+        "height",
+        "viewBox",
+        "font-family",
+        "font-size",
+        "font-weight",
+        "fill",
+        "fill-opacity",
+        "stroke",
+        "stroke-width",
+        "stroke-opacity",
+        "stroke-dasharray",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "x",
+        "y",
+        "rx",
+        "cx",
+        "cy",
+        "r",
+        "x1",
+        "y1",
+        "x2",
+        "y2",
+        "points",
+        "text-anchor",
+        "dominant-baseline",
+        "class",
+        "id",
+        "orient",
+        "markerWidth",
+        "markerHeight",
+        "refX",
+        "refY",
+        "marker-end",
+    ]
+)
+_COLOUR_ATTRIBUTES = frozenset({"fill", "stroke"})
+
+
+def clean(s: object, limit: int = MAX_TEXT) -> str:
+    """``s`` as printable text: control characters, bidi controls, separators and
+    non-characters replaced by U+FFFD, cut to ``limit`` characters. The one sanitiser of
+    text from data, for pictures, pages and the terminal."""
+    t = str(s)
+    if len(t) > limit:
+        t = t[: limit - 1] + "…"
+    return _UNPRINTABLE.sub("\ufffd", t)
+
+
+def colour(value: object, where: str = "colour") -> str:
+    """``value`` if it is a colour a picture accepts (``#rgb``, ``#rrggbb`` or a name of
+    :data:`NAMED_COLOURS`, any case); a ``KingdomsError`` naming ``where`` otherwise."""
+    if isinstance(value, str):
+        if _HEX_COLOUR.fullmatch(value):
+            return value
+        if value.lower() in NAMED_COLOURS:
+            return value.lower()
+    shown = repr(value)[:40] if isinstance(value, str) else f"a {type(value).__name__}"
+    raise KingdomsError(
+        f"{where}: expected a colour (#rgb, #rrggbb or one of {', '.join(sorted(NAMED_COLOURS))}),"
+        f" got {shown}"
+    )
+
+
+def html_text(s: object, limit: int = MAX_TEXT) -> str:
+    """Text from data for an HTML page: :func:`clean`, then escaped (quotes included)."""
+    return html.escape(clean(s, limit), quote=True)
+
+
+def number(v: float) -> str:
+    """A coordinate or size: at most two decimals, no exponent."""
+    if not math.isfinite(v):
+        raise KingdomsError(f"a picture coordinate must be finite, got {v!r}")
+    s = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if s == "-0" else s
+
+
+T = TypeVar("T")
+
+
+def text_cache(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """A least-recently-used cache of a function of texts (e.g. options JSON holding a
+    content set), keyed by a hash of the arguments: large texts are not kept alive as keys,
+    and at most ``maxsize`` results are."""
+
+    def wrap(f: Callable[..., T]) -> Callable[..., T]:
+        store: OrderedDict[bytes, T] = OrderedDict()
+
+        def cached(*args: Any) -> T:
+            key = hashlib.blake2b(
+                repr(args).encode("utf-8", "surrogatepass"), digest_size=32
+            ).digest()
+            if key in store:
+                store.move_to_end(key)
+                return store[key]
+            value = f(*args)
+            store[key] = value
+            if len(store) > maxsize:
+                store.popitem(last=False)
+            return value
+
+        cached.__doc__ = f.__doc__
+        cached.store = store  # type: ignore[attr-defined]
+        return cached
+
+    return wrap
+
+
+class Marker:
+    """An arrow head; an element's ``marker_end`` takes one, the canvas gives it an id."""
+
+    def __init__(self, fill: str, scale: float = 4) -> None:
+        self.fill = colour(fill)
+        self.scale = scale
+        self.id: str | None = None
+
+
+class Element:
+    """One SVG element with its children. Names from the allowlist only; values through
+    :func:`clean`, :func:`colour` or :func:`number`."""
+
+    def __init__(
+        self, tag: str, attrs: dict[str, object] | None = None, text: str | None = None
+    ) -> None:
+        if tag not in _ELEMENTS:
+            raise ValueError(f"element {tag!r} is not allowed in a picture")
+        self.tag = tag
+        self.text = None if text is None else clean(text)
+        self.attrs: dict[str, object] = {}
+        self.children: list[Element] = []
+        for k, v in (attrs or {}).items():
+            self.set(k, v)
+
+    def set(self, key: str, value: object) -> None:
+        name = key.rstrip("_").replace("_", "-")
+        if name.startswith("data-"):
+            if not re.fullmatch(r"data-[a-z]+(?:-[a-z]+)*", name):
+                raise ValueError(f"attribute {name!r} is not allowed in a picture")
+        elif name not in _ATTRIBUTES:
+            raise ValueError(f"attribute {name!r} is not allowed in a picture")
+        if isinstance(value, Marker):
+            if name != "marker-end":
+                raise ValueError(f"a marker cannot be the value of {name!r}")
+            self.attrs[name] = value
+        elif isinstance(value, bool) or value is None:
+            raise TypeError(f"attribute {name!r}: got {value!r}")
+        elif isinstance(value, int | float):
+            self.attrs[name] = number(value)
+        elif name in _COLOUR_ATTRIBUTES:
+            self.attrs[name] = colour(value, name)
+        else:
+            self.attrs[name] = clean(value)
+
+    def append(self, child: Element) -> None:
+        self.children.append(child)
+
+    def append_title(self, s: object) -> None:
+        """A tooltip (the ``<title>`` child)."""
+        self.children.append(Element("title", text=clean(s)))
+
+    def _tree(self, markers: list[Marker]) -> ET.Element:
+        attrs: dict[str, str] = {}
+        for k, v in self.attrs.items():
+            if isinstance(v, Marker):
+                if all(m is not v for m in markers):
+                    v.id = f"k{len(markers)}"
+                    markers.append(v)
+                attrs[k] = f"url(#{v.id})"
+            else:
+                attrs[k] = str(v)
+        e = ET.Element(self.tag, attrs)
+        e.text = self.text
+        e.extend(c._tree(markers) for c in self.children)
+        return e
+
+
+def Group(**attrs: object) -> Element:
+    return Element("g", attrs)
+
+
+def Rectangle(x: float, y: float, w: float, h: float, **attrs: object) -> Element:
+    return Element("rect", {"x": x, "y": y, "width": w, "height": h, **attrs})
+
+
+def Circle(cx: float, cy: float, r: float, **attrs: object) -> Element:
+    return Element("circle", {"cx": cx, "cy": cy, "r": r, **attrs})
+
+
+def Line(x1: float, y1: float, x2: float, y2: float, **attrs: object) -> Element:
+    return Element("line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2, **attrs})
+
+
+def Lines(*points: float, close: bool = False, **attrs: object) -> Element:
+    """A polygon (``close``) or polyline through ``x0, y0, x1, y1, ...``."""
+    pts = " ".join(
+        f"{number(points[i])},{number(points[i + 1])}" for i in range(0, len(points) - 1, 2)
+    )
+    return Element("polygon" if close else "polyline", {"points": pts, **attrs})
+
+
+class Canvas:
+    """A drawing: the root ``<svg>`` with the table background and the common font."""
+
+    def __init__(self, width: float, height: float) -> None:
+        w, h = round(width), round(height)
+        self.root = Element(
+            "svg",
+            {
+                "xmlns": "http://www.w3.org/2000/svg",
+                "width": w,
+                "height": h,
+                "viewBox": f"0 0 {w} {h}",
+                "font_family": FONT,
+                "font_size": 12,
+            },
+        )
+        self.root.append(Rectangle(0, 0, w, h, fill=TABLE))
+
+    def append(self, child: Element) -> None:
+        self.root.append(child)
+
+
+def canvas(width: float, height: float) -> Canvas:
     """A drawing with the table background and the common font."""
-    d = dw.Drawing(round(width), round(height), id_prefix="k", font_family=FONT, font_size=12)
-    d.append(dw.Rectangle(0, 0, round(width), round(height), fill=TABLE))
-    return d
+    return Canvas(width, height)
 
 
 def text(
@@ -39,18 +319,21 @@ def text(
     anchor: str = "middle",
     weight: str = "normal",
     **attrs: str | float,
-) -> dw.Text:
+) -> Element:
     """One line of text, its baseline centred vertically on ``y``."""
-    return dw.Text(
-        s,
-        size,
-        x,
-        y,
-        fill=fill,
-        text_anchor=anchor,
-        dominant_baseline="central",
-        font_weight=weight,
-        **attrs,
+    return Element(
+        "text",
+        {
+            "x": x,
+            "y": y,
+            "font_size": size,
+            "fill": fill,
+            "text_anchor": anchor,
+            "dominant_baseline": "central",
+            "font_weight": weight,
+            **attrs,
+        },
+        text=s,
     )
 
 
@@ -66,13 +349,13 @@ def card_face(
     ink: str = "#ffffff",
     title: str | None = None,
     face_down_marker: bool = False,
-) -> dw.Group:
+) -> Element:
     """A face-up card: a rounded rectangle in ``fill`` with ``lines`` of (text, size) from the
     top. ``face_down_marker`` draws a dashed edge: a card its owner sees but that lies face
     down on the table."""
-    g = dw.Group(class_="card", data_card=name)
+    g = Group(class_="card", data_card=name)
     g.append(
-        dw.Rectangle(
+        Rectangle(
             x,
             y,
             w,
@@ -95,13 +378,13 @@ def card_face(
 
 def card_back(
     x: float, y: float, w: float, h: float, *, back: str, fill: str, label: str = ""
-) -> dw.Group:
+) -> Element:
     """A face-down card: only its back (``back`` names the kind of back, e.g. ``troop``)."""
-    g = dw.Group(class_="card back", data_back=back)
-    g.append(dw.Rectangle(x, y, w, h, rx=4, fill=fill, stroke="#222222", stroke_width=1))
+    g = Group(class_="card back", data_back=back)
+    g.append(Rectangle(x, y, w, h, rx=4, fill=fill, stroke="#222222", stroke_width=1))
     inset = min(w, h) * 0.14
     g.append(
-        dw.Rectangle(
+        Rectangle(
             x + inset,
             y + inset,
             w - 2 * inset,
@@ -115,7 +398,7 @@ def card_back(
     )
     cx, cy, r = x + w / 2, y + h / 2, min(w, h) * 0.18
     g.append(
-        dw.Lines(
+        Lines(
             cx,
             cy - r,
             cx + r,
@@ -135,11 +418,11 @@ def card_back(
     return g
 
 
-def slot(x: float, y: float, w: float, h: float, label: str = "") -> dw.Group:
+def slot(x: float, y: float, w: float, h: float, label: str = "") -> Element:
     """An empty place for a card."""
-    g = dw.Group(class_="slot")
+    g = Group(class_="slot")
     g.append(
-        dw.Rectangle(
+        Rectangle(
             x,
             y,
             w,
@@ -158,18 +441,18 @@ def slot(x: float, y: float, w: float, h: float, label: str = "") -> dw.Group:
 
 def badge(
     x: float, y: float, s: str, *, fill: str, ink: str = "#ffffff", size: float = 10
-) -> dw.Group:
+) -> Element:
     """A small rounded label centred on (x, y)."""
     w = max(18.0, 0.62 * size * len(s) + 10)
-    g = dw.Group(class_="badge")
-    g.append(dw.Rectangle(x - w / 2, y - size * 0.8, w, size * 1.6, rx=size * 0.8, fill=fill))
+    g = Group(class_="badge")
+    g.append(Rectangle(x - w / 2, y - size * 0.8, w, size * 1.6, rx=size * 0.8, fill=fill))
     g.append(text(x, y, s, size, fill=ink, weight="bold"))
     return g
 
 
-def highlight_box(x: float, y: float, w: float, h: float) -> dw.Rectangle:
+def highlight_box(x: float, y: float, w: float, h: float) -> Element:
     """A highlight frame around a place."""
-    return dw.Rectangle(
+    return Rectangle(
         x - 3,
         y - 3,
         w + 6,
@@ -184,7 +467,7 @@ def highlight_box(x: float, y: float, w: float, h: float) -> dw.Rectangle:
 
 
 def arrow(
-    d: dw.Drawing,
+    d: Canvas,
     x1: float,
     y1: float,
     x2: float,
@@ -198,11 +481,10 @@ def arrow(
     length = math.hypot(x2 - x1, y2 - y1)
     if length < 1:
         return
-    marker = dw.Marker(-0.1, -0.5, 0.9, 0.5, scale=4, orient="auto")
-    marker.append(dw.Lines(-0.1, -0.5, -0.1, 0.5, 0.9, 0, fill=colour, close=True))
+    marker = Marker(colour)
     shorten = 12 / length
     d.append(
-        dw.Line(
+        Line(
             x1,
             y1,
             x2 - (x2 - x1) * shorten,
@@ -217,6 +499,31 @@ def arrow(
     )
 
 
-def svg_text(d: dw.Drawing) -> str:
+def svg_text(d: Canvas) -> str:
     """The drawing as SVG text (no XML declaration, so it embeds in HTML as it is)."""
-    return str(d.as_svg(header=""))
+    markers: list[Marker] = []
+    root = d.root._tree(markers)
+    if markers:
+        defs = ET.Element("defs")
+        for m in markers:
+            # an arrow head: a triangle pointing along the line, 4 line widths long
+            tip = ET.SubElement(
+                defs,
+                "marker",
+                {
+                    "id": str(m.id),
+                    "viewBox": "-0.1 -0.5 1 1",
+                    "markerWidth": number(m.scale),
+                    "markerHeight": number(m.scale),
+                    "refX": "0",
+                    "refY": "0",
+                    "orient": "auto",
+                },
+            )
+            ET.SubElement(tip, "polygon", {"points": "-0.1,-0.5 -0.1,0.5 0.9,0", "fill": m.fill})
+        root.insert(0, defs)
+    # One top-level element a line: no text or attribute holds a raw newline (clean() and
+    # ElementTree's escaping remove them), so the replay page can share lines across plies.
+    head = ET.tostring(ET.Element("svg", root.attrib), encoding="unicode").removesuffix(" />")
+    children = [ET.tostring(c, encoding="unicode") for c in root]
+    return "\n".join([head + ">", *children, "</svg>"])

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import drawsvg as dw
-
 from kingdoms._svg import _draw as d_
 
 UNIT_LETTERS = {"cavaleiro": "C", "guerreiro": "G", "arqueiro": "A", "mago": "M"}
@@ -37,7 +35,7 @@ def _card(
     cards: dict[str, dict[str, Any]],
     w: float = W,
     face_down: bool = False,
-) -> dw.Group:
+) -> d_.Element:
     c = cards.get(cid, {})
     if _is_terrain(cid):
         fav = c.get("favours", {})
@@ -72,7 +70,7 @@ def _card(
     n = len(units)
     for i, u in enumerate(units):
         cx = x + w / 2 + (i - (n - 1) / 2) * 15
-        g.append(dw.Circle(cx, y + H - 15, 7, fill=UNIT_COLOURS.get(u, "#888888")))
+        g.append(d_.Circle(cx, y + H - 15, 7, fill=UNIT_COLOURS.get(u, "#888888")))
         g.append(
             d_.text(cx, y + H - 15, UNIT_LETTERS.get(u, "?"), 8, fill="#ffffff", weight="bold")
         )
@@ -83,7 +81,7 @@ def _short(name: str) -> str:
     return name if len(name) <= 12 else name[:11] + "…"
 
 
-def _back(x: float, y: float, kind: str, w: float = W) -> dw.Group:
+def _back(x: float, y: float, kind: str, w: float = W) -> d_.Element:
     if kind == "terrain":
         return d_.card_back(x, y, w, H, back="terrain", fill=TERRAIN_BACK)
     if kind == "units":
@@ -204,7 +202,7 @@ def draw(
             d.append(d_.text(right, row_y(1) + H / 2, " · ".join(notes), 10, anchor="start"))
 
     d.append(
-        dw.Line(
+        d_.Line(
             LEFT - 4,
             centre,
             LEFT + field_w,
@@ -281,7 +279,7 @@ def _status(state: dict[str, Any]) -> str:
 
 
 def _arrow(
-    d: dw.Drawing,
+    d: d_.Canvas,
     state: dict[str, Any],
     action: dict[str, Any],
     spots: dict[tuple[int, str], tuple[float, float]],
@@ -314,4 +312,4 @@ def _arrow(
         d_.arrow(d, src[0], src[1], dst[0], dst[1])
     elif (src or dst) is not None:
         x, y = src or dst  # type: ignore[misc]
-        d.append(dw.Circle(x, y, 14, fill="none", stroke=d_.ARROW, stroke_width=4, class_="arrow"))
+        d.append(d_.Circle(x, y, 14, fill="none", stroke=d_.ARROW, stroke_width=4, class_="arrow"))

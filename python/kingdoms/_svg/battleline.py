@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import drawsvg as dw
-
 from kingdoms._svg import _draw as d_
 
 TROOP_COLOURS = {
@@ -30,7 +28,7 @@ TOP_HAND_Y = 34
 SIDE_DEPTH = H + 3 * STEP  # four cards under Mud
 
 
-def _card(x: float, y: float, name: str, w: float = W, h: float = H) -> dw.Group:
+def _card(x: float, y: float, name: str, w: float = W, h: float = H) -> d_.Element:
     if name[0] in TROOP_COLOURS and name[1:].isdigit():
         fill, ink = TROOP_COLOURS[name[0]]
         value = name[1:]
@@ -59,7 +57,7 @@ def _card(x: float, y: float, name: str, w: float = W, h: float = H) -> dw.Group
     )
 
 
-def _back(x: float, y: float, tactics: bool) -> dw.Group:
+def _back(x: float, y: float, tactics: bool) -> d_.Element:
     if tactics:
         return d_.card_back(x, y, W, H, back="tactics", fill=TACTIC_BACK, label="tactics")
     return d_.card_back(x, y, W, H, back="troop", fill=TROOP_BACK, label="troop")
@@ -80,13 +78,13 @@ def draw(
     spots: dict[str, tuple[float, float]] = {}  # where each visible card is drawn
     flag_x = [LEFT + f * COL + COL / 2 for f in range(9)]
     side_y: dict[int, float] = {bottom: mid + 26, top: mid - 26 - H}
-    highlights: list[dw.Element] = []
+    highlights: list[d_.Element] = []
 
     def wanted(item: Any) -> bool:
         return item in highlight
 
     # the flags' band and the columns
-    d.append(dw.Rectangle(LEFT - 4, mid - 20, 9 * COL + 8, 40, rx=8, fill=d_.PANEL))
+    d.append(d_.Rectangle(LEFT - 4, mid - 20, 9 * COL + 8, 40, rx=8, fill=d_.PANEL))
     for f, flag in enumerate(state["flags"]):
         x = flag_x[f]
         if wanted(f):
@@ -101,16 +99,16 @@ def draw(
     for f, flag in enumerate(state["flags"]):
         x = flag_x[f]
         claimed = flag.get("claimed")
-        g = dw.Group(class_="flag", data_flag=str(f))
+        g = d_.Group(class_="flag", data_flag=str(f))
         if claimed is None:
-            g.append(dw.Circle(x, mid, 14, fill="#ffffff", stroke="#7a6a4f", stroke_width=2))
+            g.append(d_.Circle(x, mid, 14, fill="#ffffff", stroke="#7a6a4f", stroke_width=2))
             g.append(d_.text(x, mid, str(f), 12, weight="bold"))
         else:
             # a claimed flag moves toward its winner, as on the table
             y = mid + (12 if claimed == bottom else -12)
-            g = dw.Group(class_="flag claimed", data_flag=str(f), data_claimed=str(claimed))
+            g = d_.Group(class_="flag claimed", data_flag=str(f), data_claimed=str(claimed))
             g.append(
-                dw.Circle(x, y, 15, fill=PLAYER_COLOURS[claimed], stroke="#222", stroke_width=2)
+                d_.Circle(x, y, 15, fill=PLAYER_COLOURS[claimed], stroke="#222", stroke_width=2)
             )
             g.append(d_.text(x, y, f"P{claimed}", 10, fill="#ffffff", weight="bold"))
             g.append_title(f"flag {f}: claimed by player {claimed}")
@@ -194,7 +192,7 @@ def _status(state: dict[str, Any]) -> str:
 
 
 def _arrow(
-    d: dw.Drawing,
+    d: d_.Canvas,
     state: dict[str, Any],
     action: dict[str, Any],
     spots: dict[str, tuple[float, float]],
@@ -252,7 +250,7 @@ def _arrow(
         d_.arrow(d, src[0], src[1], dst[0], dst[1])
     elif dst is not None:
         d.append(
-            dw.Circle(
+            d_.Circle(
                 dst[0], dst[1], 10, fill="none", stroke=d_.ARROW, stroke_width=4, class_="arrow"
             )
         )

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import drawsvg as dw
-
 from kingdoms._kingdoms import Hex, HexLayout, HexMap, KingdomsError
 from kingdoms._svg import _draw as d_
 from kingdoms._svg.wrapper import SvgWrapper
@@ -32,6 +30,9 @@ TERRAIN_COLOURS = {
 PALETTE = ("#f6bd60", "#84a59d", "#f28482", "#a3c4f3", "#cdb4db", "#90be6d", "#f9c74f", "#b5838d")
 HIGHLIGHTS = ("#ffd400", "#4dabf7", "#ff6b6b", "#51cf66", "#cc5de8", "#ff922b")
 PATH_COLOURS = ("#e4572e", "#1c7ed6", "#2b8a3e", "#862e9c")
+#: Most zones plus overlay hexes (highlighted, on paths, labelled) one picture draws: a
+#: 100 x 100 map with its overlays (a few MB of SVG, about a second).
+MAX_PICTURE_HEXES = 20_000
 
 
 def _hex(value: Any, where: str) -> Hex:
@@ -46,10 +47,21 @@ def _hex(value: Any, where: str) -> Hex:
     raise TypeError(f"{where}: expected a Hex or a (q, r) pair of ints, got {type(value).__name__}")
 
 
+def _too_many(what: str) -> KingdomsError:
+    return KingdomsError(
+        f"{what}: a map picture draws at most {MAX_PICTURE_HEXES} zones and overlay hexes"
+    )
+
+
 def _hexes(values: Iterable[Any], where: str) -> list[Hex]:
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
         raise TypeError(f"{where}: expected hexes, got {type(values).__name__}")
-    return [_hex(v, f"{where}[{i}]") for i, v in enumerate(values)]
+    out = []
+    for i, v in enumerate(values):
+        if i >= MAX_PICTURE_HEXES:
+            raise _too_many(where)
+        out.append(_hex(v, f"{where}[{i}]"))
+    return out
 
 
 def _areas(highlight: Any) -> list[tuple[str, list[Hex]]]:
@@ -60,7 +72,7 @@ def _areas(highlight: Any) -> list[tuple[str, list[Hex]]]:
         for i, (colour, hexes) in enumerate(highlight.items()):
             if not isinstance(colour, str):
                 raise TypeError(f"highlight: keys are colour names, got {type(colour).__name__}")
-            out.append((colour, _hexes(hexes, f"highlight[{i}]")))
+            out.append((d_.colour(colour, f"highlight key {i}"), _hexes(hexes, f"highlight[{i}]")))
         return out
     return [(HIGHLIGHTS[0], _hexes(highlight, "highlight"))]
 
@@ -68,9 +80,13 @@ def _areas(highlight: Any) -> list[tuple[str, list[Hex]]]:
 def _paths(path: Any) -> list[list[Hex]]:
     if path is None:
         return []
-    items = list(path) if isinstance(path, Iterable) and not isinstance(path, str) else None
-    if items is None:
+    if not isinstance(path, Iterable) or isinstance(path, str | bytes):
         raise TypeError(f"path: expected hexes or a list of paths, got {type(path).__name__}")
+    items: list[Any] = []
+    for p in path:
+        if len(items) >= MAX_PICTURE_HEXES:
+            raise _too_many("path")
+        items.append(p)
     if items and all(
         isinstance(p, Hex)
         or (isinstance(p, tuple) and len(p) == 2 and all(isinstance(v, int) for v in p))
@@ -102,8 +118,13 @@ def hexmap_svg(
             raise TypeError(
                 f"labels: expected a mapping {{hex: text}}, got {type(labels).__name__}"
             )
+        if len(labels) > MAX_PICTURE_HEXES:
+            raise _too_many("labels")
         label_items = [(_hex(h, "labels key"), str(t)[:16]) for h, t in labels.items()]
 
+    overlays = sum(len(hs) for _, hs in areas) + sum(len(p) for p in paths) + len(label_items)
+    if len(m) + overlays > MAX_PICTURE_HEXES:  # counted before any zone is listed or drawn
+        raise _too_many(f"a map of {len(m)} zones with {overlays} overlay hexes")
     layout = HexLayout("flat" if m.orientation == "flat" else "pointy", float(size))
     zones = m.zones()
     shown = zones + [h for _, hs in areas for h in hs] + [h for p in paths for h in p]
@@ -145,9 +166,9 @@ def hexmap_svg(
     font = max(7.0, size * 0.32)
     for h in zones:
         terrain = m.terrain(h) or ""
-        g = dw.Group(class_="zone", data_hex=f"{h.q},{h.r}", data_terrain=terrain)
+        g = d_.Group(class_="zone", data_hex=f"{h.q},{h.r}", data_terrain=terrain)
         g.append(
-            dw.Lines(
+            d_.Lines(
                 *corners(h),
                 close=True,
                 fill=colours.get(terrain, "#dddddd"),
@@ -171,7 +192,7 @@ def hexmap_svg(
     for i, (colour, hexes) in enumerate(areas):
         for h in hexes:
             d.append(
-                dw.Lines(
+                d_.Lines(
                     *corners(h),
                     close=True,
                     fill=colour,
@@ -184,18 +205,17 @@ def hexmap_svg(
             )
     for at, occupant in sorted(m.occupants().items()):
         cx, cy = centre(Hex(*at))
-        g = dw.Group(class_="occupant", data_hex=f"{at[0]},{at[1]}")
-        g.append(dw.Circle(cx, cy, size * 0.45, fill="#ffffff", stroke=d_.INK, stroke_width=2))
+        g = d_.Group(class_="occupant", data_hex=f"{at[0]},{at[1]}")
+        g.append(d_.Circle(cx, cy, size * 0.45, fill="#ffffff", stroke=d_.INK, stroke_width=2))
         g.append(d_.text(cx, cy, str(occupant), font * 1.1, weight="bold"))
         d.append(g)
     for i, p in enumerate(paths):
         colour = PATH_COLOURS[i % len(PATH_COLOURS)]
         pts = [c for h in p for c in centre(h)]
         if len(p) >= 2:
-            marker = dw.Marker(-0.1, -0.5, 0.9, 0.5, scale=3.5, orient="auto")
-            marker.append(dw.Lines(-0.1, -0.5, -0.1, 0.5, 0.9, 0, fill=colour, close=True))
+            marker = d_.Marker(colour, scale=3.5)
             d.append(
-                dw.Lines(
+                d_.Lines(
                     *pts,
                     close=False,
                     fill="none",
@@ -209,7 +229,7 @@ def hexmap_svg(
             )
         if p:
             x, y = centre(p[0])
-            d.append(dw.Circle(x, y, size * 0.18, fill=colour, class_="path-start"))
+            d.append(d_.Circle(x, y, size * 0.18, fill=colour, class_="path-start"))
     for h, label in label_items:
         cx, cy = centre(h)
         d.append(

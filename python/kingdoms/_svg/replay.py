@@ -1,14 +1,25 @@
 """The replay page: one self-contained HTML file stepping through a record (first, previous,
 next, last, a clickable move list, the keyboard's arrows), with the SVG of the position at
-every ply inline. No scripts, styles or fonts from the network."""
+every ply. No scripts, styles or fonts from the network.
+
+The pictures of consecutive plies share most of their elements, so the page stores each
+distinct top-level element once (``pieces``, a JSON block) and each ply as the list of its
+pieces; the page's script assembles a ply when it is first shown (ply 0 is inline, so the
+page shows the start without scripts). A long Zinordia game so takes a few MB, not 74.
+The page is bounded: at most ``MAX_PAGE_BYTES``, else a ``KingdomsError``."""
 
 from __future__ import annotations
 
-import html
+import json
 import string
+from collections.abc import Iterator
 from typing import Any
 
 import kingdoms
+from kingdoms._svg import _draw as d_
+
+#: Largest replay page, in bytes (about 20,000 plies of a long Zinordia game).
+MAX_PAGE_BYTES = 32 * 1024 * 1024
 
 PAGE = string.Template("""<!DOCTYPE html>
 <html lang="en">
@@ -44,6 +55,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 <div id="board">
 $plies
 </div>
+<script type="application/json" id="frames">$frames</script>
 <ol id="moves">
 $moves
 </ol>
@@ -54,9 +66,13 @@ $moves
   var plies = document.querySelectorAll("#board .ply");
   var moves = document.querySelectorAll("#moves li");
   var status = document.getElementById("status");
+  var data = JSON.parse(document.getElementById("frames").textContent);
   var current = 0;
   function show(n) {
     n = Math.max(0, Math.min(plies.length - 1, n));
+    if (plies[n].childElementCount === 0) {
+      plies[n].innerHTML = data.frames[n].map(function (i) { return data.pieces[i]; }).join("\\n");
+    }
     plies[current].hidden = true;
     moves[current].classList.remove("current");
     current = n;
@@ -85,7 +101,7 @@ $moves
 """)
 
 
-def positions(record: Any, player: int | None = None) -> list[tuple[str, str]]:
+def positions(record: Any, player: int | None = None) -> Iterator[tuple[str, str]]:
     """``(move that led here, svg)`` for ply 0 (the deal) to the end of ``record``. With a
     ``player``, the pictures are that player's views and other players' moves are listed
     only as whose they were: a record names secret cards (Arte da Guerra's hidden draft
@@ -96,7 +112,7 @@ def positions(record: Any, player: int | None = None) -> list[tuple[str, str]]:
         game = kingdoms.new_game(
             record.game, seed=record.seed, position=record.position, **record.options
         )
-    out = [("start", game.svg(player))]
+    yield ("start", game.svg(player))
     for i, text in enumerate(record.actions):
         mover = game.current_player
         try:
@@ -107,20 +123,51 @@ def positions(record: Any, player: int | None = None) -> list[tuple[str, str]]:
             move = f"P{mover}: {game.parse_action(text)}"
         else:
             move = f"P{mover}: (hidden)"
-        out.append((move, game.svg(player)))
-    return out
+        yield (move, game.svg(player))
+
+
+def _json(value: Any) -> str:
+    """JSON for a ``<script type="application/json">`` block: nothing in it can end the block
+    or open markup (``<``, ``>`` and ``&`` are written as escapes)."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def replay_html(record: Any, player: int | None = None) -> str:
-    """The replay page of ``record`` (a :class:`kingdoms.Record`), as one HTML string."""
-    steps = positions(record, player)
-    who = "everything" if player is None else f"as player {player} sees it"
-    title = html.escape(f"{record.game}, seed {record.seed}: {len(record.actions)} actions ({who})")
-    plies = "\n".join(
-        f'<div class="ply" data-ply="{i}"{"" if i == 0 else " hidden"}>{svg}</div>'
-        for i, (_, svg) in enumerate(steps)
+    """The replay page of ``record`` (a :class:`kingdoms.Record`), as one HTML string. A
+    player's page is built from that player's views only: its title leaves out the seed
+    (which would let the player rebuild every hidden card and die)."""
+    if player is None:
+        title = f"{record.game}, seed {record.seed}: {len(record.actions)} actions (everything)"
+    else:
+        title = f"{record.game}: {len(record.actions)} actions (as player {player} sees it)"
+    pieces: dict[str, int] = {}
+    frames: list[list[int]] = []
+    moves: list[str] = []
+    start = ""
+    size = 0
+    plies = len(record.actions)
+    for i, (move, svg) in enumerate(positions(record, player)):
+        moves.append(f'<li data-ply="{i}">{i}. {d_.html_text(move)}</li>')
+        start = start or svg
+        frame = []
+        for line in svg.split("\n"):
+            if line not in pieces:
+                pieces[line] = len(pieces)
+                size += len(line.encode()) + 8
+            frame.append(pieces[line])
+        frames.append(frame)
+        size += 6 * len(frame)
+        if size > MAX_PAGE_BYTES:
+            raise kingdoms.KingdomsError(
+                f"the replay page would be larger than {MAX_PAGE_BYTES // 2**20} MB "
+                f"(at ply {i} of {plies})"
+            )
+    divs = [f'<div class="ply" data-ply="0">{start}</div>']
+    divs += [f'<div class="ply" data-ply="{i}" hidden></div>' for i in range(1, len(frames))]
+    return PAGE.substitute(
+        title=d_.html_text(title),
+        plies="\n".join(divs),
+        moves="\n".join(moves),
+        frames=_json({"pieces": list(pieces), "frames": frames}),
     )
-    moves = "\n".join(
-        f'<li data-ply="{i}">{i}. {html.escape(move)}</li>' for i, (move, _) in enumerate(steps)
-    )
-    return PAGE.substitute(title=title, plies=plies, moves=moves)

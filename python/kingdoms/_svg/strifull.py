@@ -5,10 +5,7 @@ eliminated rows, piles and graveyards, drawn from a state dict (``to_dict()`` or
 
 from __future__ import annotations
 
-import functools
 from typing import Any
-
-import drawsvg as dw
 
 from kingdoms._svg import _draw as d_
 
@@ -26,7 +23,7 @@ GAP = 6
 LEFT = 20
 
 
-@functools.lru_cache(maxsize=8)
+@d_.text_cache(maxsize=8)
 def _cards(cards_file: str | None, cards_toml: str | None) -> dict[str, dict[str, Any]]:
     """Troops and leaders by id, from the card set the game's options name (the game itself
     loaded the same set when it was made)."""
@@ -107,7 +104,7 @@ def draw(
             y = row_y(r)
             if not live[r - 1]:
                 d.append(
-                    dw.Rectangle(
+                    d_.Rectangle(
                         LEFT - 3,
                         y - 3,
                         field_w,
@@ -125,7 +122,7 @@ def draw(
                     if side.get("leader_row") == r:
                         d.append(_leader(x, y, side, leader))
                     else:
-                        d.append(dw.Rectangle(x + W / 2 - 1, y, 2, H, fill="#cfc4ab"))
+                        d.append(d_.Rectangle(x + W / 2 - 1, y, 2, H, fill="#cfc4ab"))
                     continue
                 cell = f"{zone}{col}{r}"
                 spots[(p, cell)] = (x + W / 2, y + H / 2)
@@ -156,7 +153,7 @@ def draw(
         )
 
     d.append(
-        dw.Line(
+        d_.Line(
             LEFT - 4,
             centre,
             LEFT + field_w,
@@ -198,7 +195,7 @@ def draw(
 
 def _troop(
     x: float, y: float, cell: str, troop: dict[str, Any], cards: dict[str, dict[str, Any]]
-) -> dw.Group:
+) -> d_.Element:
     cid = troop.get("card")
     if cid is None:
         return d_.card_back(x, y, W, H, back="troop", fill=BACK)
@@ -227,16 +224,16 @@ def _troop(
     return g
 
 
-def _leader(x: float, y: float, side: dict[str, Any], leader: dict[str, Any]) -> dw.Group:
-    g = dw.Group(class_="leader", data_leader=str(side.get("leader")))
+def _leader(x: float, y: float, side: dict[str, Any], leader: dict[str, Any]) -> d_.Element:
+    g = d_.Group(class_="leader", data_leader=str(side.get("leader")))
     element = side.get("element")
     fill = ELEMENT_COLOURS.get(element or "", ("#dddddd", d_.INK))[0]
     g.append(
-        dw.Circle(x + W / 2, y + H / 2, H / 2 - 2, fill="#fff8e1", stroke="#b08900", stroke_width=3)
+        d_.Circle(x + W / 2, y + H / 2, H / 2 - 2, fill="#fff8e1", stroke="#b08900", stroke_width=3)
     )
     g.append(d_.text(x + W / 2, y + H / 2 - 6, "♛", 16, fill="#b08900"))
     g.append(
-        dw.Circle(
+        d_.Circle(
             x + W / 2,
             y + H / 2 + 12,
             6,
@@ -268,7 +265,7 @@ def _status(state: dict[str, Any]) -> str:
 
 
 def _arrow(
-    d: dw.Drawing,
+    d: d_.Canvas,
     action: dict[str, Any],
     mover: int,
     spots: dict[tuple[int, str], tuple[float, float]],
@@ -293,7 +290,7 @@ def _arrow(
         d_.arrow(d, src[0], src[1], dst[0], dst[1])
     elif dst is not None:
         d.append(
-            dw.Circle(
+            d_.Circle(
                 dst[0], dst[1], 14, fill="none", stroke=d_.ARROW, stroke_width=4, class_="arrow"
             )
         )

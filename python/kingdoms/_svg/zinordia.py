@@ -5,11 +5,8 @@ values, drawn from a state dict (``to_dict()`` or ``view(p)``: a view's unreveal
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
-
-import drawsvg as dw
 
 from kingdoms._kingdoms import Hex, HexLayout, HexMap
 from kingdoms._svg import _draw as d_
@@ -24,7 +21,7 @@ SIZE = 26.0
 PANEL_W = 330
 
 
-@functools.lru_cache(maxsize=16)
+@d_.text_cache(maxsize=8)
 def _map(options_json: str) -> HexMap:
     """The battlefield of a game's rules options (the game made it from the same options)."""
     from kingdoms.zinordia import Zinordia
@@ -103,16 +100,16 @@ def draw(
             fill = START
         elif "privilege" in tags and m.cost(h) is not None:
             fill = PRIVILEGE
-        g = dw.Group(class_="zone", data_hex=f"{h.q},{h.r}")
-        g.append(dw.Lines(*corners(h), close=True, fill=fill, stroke="#6b6150", stroke_width=1))
+        g = d_.Group(class_="zone", data_hex=f"{h.q},{h.r}")
+        g.append(d_.Lines(*corners(h), close=True, fill=fill, stroke="#6b6150", stroke_width=1))
         g.append_title(f"{h.q},{h.r}" + (f" ({', '.join(tags)})" if tags else ""))
         d.append(g)
         cx, cy = centre(h)
         if (h.q, h.r) in markers:
-            d.append(dw.Circle(cx, cy, SIZE * 0.3, fill=MARKER, stroke="#7a5c00", class_="marker"))
+            d.append(d_.Circle(cx, cy, SIZE * 0.3, fill=MARKER, stroke="#7a5c00", class_="marker"))
         if (h.q, h.r) in marks:
             d.append(
-                dw.Lines(
+                d_.Lines(
                     *corners(h),
                     close=True,
                     fill="none",
@@ -131,8 +128,8 @@ def draw(
         owner, slot = divmod(s, per)
         cx, cy = centre(Hex(*z))
         colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
-        g = dw.Group(class_="star", data_hex=f"{z[0]},{z[1]}")
-        g.append(dw.Circle(cx, cy, SIZE * 0.55, fill=colour, stroke=d_.INK, stroke_width=1.5))
+        g = d_.Group(class_="star", data_hex=f"{z[0]},{z[1]}")
+        g.append(d_.Circle(cx, cy, SIZE * 0.55, fill=colour, stroke=d_.INK, stroke_width=1.5))
         g.append(d_.text(cx, cy - 2, f"{'ABCD'[owner % 4]}{slot + 1}", 11, fill="#ffffff"))
         vida = st.get("vida", 0)
         name = st.get("star", "")
