@@ -6,10 +6,13 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import shlex
+import shutil
 import sys
 from typing import Any
 
 from kingdoms._kingdoms import KingdomsError, parse_agent
+from kingdoms._subprocess import Subprocess
 from kingdoms.agents import AgentLike
 
 AGENT_HELP = (
@@ -17,7 +20,9 @@ AGENT_HELP = (
     "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,prior=K,pv=V,seed=S, ismcts:time=SECONDS; "
     "or your own Python agent as MODULE:NAME (MODULE is imported from the working directory "
     "or sys.path; NAME is a class, called without arguments, or an object with "
-    "act(game) -> action and optionally a name attribute)"
+    "act(game) -> action and optionally a name attribute); or a bot program as "
+    "cmd:COMMAND (e.g. 'cmd:./mybot --fast', split as a shell would; cmd,time=S:COMMAND sets "
+    "its time limit per move, default 10 s), speaking the JSON-lines protocol of docs/bots.md"
 )
 
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -66,9 +71,39 @@ def load_python_agent(spec: str) -> Any:
     return agent
 
 
+def load_bot(spec: str) -> Subprocess:
+    """`cmd:COMMAND` or `cmd,time=SECONDS:COMMAND` -> the out-of-process bot."""
+    head, _, command = spec.partition(":")
+    settings = head.split(",")[1:]
+    time_limit = 10.0
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        try:
+            if key.strip() != "time":
+                raise ValueError
+            time_limit = float(value)
+        except ValueError:
+            raise AgentSpecError(
+                f"agent {_short(spec)!r}: cmd takes only time=SECONDS, as cmd,time=2:COMMAND"
+            ) from None
+    try:
+        args = shlex.split(command)
+    except ValueError as e:
+        raise AgentSpecError(f"agent {_short(spec)!r}: {e}") from None
+    if not args:
+        raise AgentSpecError(f"agent {_short(spec)!r}: cmd: needs a command")
+    program = args[0]
+    if shutil.which(program) is None:
+        raise AgentSpecError(f"agent {_short(spec)!r}: no program {_short(program)!r} to run")
+    return Subprocess(args, time_limit=time_limit)
+
+
 def load_agent(spec: str) -> AgentLike:
-    """A built-in agent from its command-line form, or `MODULE:NAME` for a Python agent."""
+    """A built-in agent from its command-line form, `MODULE:NAME` for a Python agent, or
+    `cmd:COMMAND` for a bot program."""
     head = spec.partition(":")[0]
+    if head.split(",")[0].strip() == "cmd":
+        return load_bot(spec)
     if ":" in spec and not _is_builtin(head):
         agent: AgentLike = load_python_agent(spec)
         return agent

@@ -2,6 +2,9 @@
 
 Each person's turn shows what that seat may see, the legal moves grouped by what they share
 (Battle Line: by card, one entry per flag), and answers to `hint`, `undo`, `?` and `quit`.
+Everything printed during the game is built from what the person at the screen may see: the
+other seats' moves as that person's view tells them (a secret move reads as one), no seed
+unless the user gave it, and after an undo what they have not seen is drawn afresh.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import secrets
 import sys
 import time
 from dataclasses import dataclass, field
@@ -19,6 +23,7 @@ from rich.text import Text
 
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
+from kingdoms._subprocess import Forfeit
 from kingdoms.agents import ISMCTS, AgentLike, RustAgent, parse
 
 HUMAN = "human"
@@ -217,9 +222,12 @@ class Table:
     agents: dict[int, AgentLike]
     hint_agent: RustAgent
     movers: list[int] = field(default_factory=list)
+    # The games replaced by an undo's redraw, at that point, with their movers.
+    earlier: list[tuple[kingdoms.Game, list[int]]] = field(default_factory=list)
     hints: int = 0
     undos: int = 0
-    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    # The Python agents' redraws: from the OS, never from the deal's seed.
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
 
     def humans(self) -> list[int]:
         """The seats people play (an agent may well be named "human")."""
@@ -232,17 +240,37 @@ class Table:
 
     def undo(self) -> bool:
         """Back to the position before the last move a person made (the agents' replies
-        go too). False when no person has moved yet."""
+        go too), then what that person has not seen is drawn afresh. False when no person
+        has moved yet."""
         people = set(self.humans())
-        last = next(
-            (i for i in reversed(range(len(self.movers))) if self.movers[i] in people), None
-        )
-        if last is None:
-            return False
+        while True:
+            last = next(
+                (i for i in reversed(range(len(self.movers))) if self.movers[i] in people), None
+            )
+            if last is not None:
+                break
+            if not self.earlier:
+                return False
+            self.game, self.movers = self.earlier.pop()
+        person = self.movers[last]
         self.game.undo(to_ply=last)
         del self.movers[last:]
+        # kept to undo further back, past the redraw
+        self.earlier.append((self.game.clone(), list(self.movers)))
         self.undos += 1
+        self.redraw(person)
         return True
+
+    def redraw(self, person: int) -> None:
+        """Everything `person` has not seen (hidden cards, deck order, future dice) drawn
+        afresh from the OS, so that what an undone move showed predicts nothing: the game
+        goes on from that position, and its record starts there."""
+        seed = secrets.randbits(63)
+        drawn = self.game.resample_hidden(person, seed)
+        self.game = kingdoms.new_game(
+            self.game.name, seed, position=drawn.position(), **self.game.options
+        )
+        self.movers.clear()
 
     def agent_move(self, player: int) -> kingdoms.Action:
         """The agent's move. A built-in agent reaches hidden cards only by redrawing them;
@@ -257,6 +285,57 @@ class Table:
         if isinstance(move, str):
             return self.game.parse_action(move)
         return move
+
+
+WORLDS = 8
+"""Positions drawn from a viewer's view to tell which moves that viewer can tell apart."""
+
+
+def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None) -> str:
+    """How `viewer` sees `action` played in `before` (None: everyone sees everything).
+
+    The move's notation when the viewer's view after it tells it apart, else its kind and
+    "(secret)" (Zinordia's "pick (secret)", a Scout's "return (secret)"). Decided from the
+    viewer's views alone: positions drawn from the view before the move (fixed seeds) and
+    every legal move there that leads to the view after; the same whatever the viewer
+    cannot see.
+    """
+    mover = before.current_player
+    if viewer is None or mover == viewer:
+        return str(action)
+    after = before.clone()
+    after.apply(action)
+    seen, target = before.position(viewer), after.position(viewer)
+    fits: set[str] = set()
+    for k in range(WORLDS):
+        world = kingdoms.new_game(before.name, k, position=seen, **before.options)
+        for b in world.legal_actions():
+            moved = world.clone()
+            moved.apply(b)
+            if moved.position(viewer) == target:
+                fits.add(str(b))
+        if len(fits) > 1:
+            break
+    if not fits or fits == {str(action)}:
+        return str(action)
+    kinds = {f.split(" ")[0] for f in fits}
+    return f"{kinds.pop()} (secret)" if len(kinds) == 1 else "a secret move"
+
+
+def revealed(before: kingdoms.Game, after: kingdoms.Game, viewer: int | None) -> str | None:
+    """What a move revealed to `viewer` at once: Zinordia's secret picks, when they are
+    shown (None: nothing of the kind)."""
+    if viewer is None:
+        return None
+    was, now = before.view(viewer).get("picks"), after.view(viewer).get("picks")
+    if not isinstance(was, list) or not isinstance(now, list):
+        return None
+    hidden = any(p is None for picks in was for p in picks)
+    if not hidden or any(p is None for picks in now for p in picks):
+        return None
+    return "picks revealed: " + "; ".join(
+        f"player {i} {', '.join(map(str, picks))}" for i, picks in enumerate(now)
+    )
 
 
 def show_hint(console: Console, table: Table) -> None:
@@ -339,11 +418,17 @@ def person_turn(console: Console, stdin: TextIO, table: Table) -> bool:
         return False
     if move == "undo":
         if table.undo():
-            console.print(f"undone: back to ply {len(table.movers)}")
+            console.print(
+                "undone: back to your earlier move; what you have not seen is drawn afresh"
+            )
         else:
             console.print("nothing to undo yet")
         return True
+    before = table.game.clone()
     table.apply(move)
+    note = revealed(before, table.game, seat)
+    if note is not None:
+        console.print(Text(note))
     return True
 
 
@@ -368,6 +453,9 @@ def summary(console: Console, table: Table, seconds: float) -> None:
         who = ", ".join(f"{p} ({table.seats[p]})" for p in winners)
         verdict = f"players {who} win"
     console.print(Text(f"Game over: {verdict}.", style="bold"))
+    seed = game.seed if table.undos == 0 else None
+    if seed is not None:
+        console.print(Text(f"  the deal's seed: {seed}"))
     returns = game.returns()
     for p, who in enumerate(table.seats):
         console.print(Text(f"  player {p}: {who:<16} return {returns[p]:+g}"))
@@ -401,31 +489,62 @@ def cmd_play(args: argparse.Namespace, options: dict[str, Any], stdin: TextIO | 
     seats = seats_of(args, game.num_players)
     agents = {p: load_agent(spec) for p, spec in enumerate(seats) if spec != HUMAN}
     names = [HUMAN if p not in agents else agent_name(agents[p], s) for p, s in enumerate(seats)]
-    table = Table(game, names, agents, parse(args.hint_agent), rng=random.Random(game.seed))
+    table = Table(game, names, agents, parse(args.hint_agent))
+    # The seed deals the hidden cards: shown only if the user chose it (else at the end).
+    given = f", seed {args.seed}" if args.seed is not None else ""
     console.print(
         Text(
-            f"{args.game}, seed {game.seed}: "
-            + ", ".join(f"player {p} {who}" for p, who in enumerate(names))
+            f"{args.game}{given}: " + ", ".join(f"player {p} {who}" for p, who in enumerate(names))
         )
     )
+    humans = table.humans()
+    # Agents' moves wait for the next person to move, who sees them as their view tells.
+    pending: list[tuple[kingdoms.Game, kingdoms.Action, int]] = []
+
+    def narrate(viewer: int | None) -> None:
+        for before, move, player in pending:
+            after = before.clone()
+            after.apply(move)
+            line = Text(f"player {player} ({names[player]}) plays ")
+            line.append_text(colour(args.game, seen_move(before, move, viewer)))
+            console.print(line, soft_wrap=True)
+            note = revealed(before, after, viewer)
+            if note is not None:
+                console.print(Text(note))
+        pending.clear()
+
     start = time.perf_counter()
+    forfeit: tuple[int, str] | None = None
     while not table.game.is_terminal:
         player = table.game.current_player
         assert player is not None
         if player not in agents:
+            narrate(player)
             if not person_turn(console, stdin, table):
                 console.print("stopped.")
                 break
             continue
-        move = table.agent_move(player)
-        line = Text(f"player {player} ({names[player]}) plays ")
-        line.append_text(colour(args.game, str(move)))
-        console.print(line, soft_wrap=True)
+        try:
+            move = table.agent_move(player)
+        except Forfeit as e:
+            forfeit = (player, e.reason)
+            break
+        pending.append((table.game.clone(), move, player))
         table.apply(move)
-    if table.game.is_terminal:
+        if len(humans) <= 1:
+            narrate(humans[0] if humans else None)
+    narrate(None if table.game.is_terminal or forfeit else table.game.current_player)
+    if forfeit is not None:
+        player, reason = forfeit
+        console.print(Text(f"Game over: player {player} ({names[player]}) forfeits: {reason}"))
+    elif table.game.is_terminal:
         summary(console, table, time.perf_counter() - start)
     if args.record:
         save_record(args.record, table)
+    for agent in agents.values():
+        close = getattr(agent, "close", None)
+        if isinstance(agent, kingdoms.agents.Subprocess) and close is not None:
+            close()
     return 0
 
 

@@ -29,7 +29,12 @@ def add_selfplay_parser(sub: Any) -> None:
     p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
     p.add_argument("--games", type=int, required=True, help="how many games to play")
     p.add_argument("--out", required=True, metavar="DIR", help="the folder the shards go to")
-    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the games (default: a fresh one from the OS, kept in the manifest)",
+    )
     p.add_argument("--shard-games", type=int, default=1000, help="games a shard (default 1000)")
     p.add_argument(
         "--format",
@@ -61,7 +66,7 @@ def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
             bar.update(task, completed=done, total=total)
 
         common: dict[str, Any] = {
-            "seed": args.seed,
+            "seed": selfplay.run_seed(args.out, args.seed),
             "shard_games": args.shard_games,
             "format": args.format,
             "progress": progress,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import secrets
 import sys
 from typing import Any
 
@@ -18,6 +19,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
@@ -45,7 +47,11 @@ def add_tournament_parser(sub: Any) -> None:
         help="games per pairing, a multiple of the number of players (default 100)",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="seed of the deals and the agents (default 0)"
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the deals and the agents (default: a fresh one from the OS, printed with "
+        "the results; play between untrusted bots needs an unguessable seed)",
     )
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     p.add_argument(
@@ -181,7 +187,19 @@ def pairings_table(r: kingdoms.TournamentResult) -> Table:
     return t
 
 
+def forfeits_lines(r: kingdoms.TournamentResult) -> list[str]:
+    """One line per forfeited game: the game, the agent and why."""
+    return [
+        f"game {g.index}: {r.names[g.seats[g.forfeit]]} (player {g.forfeit}) forfeited: "
+        f"{g.forfeit_reason}"
+        for g in r.results
+        if g.forfeit is not None
+    ]
+
+
 def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    if args.seed is None:
+        args.seed = secrets.randbits(64)
     agents = [load_agent(a) for a in args.agents]
     names = [agent_name(a, spec) for a, spec in zip(agents, args.agents)]
     with progress_bar(args.json) as bar:
@@ -211,6 +229,9 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
             result = kingdoms.tournament(
                 args.game, agents, threads=args.threads, **common, **options
             )
+    for agent in agents:
+        if isinstance(agent, kingdoms.agents.Subprocess):
+            agent.close()
     if args.records and args.records.endswith(".txt"):
         from kingdoms.records import write_records
 
@@ -237,4 +258,7 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
         f"{result.plies / max(result.games, 1):.1f} plies a game; "
         f"{result.seconds:.1f} s, {result.games_per_second:.1f} games/s"
     )
+    lines = forfeits_lines(result)
+    if lines:
+        out.print(Text(f"{len(lines)} forfeits:\n  " + "\n  ".join(lines)))
     return 0

@@ -741,6 +741,10 @@ class GameResult:
     def plies(self) -> int: ...
     @property
     def record(self) -> Record | None: ...
+    @property
+    def forfeit(self) -> int | None: ...
+    @property
+    def forfeit_reason(self) -> str | None: ...
     def to_dict(self) -> dict[str, Any]: ...
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameResult: ...
@@ -809,7 +813,7 @@ def tournament(
     game: str | Game,
     agents: Sequence[Random | Heuristic | Greedy | ISMCTS | _Actor],
     games: int = 100,
-    seed: int = 0,
+    seed: int | None = None,
     threads: int | None = None,
     *,
     pairing: str = "round-robin",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,7 +15,7 @@ def tournament(
     game: str | Game,
     agents: Sequence[AgentLike],
     games: int = 100,
-    seed: int = 0,
+    seed: int | None = None,
     threads: int | None = None,
     *,
     pairing: str = "round-robin",
@@ -32,8 +33,12 @@ def tournament(
     called with `(games done, games in all)` as games finish. `position` (a position string,
     `g.position()`) starts every game there instead of from the seed's setup (a view
     position has its hidden parts dealt afresh for each game). Everything else is exactly
-    `kingdoms._kingdoms.tournament`.
+    `kingdoms._kingdoms.tournament`. Without a `seed` one is drawn from the OS (as play
+    between untrusted bots needs: a guessable seed gives away the deals) and reported as
+    the result's `seed`, which replays the same games.
     """
+    if seed is None:
+        seed = secrets.randbits(64)
 
     def run(callback: Callable[[int, int], object] | None) -> TournamentResult:
         return _kingdoms.tournament(

@@ -32,7 +32,15 @@ and rates agents by Elo and by Weng-Lin skill (:class:`Skill`); see docs/agents.
 Your own agent is any object with ``act(game) -> action`` (an :class:`~kingdoms.Action`,
 its notation string or its id); an optional ``name`` attribute labels it in tables. In
 matches it receives a copy of the game in which everything its player may not see has
-been redrawn, so it cannot peek by accident; it may mutate that copy freely.
+been redrawn, so it cannot peek by accident; it may mutate that copy freely. Its seed (and
+everything else random in the copy) comes from the match seed through a keyed one-way
+function, so it does not lead back to the deal; between untrusted bots, leave the match
+seed unset (drawn from the OS) or make it unguessable.
+
+A bot in another language (or one you do not trust in your process) plays as
+:class:`Subprocess`: a separate program speaking JSON lines on its standard input and
+output (docs/bots.md), sent only its view and the legal actions, with a time limit per
+move. A crash, a late, malformed or illegal answer forfeits the game (:class:`Forfeit`).
 """
 
 from __future__ import annotations
@@ -51,18 +59,21 @@ from kingdoms._kingdoms import (
     Skill,
     parse_agent,
 )
+from kingdoms._subprocess import Forfeit, Subprocess
 
 __all__ = [
     "ISMCTS",
     "ActionStats",
     "Agent",
     "AgentLike",
+    "Forfeit",
     "Greedy",
     "Heuristic",
     "Random",
     "RustAgent",
     "Search",
     "Skill",
+    "Subprocess",
     "parse",
 ]
 

@@ -27,6 +27,7 @@ import hashlib
 import io
 import json
 import os
+import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -228,13 +229,23 @@ def local_runner(
     return run
 
 
+def run_seed(out: str | os.PathLike[str], seed: int | None) -> int:
+    """``seed``, or for None the seed of the run in ``out`` being resumed, else a fresh one
+    from the OS."""
+    if seed is not None:
+        return seed
+    if (Path(out) / MANIFEST).exists():
+        return int(read_manifest(Path(out))["seed"])
+    return secrets.randbits(63)
+
+
 def generate(
     game: str,
     agents: Sequence[AgentLike],
     games: int,
     out: str | os.PathLike[str],
     *,
-    seed: int = 0,
+    seed: int | None = None,
     shard_games: int = 1000,
     format: str = "parquet",
     threads: int | None = None,
@@ -245,7 +256,9 @@ def generate(
     """Play ``games`` self-play games and write them to ``out`` as shards with a manifest;
     returns the manifest. Resumes a run interrupted in the same directory (see the module
     docs). ``progress(done, total)`` counts finished games; ``runner`` plays the shards
-    elsewhere (:func:`kingdoms.distributed.selfplay` passes a Ray one)."""
+    elsewhere (:func:`kingdoms.distributed.selfplay` passes a Ray one). Without a ``seed``
+    a new run draws one from the OS (a resumed run keeps its own); the manifest records it."""
+    seed = run_seed(out, seed)
     if format not in FORMATS:
         raise KingdomsError(f"unknown shard format {format!r}: use one of {', '.join(FORMATS)}")
     specs = plan(games, shard_games)

@@ -92,7 +92,40 @@ impl GameRng {
     }
 }
 
-/// SplitMix64's finalizer: a cheap bijective mixer for deriving seeds.
+/// A seed derived from the secret `key` and `parts` by a keyed one-way function
+/// (SipHash-2-4, a pseudorandom function made for short inputs, from the `siphasher`
+/// crate): every seed handed to an agent comes through here, so what an agent sees of it
+/// (its seed, its copy's RNG) does not lead back to `key` (the match seed that deals the
+/// cards) nor to another seat's seed. [`mix64`] is invertible and must not be used for that.
+/// Only an unguessable `key` (e.g. [`os_seed`]) keeps the deal secret: a small key can be
+/// found by trying keys.
+pub fn derive(key: u64, parts: &[u64]) -> u64 {
+    use std::hash::Hasher;
+    // The 128-bit SipHash key: the secret, and a constant naming this use.
+    let mut h = siphasher::sip::SipHasher24::new_with_keys(key, 0x6B69_6E67_646F_6D73);
+    for &p in parts {
+        h.write_u64(p);
+    }
+    h.write_usize(parts.len());
+    h.finish()
+}
+
+/// A seed from the operating system's random source, for runs the caller gave no seed:
+/// unguessable, and reported with the results so that the run can be repeated.
+pub fn os_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    if getrandom::fill(&mut bytes).is_ok() {
+        return u64::from_le_bytes(bytes);
+    }
+    // No OS source (should not happen): std's hasher keys, themselves drawn from the OS.
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+}
+
+/// SplitMix64's finalizer: a cheap bijective mixer for deriving seeds (not for seeds an
+/// agent sees: it can be run backwards; use [`derive`]).
 pub fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -146,6 +179,39 @@ mod tests {
         let (x, y, z) = (a.next_u64(), b.next_u64(), c.next_u64());
         assert_eq!(x, y);
         assert_ne!(x, z);
+    }
+
+    /// SplitMix64's finalizer run backwards: what an agent could do with a `mix64` seed.
+    fn unmix64(mut z: u64) -> u64 {
+        z ^= z >> 31 ^ z >> 62;
+        z = z.wrapping_mul(0x3196_42B2_D24D_8EC3);
+        z ^= z >> 27 ^ z >> 54;
+        z = z.wrapping_mul(0x96DE_1B17_3F11_9089);
+        z ^= z >> 30 ^ z >> 60;
+        z.wrapping_sub(0x9E37_79B9_7F4A_7C15)
+    }
+
+    #[test]
+    fn mix64_is_invertible_and_derive_is_keyed() {
+        for z in [0, 1, 42, u64::MAX, 0x1234_5678_9ABC_DEF0] {
+            assert_eq!(unmix64(mix64(z)), z);
+        }
+        // derive depends on the key and on every part, and is not mix64 of them
+        let d = derive(7, &[1, 2]);
+        assert_eq!(d, derive(7, &[1, 2]));
+        assert_ne!(d, derive(8, &[1, 2]));
+        assert_ne!(d, derive(7, &[2, 1]));
+        assert_ne!(d, derive(7, &[1, 2, 0]));
+        assert_ne!(unmix64(d) ^ 7, mix64(1) ^ mix64(2));
+        // two seats' seeds with the same count are not related by xor of their inputs
+        let (a, b) = (derive(7, &[0, 5]), derive(7, &[1, 5]));
+        assert_ne!(a ^ b, 1);
+        assert_ne!(unmix64(a) ^ unmix64(b), 1);
+    }
+
+    #[test]
+    fn os_seeds_differ() {
+        assert_ne!(os_seed(), os_seed());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use kingdoms_core::agents::arena::{
 use kingdoms_core::agents::elo::Rating;
 use kingdoms_core::agents::scheduler::AgentProvider;
 use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
-use kingdoms_core::rng::mix64;
+use kingdoms_core::rng::{derive, mix64};
 use kingdoms_core::{with_game, DynGame, Error, Game, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -787,6 +787,13 @@ struct PyAgent {
     salt: u64,
     calls: u64,
     error: Arc<Mutex<Option<PyErr>>>,
+    /// Why the agent forfeited (it raised `kingdoms.agents.Forfeit`), if it did.
+    forfeit: Option<String>,
+}
+
+/// `kingdoms.agents.Forfeit`, the exception by which an agent gives up the game.
+fn forfeit_class(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("kingdoms._subprocess")?.getattr("Forfeit")
 }
 
 impl<G: Game> Agent<G> for PyAgent {
@@ -794,7 +801,8 @@ impl<G: Game> Agent<G> for PyAgent {
         let p = game
             .current_player()
             .ok_or_else(|| Error::invalid("the game is over"))?;
-        let seed = mix64(self.salt ^ mix64(self.calls));
+        // One-way from the secret salt: the copy's seed and RNG do not lead back to the deal.
+        let seed = derive(self.salt, &[0xC0_B1E5, self.calls]);
         self.calls += 1;
         let copy: Box<dyn DynGame> = Box::new(Session::<G> {
             game: game.resample_hidden(p, seed),
@@ -806,6 +814,12 @@ impl<G: Game> Agent<G> for PyAgent {
             let called =
                 classes::wrap(py, copy).and_then(|g| self.obj.call_method1(py, "act", (g,)));
             match called {
+                Err(e) if forfeit_class(py).is_ok_and(|c| e.is_instance(py, &c)) => {
+                    let reason = e.value(py).to_string();
+                    let message = format!("agent {:?} (player {p}) forfeited: {reason}", self.name);
+                    self.forfeit = Some(reason);
+                    Err(Error::invalid(message))
+                }
                 Err(e) => {
                     if let Ok(mut slot) = self.error.lock() {
                         slot.get_or_insert(e);
@@ -815,6 +829,9 @@ impl<G: Game> Agent<G> for PyAgent {
                 Ok(r) => resolve::<G>(game, r.bind(py), &self.name, p),
             }
         })
+    }
+    fn forfeited(&self) -> Option<String> {
+        self.forfeit.clone()
     }
 }
 
@@ -885,6 +902,7 @@ impl Entrant {
                 salt,
                 calls: 0,
                 error: error.clone(),
+                forfeit: None,
             }),
         }
     }
@@ -913,7 +931,7 @@ pub fn play_match(
     seed: Option<Whole>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyRecord> {
-    let seed = args::seed(seed)?.unwrap_or_else(classes::fresh_seed);
+    let seed = args::seed(seed)?.unwrap_or_else(kingdoms_core::rng::os_seed);
     let start: Box<dyn DynGame> = if let Ok(name) = game.extract::<String>() {
         kingdoms_core::registry::new_game(&name, seed, &json::kwargs_map(options)?).py()?
     } else if let Ok(g) = game.cast::<PyGame>() {
@@ -940,9 +958,15 @@ pub fn play_match(
     let result =
         with_game!(start.name(), G => match_from::<G>(py, &*start, &entrants, &names, seed, &kept))
             .and_then(|r| r);
-    result
-        .map(|inner| PyRecord { inner })
-        .map_err(|e| raise(e, &kept))
+    match result.map_err(|e| raise(e, &kept))? {
+        (inner, None) => Ok(PyRecord { inner }),
+        (inner, Some(f)) => {
+            let record = Py::new(py, PyRecord { inner })?;
+            Err(PyErr::from_value(
+                forfeit_class(py)?.call1((f.reason, f.seat, record))?,
+            ))
+        }
+    }
 }
 
 fn match_from<G: Game>(
@@ -952,7 +976,7 @@ fn match_from<G: Game>(
     names: &[String],
     seed: u64,
     kept: &Arc<Mutex<Option<PyErr>>>,
-) -> kingdoms_core::Result<kingdoms_core::Record> {
+) -> kingdoms_core::Result<(kingdoms_core::Record, Option<arena::Forfeit>)> {
     let mut session = session_of::<G>(start)?.clone();
     let mut built: Vec<Box<dyn Agent<G>>> = entrants
         .iter()
@@ -962,8 +986,12 @@ fn match_from<G: Game>(
         .collect();
     let context = format!("match (seed {seed})");
     py.detach(|| {
-        arena::play_out(&mut session, &mut built, names, &context, None)?;
-        session.record()
+        let played = arena::play_out(&mut session, &mut built, names, &context, None);
+        let forfeit = match played {
+            Err(e) => Some(arena::forfeit_of(&session.game, &built).ok_or(e)?),
+            Ok(_) => None,
+        };
+        Ok((session.record()?, forfeit))
     })
 }
 
@@ -1106,6 +1134,11 @@ pub struct PyGameResult {
     plies: u64,
     /// The game's record, when the tournament kept records.
     record: Option<PyRecord>,
+    /// The player whose agent forfeited the game (a bot that crashed, timed out or answered
+    /// badly; its team lost), or None.
+    forfeit: Option<usize>,
+    /// Why it forfeited, or None.
+    forfeit_reason: Option<String>,
 }
 
 #[pymethods]
@@ -1127,6 +1160,7 @@ impl PyGameResult {
             returns: d.returns,
             plies: d.plies,
             record: d.record,
+            forfeit: d.forfeit,
         }))
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -1157,6 +1191,8 @@ impl From<&GameOutcome> for PyGameResult {
             returns: o.returns.clone(),
             plies: o.plies,
             record: o.record.clone().map(|inner| PyRecord { inner }),
+            forfeit: o.forfeit.as_ref().map(|f| f.seat),
+            forfeit_reason: o.forfeit.as_ref().map(|f| f.reason.clone()),
         }
     }
 }
@@ -1171,6 +1207,10 @@ impl PyGameResult {
             returns: self.returns.clone(),
             plies: self.plies,
             record: self.record.as_ref().map(|r| r.inner.clone()),
+            forfeit: self.forfeit.map(|seat| arena::Forfeit {
+                seat,
+                reason: self.forfeit_reason.clone().unwrap_or_default(),
+            }),
         }
     }
     fn json(&self) -> serde_json::Value {
@@ -1178,7 +1218,7 @@ impl PyGameResult {
         serde_json::json!({
             "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner,
             "returns": o.returns, "plies": o.plies, "record": o.record,
-            "winning_agent": self.winning_agent,
+            "winning_agent": self.winning_agent, "forfeit": o.forfeit,
         })
     }
 }
@@ -1195,6 +1235,8 @@ struct GameResultData {
     plies: u64,
     #[serde(default)]
     record: Option<kingdoms_core::Record>,
+    #[serde(default)]
+    forfeit: Option<arena::Forfeit>,
     // Written by to_dict for readers; derived again from `winner` and `seats`.
     #[serde(default, rename = "winning_agent")]
     _winning_agent: Option<usize>,
@@ -1409,6 +1451,7 @@ impl PyTournament {
             "results": r.outcomes.iter().map(|o| serde_json::json!({
                 "index": o.index, "seed": o.seed, "seats": o.seats, "winner": o.winner,
                 "returns": o.returns, "plies": o.plies, "record": o.record,
+                "forfeit": o.forfeit,
             })).collect::<Vec<_>>(),
         });
         json::to_py(py, &v)
@@ -1548,11 +1591,12 @@ fn run_tournament<G: Game>(
 /// plays every split of a group into teams in turn, `"fixed"` keeps the agents' order
 /// (the first agents of a group are partners). `position` (a position string, `g.position()`)
 /// starts every game there instead of from the seed's setup; a view position has its hidden
-/// parts dealt afresh from each game's seed.
+/// parts dealt afresh from each game's seed. Without a `seed` one is drawn from the OS
+/// (unguessable, as play between untrusted bots needs) and reported as the result's `seed`.
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=Whole::ZERO, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, partners="rotate", position=None, **options))]
+#[pyo3(signature = (game, agents, games=Whole::HUNDRED, seed=None, threads=None, *, pairing="round-robin", records=false, bootstrap=Whole::THOUSAND, progress=None, partners="rotate", position=None, **options))]
 #[pyo3(
-    text_signature = "(game, agents, games=100, seed=0, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, partners='rotate', position=None, **options)"
+    text_signature = "(game, agents, games=100, seed=None, threads=None, *, pairing='round-robin', records=False, bootstrap=1000, progress=None, partners='rotate', position=None, **options)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament(
@@ -1560,7 +1604,7 @@ pub fn tournament(
     game: &Bound<'_, PyAny>,
     agents: Vec<Bound<'_, PyAny>>,
     games: Whole,
-    seed: Whole,
+    seed: Option<Whole>,
     threads: Option<Whole>,
     pairing: &str,
     records: bool,
@@ -1573,7 +1617,7 @@ pub fn tournament(
     let (name, options) = game_and_options(game, options)?;
     let config = arena::TournamentConfig {
         games: games.u64("games")?,
-        seed: seed.u64("seed")?,
+        seed: args::seed(seed)?.unwrap_or_else(kingdoms_core::rng::os_seed),
         threads: args::threads(threads)?,
         pairing: Pairing::parse(pairing).py()?,
         records,

@@ -44,7 +44,7 @@ use super::scheduler::{run_schedule, unwatched, AgentProvider, Watch};
 use super::{elo, Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
-use crate::rng::mix64;
+use crate::rng::derive;
 use crate::session::{Record, Session};
 use crate::simulate::game_seed;
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
@@ -229,9 +229,11 @@ fn illegal_choice<G: Game>(
     )
 }
 
-/// The salt of the agent in `seat` of game `index` of a tournament under `seed`.
+/// The salt of the agent in `seat` of game `index` of a tournament under `seed`: keyed by
+/// the secret `seed` through [`derive`] (one-way), so nothing an agent sees of it leads back
+/// to the deals.
 pub fn agent_salt(seed: u64, index: u64, seat: usize) -> u64 {
-    mix64(game_seed(seed ^ 0x7E57_A6E7_5A17, index) ^ seat as u64)
+    derive(seed, &[0x7E57_A6E7_5A17, index, seat as u64])
 }
 
 /// One match between Rust agents from the start: game `seed`, `specs[p]` playing player `p`.
@@ -567,6 +569,39 @@ pub struct GameOutcome {
     pub returns: Vec<f64>,
     pub plies: u64,
     pub record: Option<Record>,
+    /// The seat whose agent forfeited the game, and why ([`Agent::forfeited`]); its team
+    /// lost (see [`forfeit_returns`]).
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A game given up by the agent in `seat` (a crash, timeout or bad answer of a bot).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Forfeit {
+    pub seat: Player,
+    pub reason: String,
+}
+
+/// The returns of a game forfeited by `seat` (whose teams come from `game`): -1 for its
+/// team, +1 for every other seat, so it ranks last and the other teams share first place.
+pub fn forfeit_returns<G: Game>(game: &G, seat: Player) -> Vec<f64> {
+    let team = game.team(seat);
+    (0..game.num_players())
+        .map(|p| if game.team(p) == team { -1.0 } else { 1.0 })
+        .collect()
+}
+
+/// The seat that won a game forfeited by `seat`: the first seat of the only other team,
+/// `None` when several teams are left (they share the win).
+fn forfeit_winner<G: Game>(game: &G, seat: Player) -> Option<Player> {
+    let team = game.team(seat);
+    let others: Vec<Player> = (0..game.num_players())
+        .filter(|&p| game.team(p) != team)
+        .collect();
+    let first = *others.first()?;
+    others
+        .iter()
+        .all(|&p| game.team(p) == game.team(first))
+        .then_some(first)
 }
 
 impl GameOutcome {
@@ -602,20 +637,45 @@ pub fn play_fixture<G: Game>(
         })
         .collect();
     let context = format!("game {} (seed {gs})", fixture.index);
-    let plies = play_out(&mut session, agents, &seat_names, &context, cancel)?;
+    let played = play_out(&mut session, agents, &seat_names, &context, cancel);
+    let forfeit = match &played {
+        Err(e) => match forfeit_of(&session.game, agents) {
+            Some(f) => Some(f),
+            None => return Err(e.clone()),
+        },
+        Ok(_) => None,
+    };
+    let (winner, returns) = match &forfeit {
+        Some(f) => (
+            forfeit_winner(&session.game, f.seat),
+            forfeit_returns(&session.game, f.seat),
+        ),
+        None => (session.game.winner(), session.game.returns()),
+    };
     Ok(GameOutcome {
         index: fixture.index,
         seed: gs,
         seats: fixture.seats.clone(),
-        winner: session.game.winner(),
-        returns: session.game.returns(),
-        plies,
+        winner,
+        returns,
+        plies: match played {
+            Ok(n) => n,
+            Err(_) => session.history.as_ref().map_or(0, Vec::len) as u64,
+        },
         record: if config.records {
             Some(session.record()?)
         } else {
             None
         },
+        forfeit,
     })
+}
+
+/// The forfeit of the agent to move in `game`, if its last `act` failed by forfeiting.
+pub fn forfeit_of<G: Game>(game: &G, agents: &[Box<dyn Agent<G>>]) -> Option<Forfeit> {
+    let seat = game.current_player()?;
+    let reason = agents.get(seat)?.forfeited()?;
+    Some(Forfeit { seat, reason })
 }
 
 /// A Weng-Lin skill: mean `mu` and standard deviation `sigma` (OpenSkill's scale: a new

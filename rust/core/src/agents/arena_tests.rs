@@ -200,6 +200,7 @@ fn outcome(index: u64, seats: Vec<usize>, returns: Vec<f64>) -> GameOutcome {
         returns,
         plies: 10,
         record: None,
+        forfeit: None,
     }
 }
 

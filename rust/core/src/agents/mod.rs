@@ -39,7 +39,7 @@ pub use random::RandomAgent;
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
-use crate::rng::mix64;
+use crate::rng::derive;
 
 /// Something that chooses moves.
 pub trait Agent<G: Game>: Send {
@@ -59,11 +59,21 @@ pub trait Agent<G: Game>: Send {
         visits.clear();
         self.act(game)
     }
+
+    /// Why this agent gave up the game, after an `act` that failed by forfeiting (an
+    /// out-of-process bot that crashed, timed out or answered badly): that seat loses the
+    /// game and a tournament goes on. `None` (the default): the failure is an error.
+    fn forfeited(&self) -> Option<String> {
+        None
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         (**self).act(game)
+    }
+    fn forfeited(&self) -> Option<String> {
+        (**self).forfeited()
     }
     fn act_and_visits(
         &mut self,
@@ -233,9 +243,10 @@ pub(crate) fn to_move<G: Game>(game: &G) -> Result<usize> {
         .ok_or_else(|| Error::invalid(format!("{}: the game is over, no one to move", G::NAME)))
 }
 
-/// Combine an agent's own seed with the salt an arena gives it for one game and seat.
+/// Combine an agent's own seed with the salt an arena gives it for one game and seat:
+/// keyed by the salt (secret, derived from the match seed) through the one-way [`derive`].
 pub fn agent_seed(seed: u64, salt: u64) -> u64 {
-    mix64(seed ^ mix64(salt ^ 0xA6E7_5EED))
+    derive(salt, &[0xA6E7_5EED, seed])
 }
 
 /// A Rust agent as plain configuration.
