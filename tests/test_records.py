@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -179,3 +180,144 @@ def test_render_and_view_start_a_record_from_its_position(tmp_path: Path) -> Non
     page = tmp_path / "page.html"
     assert main(["view", str(path), "-o", str(page)]) == 0
     assert start.svg() in page.read_text(encoding="utf-8")
+
+
+# ---- untrusted text and paths (issue 51) ----
+
+
+def test_a_string_is_always_text_never_a_path(tmp_path: Path) -> None:
+    """A one-line string is record text: it names no file to read (issue 51)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text('[Game "battleline"]\n[Seed "1"]\n\n*\n', encoding="utf-8")
+    for text in [str(secret), "/proc/self/environ", "/dev/zero", "missing.txt"]:
+        with pytest.raises(kingdoms.StateError, match="expected a \\[Header"):
+            kingdoms.read_records(text)
+    assert len(kingdoms.read_records(secret)) == 1
+
+
+def test_a_path_is_read_as_a_data_file(tmp_path: Path) -> None:
+    import os
+
+    with pytest.raises(kingdoms.DataError, match="not a regular file"):
+        kingdoms.read_records(Path("/dev/zero"))
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(kingdoms.DataError, match="not a regular file"):
+        kingdoms.read_records(fifo)
+    with pytest.raises(kingdoms.DataError, match="cannot read"):
+        kingdoms.read_records(tmp_path / "missing.txt")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b'[Game "battleline"]\xff\n')
+    with pytest.raises(kingdoms.DataError, match="not UTF-8"):
+        kingdoms.read_records(bad)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Each took seconds or hundreds of MB before (a backtracking pattern, a regex over
+        # a 5 MB header), or raised RecursionError / ValueError.
+        '[Game "battleline"]\n\n1. a' + " " * 20000 + "b {" + "\\" * 20000 + "\n*\n",
+        '[Game "battleline"]\n[Event "' + "x" * 5_000_000 + '"]\n[Seed "-1"]\n\n*\n',
+        '[Game "battleline"]\n[Options "' + "[" * 100_000 + '"]\n\n*\n',
+        '[Game "battleline"]\n\n' + "9" * 20000 + ". draw\n*\n",
+        '[Game "battleline"]\n[Player' + "1" * 5000 + ' "x"]\n[Seed "' + "9" * 9000 + '"]\n\n*\n',
+    ],
+    ids=["backtracking", "big-header", "deep-options", "long-number", "long-digits"],
+)
+def test_hostile_text_is_refused_in_linear_time_and_memory(text: str) -> None:
+    import resource
+    import time
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.process_time()
+    with pytest.raises(kingdoms.StateError) as err:
+        kingdoms.read_records(text)
+    assert time.process_time() - t < 1.0
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 20 * len(text) / 2**20 + 50, grown_mb
+    assert len(str(err.value)) < 500
+
+
+def test_text_over_the_limit_is_refused_before_parsing() -> None:
+    from kingdoms.records import MAX_TEXT
+
+    with pytest.raises(kingdoms.StateError, match="at most"):
+        kingdoms.read_records(" " * (MAX_TEXT + 1))
+
+
+def test_every_string_round_trips_through_the_text() -> None:
+    """Names, headers and comments with any character (\\r, \\u2028, \\x85, ESC, a lone
+    surrogate) are written on one line and read back unchanged."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    rec = a_record("battleline")
+    names = st.text(max_size=12)
+
+    @settings(max_examples=300, deadline=None)
+    @given(names, names, st.lists(names, max_size=3), names, names)
+    def check(event: str, date: str, players: list[str], comment: str, extra: str) -> None:
+        game = kingdoms.GameRecord(
+            rec,
+            players=players,
+            event=event,
+            date=date,
+            comments={0: comment, 3: comment + "}{\\"},
+            headers={"Round": extra},
+            result=result_of(kingdoms.replay(rec)),
+        )
+        [back] = kingdoms.read_records(kingdoms.write_records(game))
+        assert back == game
+
+    check()
+    for odd in ["\r", "\u2028", "\x85", "\x1b[2J", "\ud800", "\U0001f600", "\\u0041", "\x00"]:
+        game = kingdoms.GameRecord(rec, players=[odd, odd], event=odd, comments={1: odd})
+        [back] = kingdoms.read_records(kingdoms.write_records(game))
+        assert (back.players, back.event, back.comments) == ([odd, odd], odd, {1: odd})
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "match"),
+    [
+        ("arte", {"cards_file": "SECRET"}, "never names a file"),
+        ("strifull", {"cards_file": "SECRET"}, "never names a file"),
+        ("battleline", {"seed": 3}, 'unknown option "seed"'),
+        ("battleline", {"name": "arte"}, 'unknown option "name"'),
+        ("battleline", {"position": "x"}, 'unknown option "position"'),
+    ],
+)
+def test_view_builds_the_game_only_through_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, options: dict, match: str
+) -> None:
+    """`kingdoms view` refuses what `replay` refuses: a record naming a file to read is
+    never read (its content never reaches the page or the error), and options standing for
+    other arguments are no traceback (issue 51)."""
+    from kingdoms.cli import main
+
+    secret = tmp_path / "SECRET"
+    secret.write_text("password = 'hunter2'\n", encoding="utf-8")
+    rec = {"game": game, "seed": 1, "actions": [], "options": options}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    page = tmp_path / "page.html"
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert main(["view", str(path), "-o", str(page)]) == 2
+    finally:
+        monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert re.search(match, err) and "hunter2" not in err, err
+    assert not page.exists()
+    from kingdoms._svg.replay import replay_html
+
+    with pytest.raises(kingdoms.KingdomsError, match=match):
+        replay_html(kingdoms.Record(game, 1, [], options))
+
+
+def test_an_options_number_too_long_for_python_is_a_state_error() -> None:
+    """Found by tests/test_fuzz_files.py: json.loads raised ValueError on 5000 digits."""
+    text = '[Game "battleline"]\n[Options "{\\"a\\":' + "9" * 5000 + '}"]\n\n*\n'
+    with pytest.raises(kingdoms.StateError, match="too long"):
+        kingdoms.read_records(text)

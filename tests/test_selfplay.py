@@ -161,3 +161,89 @@ def test_cli_selfplay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     check_rows("strifull", data, 1)
     assert (data["agent"] == 0).all()
     assert main([*args, "--agents", "random", "random", "random"]) == 2
+
+
+# ---- a self-play folder one did not write (issue 51) ----
+
+
+def _run(tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    sp.generate("battleline", [Random(seed=1)], games=2, out=out, shard_games=1, format="npz")
+    return out
+
+
+def _edit(out: Path, change: Any) -> None:
+    m = json.loads((out / sp.MANIFEST).read_text(encoding="utf-8"))
+    change(m)
+    (out / sp.MANIFEST).write_text(json.dumps(m), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda m: m["shards"][0].update(file="../secret.npz"), r"shards\[0\]\.file"),
+        (lambda m: m["shards"][1].update(file="/etc/passwd"), r"shards\[1\]\.file"),
+        (lambda m: m["shards"][0].update(file="/dev/zero"), r"shards\[0\]\.file"),
+        (lambda m: m["shards"][0].update(bytes=-1), r"shards\[0\]\.bytes"),
+        (lambda m: m["shards"][0].update(index="0"), r"shards\[0\]\.index"),
+        (lambda m: m["shards"][0].update(sha256=None), r"shards\[0\]\.sha256"),
+        (lambda m: m.update(shards={}), "shards"),
+        (lambda m: m.update(format="pickle"), "format"),
+    ],
+)
+def test_a_manifest_names_only_plain_shards_in_its_folder(
+    tmp_path: Path, change: Any, field: str
+) -> None:
+    out = _run(tmp_path)
+    (tmp_path / "secret.npz").write_bytes((out / "shard-000000.npz").read_bytes())
+    _edit(out, change)
+    for read in (sp.load, sp.shards, sp.read_manifest):
+        with pytest.raises(kingdoms.DataError, match=f"manifest.json: {field}"):
+            read(out)
+    with pytest.raises(kingdoms.DataError, match=field):
+        sp.generate("battleline", [Random(seed=1)], games=2, out=out, shard_games=1, format="npz")
+
+
+def test_shards_are_regular_files_as_written(tmp_path: Path) -> None:
+    import os
+
+    out = _run(tmp_path)
+    shard = out / "shard-000001.npz"
+    shard.unlink()
+    os.mkfifo(shard)  # would block a plain open()
+    with pytest.raises(kingdoms.DataError, match="not as written"):
+        sp.load(out)
+    with pytest.raises(kingdoms.DataError, match="not a regular file"):
+        sp.read_shard(shard)
+    shard.unlink()
+    shard.symlink_to("/dev/zero")
+    with pytest.raises(kingdoms.DataError, match="not as written"):
+        sp.load(out)
+    # A resumed run plays again what is not as written, and then loads.
+    sp.generate("battleline", [Random(seed=1)], games=2, out=out, shard_games=1, format="npz")
+    assert len(sp.load(out)["game"]) > 0
+    (tmp_path / "bad.json").write_text("[" * 100_000, encoding="utf-8")
+    (out / sp.MANIFEST).write_text("[" * 100_000, encoding="utf-8")
+    with pytest.raises(kingdoms.DataError, match="nested too deeply|not JSON"):
+        sp.load(out)
+
+
+def test_a_shard_that_unpacks_beyond_its_data_is_refused(tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name in sp.COLUMNS:  # a header claiming 8 TB of floats, and 8 bytes of them
+            z.writestr(f"{name}.npy", np.lib.format.magic(1, 0) + b"")
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w") as z:
+        for name in sp.COLUMNS:
+            f = io.BytesIO()
+            np.lib.format.write_array_header_1_0(
+                f, {"descr": "<f8", "fortran_order": False, "shape": (10**12,)}
+            )
+            z.writestr(f"{name}.npy", f.getvalue() + b"\0" * 8)
+    for data in (buf.getvalue(), bomb.getvalue(), b"PK\x03\x04junk", b""):
+        with pytest.raises(kingdoms.DataError):
+            sp.decode(data, "npz")

@@ -150,7 +150,7 @@ def test_own_content_from_files(tmp_path: Path) -> None:
     bad.write_text(files["roster.toml"].replace("vida = ", "vida = 500 #", 1))
     with pytest.raises(kingdoms.DataError, match=r"roster_toml.*vida"):
         Zinordia(seed=1, **content_options(roster=bad))
-    with pytest.raises(kingdoms.DataError, match="cannot be read"):
+    with pytest.raises(kingdoms.DataError, match="cannot read"):
         content_options(roster=tmp_path / "missing.toml")
     with pytest.raises(kingdoms.DataError, match="not a directory"):
         content_options(maps=tmp_path / "missing")

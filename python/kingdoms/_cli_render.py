@@ -98,10 +98,10 @@ def parse_records(text: str) -> list[kingdoms.Record]:
 
 
 def _read_record(path: str, index: int = 0) -> kingdoms.Record:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SystemExit(f"kingdoms: cannot read the record {path!r}: {e}") from None
+    from kingdoms.records import read_text_file
+
+    # The engine's one reader of user files: a FIFO or /dev/zero is refused, not read.
+    text = read_text_file(Path(path), "the record")
     records = parse_records(text)
     if not 0 <= index < len(records):
         raise SystemExit(
@@ -149,5 +149,8 @@ def cmd_view(args: argparse.Namespace) -> int:
     from kingdoms._svg.replay import replay_html
 
     record = _read_record(args.record, args.index)
+    # The one validated path for a record: it refuses file options (`cards_file`), options
+    # that are not the game's (`seed`, `name`, `position`) and illegal actions.
+    kingdoms.replay(record)
     _write(args.output, replay_html(record, args.player))
     return 0

@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from kingdoms._kingdoms import (
+    DataError,
     Game,
     GameResult,
     KingdomsError,
     Record,
     StateError,
     TournamentResult,
+    read_data_bytes,
     replay,
 )
 
@@ -39,12 +41,18 @@ __all__ = ["GameRecord", "read_records", "write_records"]
 
 # Headers written from the record itself, in this order, before the free-form ones.
 _OWN = ("Game", "Event", "Date", "Seed", "Position", "Options")
-_HEADER = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
-_MOVE = re.compile(r"^(\d+)\.\s+(.*?)\s*(?:\{((?:[^}\\]|\\.)*)\})?$")
-_RESULT = re.compile(r"^(1-0|0-1|1/2-1/2|\*|draw|winner \d+)$")
-_PLAYER = re.compile(r"^Player(\d+)$")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_RESULT = re.compile(r"1-0|0-1|1/2-1/2|\*|draw|winner [0-9]{1,4}")
+_PLAYER = re.compile(r"Player(0|[1-9][0-9]{0,3})")
+# A backslash escape: a code point (as write_records escapes what is not printable) or any
+# one character standing for itself (\" \\ \}). Each match starts at a backslash: linear.
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U(?:000[0-9a-fA-F]|0010)[0-9a-fA-F]{4}|.)", re.DOTALL)
+_PAIR = re.compile(r"\\.", re.DOTALL)
 # An error quotes at most this much of a bad line.
 _ECHO = 60
+#: Most characters of record text read at once (a string, or a file's bytes): 64 MiB, room
+#: for records carrying their own content (each card set or content file at most 4 MiB).
+MAX_TEXT = 64 << 20
 
 
 @dataclass
@@ -84,16 +92,40 @@ def result_of(game: Game) -> str:
     return "draw" if w is None else f"winner {w}"
 
 
+def _escape(value: str, special: str) -> str:
+    """``value`` on one line: ``\\`` and ``special`` escaped with a backslash, and every
+    character that is not printable (line breaks of any kind, controls) as ``\\uXXXX``."""
+    value = value.replace("\\", "\\\\").replace(special, "\\" + special)
+    if value.isprintable():
+        return value
+    return "".join(c if c.isprintable() else _code(c) for c in value)
+
+
+def _code(c: str) -> str:
+    n = ord(c)
+    return f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
+
+
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-
-
-def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    return _escape(value, '"')
 
 
 def _comment(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("}", "\\}").replace("\n", " ")
+    return _escape(text, "}")
+
+
+def _unescape(value: str, close: str) -> str | None:
+    """The text of an escaped value, or None if it holds an unescaped ``close`` or ends in
+    a lone backslash (which would escape its closing mark)."""
+    bare = _PAIR.sub("", value)
+    if close in bare or "\\" in bare:
+        return None
+    return _ESCAPE.sub(_char, value)
+
+
+def _char(m: re.Match[str]) -> str:
+    e = m.group(1)
+    return chr(int(e[1:], 16)) if len(e) > 1 else e
 
 
 def _clip(line: str) -> str:
@@ -145,7 +177,7 @@ def format_record(rec: GameRecord) -> str:
     for i, name in enumerate(rec.players):
         head[f"Player{i}"] = name
     for k, v in rec.headers.items():
-        if k in _OWN or k == "Result" or _PLAYER.match(k) or not _HEADER.match(f'[{k} ""]'):
+        if k in _OWN or k == "Result" or _PLAYER.fullmatch(k) or not _NAME.fullmatch(k):
             raise StateError(f"header {k[:_ECHO]!r}: reserved or not a header name")
         head[k] = v
     head["Result"] = result
@@ -153,7 +185,7 @@ def format_record(rec: GameRecord) -> str:
     lines.append("")
     for i, a in enumerate(r.actions):
         c = rec.comments.get(i)
-        lines.append(f"{i + 1}. {a}" + (f" {{{_comment(c)}}}" if c else ""))
+        lines.append(f"{i + 1}. {a}" + (f" {{{_comment(c)}}}" if c is not None else ""))
     lines.append(result)
     return "\n".join(lines) + "\n"
 
@@ -182,23 +214,63 @@ def write_records(
 
 
 def read_records(source: str | os.PathLike[str]) -> list[GameRecord]:
-    """Read records in the text form from a file path or from the text itself (a string
-    with a line break or starting with ``[``).
+    """Read records in the text form: ``source`` is the text itself (a ``str``, never taken
+    for a file name) or a path (an ``os.PathLike`` such as ``pathlib.Path``), read as the
+    engine reads data files: a regular file only, at most :data:`MAX_TEXT` bytes, UTF-8.
 
     Every record is checked by replaying it; a bad one raises ``StateError`` naming the
-    line (and the action index for an action the rules refuse).
+    line (and the action index for an action the rules refuse). Parsing takes time and
+    memory in proportion to the text.
     """
-    # Text is what holds a line break or starts with a header; any other string is a path.
-    if isinstance(source, os.PathLike) or (
-        isinstance(source, str) and "\n" not in source and not source.lstrip().startswith("[")
-    ):
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
-    elif isinstance(source, str):
+    if isinstance(source, str):
         text = source
+    elif isinstance(source, os.PathLike):
+        text = read_text_file(source, "records")
     else:
-        raise TypeError(f"expected a path or the records' text, got {type(source).__name__}")
+        raise TypeError(f"expected the records' text or a path, got {type(source).__name__}")
+    if len(text) > MAX_TEXT:
+        raise StateError(f"{len(text)} characters of record text; at most {MAX_TEXT}")
     return _parse(text)
+
+
+def read_text_file(path: str | os.PathLike[str], what: str, limit: int = MAX_TEXT) -> str:
+    """The UTF-8 text of a user's file, through the engine's one reader of data files
+    (regular files only, never blocking on a FIFO, at most ``limit`` bytes)."""
+    data = read_data_bytes(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataError(f"{what}: not UTF-8 text (invalid byte at offset {e.start})") from None
+
+
+def _header(line: str) -> tuple[str, str] | None:
+    """``[Name "value"]`` as (name, value), or None if the line is not one."""
+    if not line.endswith('"]'):
+        return None
+    space = line.find(" ")
+    name = line[1:space] if space > 0 else ""
+    rest = line[space:].lstrip() if space > 0 else ""
+    if not _NAME.fullmatch(name) or len(rest) < 3 or not rest.startswith('"'):
+        return None
+    value = _unescape(rest[1:-2], '"')
+    return None if value is None else (name, value)
+
+
+def _move(line: str) -> tuple[str, str, str | None] | None:
+    """``N. notation {comment}`` as (N, notation, comment or None), or None."""
+    dot = line.find(".")
+    number, rest = line[:dot], line[dot + 1 :]
+    if dot < 1 or not number.isascii() or not number.isdigit():
+        return None
+    if not rest[:1].isspace():
+        return None
+    brace = rest.find("{")
+    if brace < 0:
+        return number, rest.strip(), None
+    if not rest.endswith("}"):
+        return None
+    comment = _unescape(rest[brace + 1 : -1], "}")
+    return None if comment is None else (number, rest[:brace].strip(), comment)
 
 
 def _parse(text: str) -> list[GameRecord]:
@@ -211,7 +283,9 @@ def _parse(text: str) -> list[GameRecord]:
     def fail(n: int, line: str, why: str) -> StateError:
         return StateError(f"line {n}: {why}: {_clip(line)!r}")
 
-    for n, raw in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only (a "\r" before it is dropped): values and comments hold any
+    # other character escaped, so no separator inside them can split a line.
+    for n, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if not line:
             continue
@@ -220,29 +294,29 @@ def _parse(text: str) -> list[GameRecord]:
         if line.startswith("["):
             if moves:
                 raise fail(n, line, "header after the actions (a record ends with its result)")
-            m = _HEADER.match(line)
-            if not m:
+            h = _header(line)
+            if h is None:
                 raise fail(n, line, 'bad header (expected [Name "value"])')
-            if m.group(1) in head:
-                raise fail(n, line, f"header {m.group(1)} given twice")
-            head[m.group(1)] = _unquote(m.group(2))
+            if h[0] in head:
+                raise fail(n, line, f"header {h[0][:_ECHO]} given twice")
+            head[h[0]] = h[1]
             start = start or n
             continue
-        m = _MOVE.match(line)
-        if m:
-            if int(m.group(1)) != len(moves) + 1:
-                raise fail(n, line, f"expected action number {len(moves) + 1}")
-            if not m.group(2):
-                raise fail(n, line, "no action")
-            if m.group(3) is not None:
-                comments[len(moves)] = _unquote(m.group(3))
-            moves.append(m.group(2))
-            continue
-        if _RESULT.match(line):
+        if _RESULT.fullmatch(line):
             out.append(_build(head, moves, comments, line, start))
             head, moves, comments, start = {}, [], {}, 0
             continue
-        raise fail(n, line, "expected a numbered action, a result or a header")
+        m = _move(line)
+        if m is None:
+            raise fail(n, line, "expected a numbered action, a result or a header")
+        number, notation, comment = m
+        if number != str(len(moves) + 1):
+            raise fail(n, line, f"expected action number {len(moves) + 1}")
+        if not notation:
+            raise fail(n, line, "no action")
+        if comment is not None:
+            comments[len(moves)] = comment
+        moves.append(notation)
     if head:
         raise StateError(f"line {start}: the record starting here has no result line")
     return out
@@ -265,10 +339,14 @@ def _build(
         options = json.loads(h.pop("Options", "{}"))
     except json.JSONDecodeError as e:
         raise StateError(f"{where}: Options is not JSON ({e.msg})") from None
+    except RecursionError:
+        raise StateError(f"{where}: Options is nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise StateError(f"{where}: Options holds a number too long to read") from None
     if not isinstance(options, dict):
         raise StateError(f"{where}: Options must be a JSON object")
     players: dict[int, str] = {}
-    for k in [k for k in h if _PLAYER.match(k)]:
+    for k in [k for k in h if _PLAYER.fullmatch(k)]:
         players[int(k[6:])] = h.pop(k)
     if sorted(players) != list(range(len(players))):
         raise StateError(f"{where}: players must be Player0, Player1, ... without gaps")

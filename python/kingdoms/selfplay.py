@@ -19,6 +19,14 @@ next shard) always holds the same rows.
 in ``manifest.json`` (also replaced atomically); a run started again on the same directory
 with the same arguments skips the shards the manifest lists and plays only the rest, so an
 interrupted run never duplicates or half-writes a shard. Different arguments are refused.
+
+**Reading a folder one did not write.** ``manifest.json`` is data: it never makes
+:func:`load`, :func:`shards` or a resumed run open a file outside its folder. A shard is
+named ``shard-NNNNNN.parquet`` / ``.npz`` (a plain name in the folder), is read as the engine
+reads data files (a regular file, never a FIFO or device, at most :data:`MAX_SHARD_BYTES`
+and the size the manifest records), must match the manifest's SHA-256, and decodes to at most
+:data:`MAX_DECODED_BYTES`. A bad manifest or shard is a :class:`kingdoms.DataError` naming
+the field or the shard.
 """
 
 from __future__ import annotations
@@ -27,8 +35,10 @@ import hashlib
 import io
 import json
 import os
+import re
 import secrets
 import time
+import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,7 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kingdoms._kingdoms import KingdomsError, selfplay_games
+from kingdoms._kingdoms import DataError, KingdomsError, read_data_bytes, selfplay_games
 from kingdoms.agents import AgentLike
 
 MANIFEST = "manifest.json"
@@ -54,6 +64,15 @@ COLUMNS = (
     "returns",
 )
 FORMAT_VERSION = 1
+#: Largest shard file read (1 GiB; a shard of 1,000 games is a few MB).
+MAX_SHARD_BYTES = 1 << 30
+#: Most bytes one shard decodes to (4 GiB): a small file that claims to unpack to more
+#: (a zip bomb) is refused before it is unpacked.
+MAX_DECODED_BYTES = 4 << 30
+#: Largest manifest read.
+MAX_MANIFEST_BYTES = 16 << 20
+# A shard's file name: plain, in its folder.
+_SHARD_NAME = re.compile(r"shard-[0-9]{6,12}\.(parquet|npz)")
 
 Arrays = dict[str, npt.NDArray[Any]]
 ShardSpec = tuple[int, int, int]
@@ -106,13 +125,59 @@ def encode(arrays: Arrays, fmt: str) -> bytes:
 
 def read_shard(path: str | os.PathLike[str]) -> Arrays:
     """The columns of one shard file as numpy arrays (2-D for observation, mask, visits and
-    returns)."""
+    returns). The file is read as the engine reads data files (at most
+    :data:`MAX_SHARD_BYTES`); its format is told by its suffix."""
     p = Path(path)
-    if p.suffix == ".npz":
-        with np.load(p) as z:
-            return {k: z[k] for k in COLUMNS}
+    fmt = "npz" if p.suffix == ".npz" else "parquet"
+    return decode(read_data_bytes(p, MAX_SHARD_BYTES), fmt, p.name)
+
+
+def decode(data: bytes, fmt: str, what: str = "shard") -> Arrays:
+    """One shard's columns from its file contents (what :func:`encode` wrote); anything
+    else is a :class:`kingdoms.DataError` naming ``what``."""
+    try:
+        return _decode_npz(data) if fmt == "npz" else _decode_parquet(data)
+    except DataError as e:
+        raise DataError(f"{what[:80]!r}: {e}") from None
+    except ImportError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever numpy, zipfile, pyarrow raise on junk
+        raise DataError(f"{what[:80]!r}: not a {fmt} shard ({type(e).__name__})") from None
+
+
+def _decode_npz(data: bytes) -> Arrays:
+    out: Arrays = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        infos = {i.filename: i for i in z.infolist()}
+        if sum(i.file_size for i in infos.values()) > MAX_DECODED_BYTES:
+            raise DataError(f"unpacks to more than {MAX_DECODED_BYTES} bytes")
+        for name in COLUMNS:
+            info = infos.get(f"{name}.npy")
+            if info is None:
+                raise DataError(f"no column {name}")
+            with z.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+                else:
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+                # The header's shape must fit the member: no allocation beyond the data.
+                if dtype.hasobject or int(np.prod(shape)) * dtype.itemsize > info.file_size:
+                    raise DataError(f"column {name}: its header does not fit its data")
+            with z.open(info) as f:
+                out[name] = np.lib.format.read_array(f, allow_pickle=False)
+    return out
+
+
+def _decode_parquet(data: bytes) -> Arrays:
     pa, pq = _pyarrow()
-    table = pq.read_table(p)
+    f = pq.ParquetFile(pa.BufferReader(data))
+    meta = f.metadata
+    if sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups)) > (
+        MAX_DECODED_BYTES
+    ):
+        raise DataError(f"unpacks to more than {MAX_DECODED_BYTES} bytes")
+    table = f.read(columns=list(COLUMNS))
     out: Arrays = {}
     for name in COLUMNS:
         col = table.column(name).combine_chunks()
@@ -125,18 +190,91 @@ def read_shard(path: str | os.PathLike[str]) -> Arrays:
 
 
 def load(out: str | os.PathLike[str]) -> Arrays:
-    """Every completed shard of a run directory, concatenated in game order."""
-    manifest = read_manifest(out)
-    parts = [read_shard(Path(out) / s["file"]) for s in manifest["shards"]]
+    """Every completed shard of a run directory, concatenated in game order. Each shard
+    must be as the manifest recorded it (size and SHA-256)."""
+    root = Path(out)
+    manifest = read_manifest(root)
+    fmt = manifest["format"]
+    parts = []
+    for i, s in enumerate(manifest["shards"]):
+        data = _shard_bytes(root, s)
+        if data is None:
+            raise DataError(f"manifest.json: shards[{i}]: {s['file']} is not as written")
+        parts.append(decode(data, fmt, s["file"]))
     if not parts:
         return {}
     return {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
 
 
 def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any]:
-    with open(Path(out) / MANIFEST, encoding="utf-8") as f:
-        manifest: dict[str, Any] = json.load(f)
-    return manifest
+    """The manifest of a run directory, checked: a :class:`kingdoms.DataError` names the
+    field at fault (``manifest.json: shards[3].file: ...``)."""
+    from kingdoms.records import read_text_file
+
+    text = read_text_file(Path(out) / MANIFEST, MANIFEST, MAX_MANIFEST_BYTES)
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DataError(f"{MANIFEST}: not JSON (line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise DataError(f"{MANIFEST}: nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise DataError(f"{MANIFEST}: holds a number too long to read") from None
+    return _checked_manifest(manifest)
+
+
+def _checked_manifest(m: Any) -> dict[str, Any]:
+    def bad(field: str, why: str) -> DataError:
+        return DataError(f"{MANIFEST}: {field}: {why}")
+
+    def whole(v: Any, field: str, top: int) -> int:
+        if type(v) is not int or not 0 <= v <= top:
+            raise bad(field, f"expected an integer from 0 to {top}")
+        return v
+
+    if not isinstance(m, dict):
+        raise bad("$", "expected a JSON object")
+    fmt = m.get("format")
+    if fmt not in FORMATS:
+        raise bad("format", f"expected one of {', '.join(FORMATS)}")
+    shards = m.get("shards")
+    if not isinstance(shards, list):
+        raise bad("shards", "expected a list")
+    seen: set[int] = set()
+    for i, s in enumerate(shards):
+        where = f"shards[{i}]"
+        if not isinstance(s, dict):
+            raise bad(where, "expected an object")
+        index = whole(s.get("index"), f"{where}.index", 10**12 - 1)
+        if index in seen:
+            raise bad(f"{where}.index", "given twice")
+        seen.add(index)
+        name = s.get("file")
+        # A plain name in the folder: no "../", no absolute path, no other file.
+        if not isinstance(name, str) or name != shard_name(index, fmt):
+            raise bad(f"{where}.file", f"expected {shard_name(index, fmt)}")
+        whole(s.get("bytes"), f"{where}.bytes", MAX_SHARD_BYTES)
+        digest = s.get("sha256")
+        if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise bad(f"{where}.sha256", "expected 64 hex digits")
+        games = s.get("games")
+        if not (isinstance(games, list) and len(games) == 2):
+            raise bad(f"{where}.games", "expected [first, end]")
+        whole(games[0], f"{where}.games[0]", 2**63)
+        whole(games[1], f"{where}.games[1]", 2**63)
+    return m
+
+
+def _shard_bytes(root: Path, entry: dict[str, Any]) -> bytes | None:
+    """A listed shard's contents if it is on disk as written (size and SHA-256), else
+    None. Read through the engine's one reader: a FIFO or device is refused, not read."""
+    try:
+        data = read_data_bytes(root / entry["file"], entry["bytes"])
+    except KingdomsError:
+        return None
+    if len(data) != entry["bytes"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        return None
+    return data
 
 
 def plan(games: int, shard_games: int) -> list[ShardSpec]:
@@ -274,12 +412,10 @@ def generate(
         for key, value in config.items():
             if old.get(key) != value:
                 raise KingdomsError(
-                    f"{root} holds another run ({key}: {old.get(key)!r}, now {value!r}); "
-                    "use a new directory"
+                    f"{str(root)[:160]} holds another run ({key}: {repr(old.get(key))[:60]}, "
+                    f"now {repr(value)[:60]}); use a new directory"
                 )
-        manifest["shards"] = [
-            s for s in old.get("shards", []) if _intact(root / str(s.get("file")), s)
-        ]
+        manifest["shards"] = [s for s in old["shards"] if _shard_bytes(root, s) is not None]
     for stray in root.glob(".shard-*.tmp"):
         stray.unlink()
     done_ids = {s["index"] for s in manifest["shards"]}
@@ -311,17 +447,6 @@ def generate(
     return manifest
 
 
-def _intact(path: Path, entry: dict[str, Any]) -> bool:
-    """Whether a shard the manifest lists is on disk as written."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return False
-    return len(data) == entry.get("bytes") and hashlib.sha256(data).hexdigest() == entry.get(
-        "sha256"
-    )
-
-
 def shards(out: str | os.PathLike[str]) -> Iterable[Path]:
     """The completed shard files of a run, in game order."""
-    return [Path(out) / s["file"] for s in read_manifest(out)["shards"]]
+    return [Path(out) / s["file"] for s in read_manifest(out)["shards"]]  # checked names

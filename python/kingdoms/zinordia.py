@@ -77,18 +77,24 @@ MODES: tuple[str, ...] = ("duel", "free_for_all", "teams")
 
 #: Largest content file read (a roster of 64 Stars is far smaller).
 _MAX_FILE = 1 << 20
+#: Most map files taken from one folder (as the engine takes at most 256 data files).
+_MAX_MAPS = 256
 
 
 def _read(path: str | os.PathLike[str], what: str) -> str:
-    p = Path(path)
-    try:
-        if p.stat().st_size > _MAX_FILE:
-            raise DataError(f"{what} {p.name!r:.60}: larger than {_MAX_FILE} bytes")
-        return p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{what} {p.name!r:.60}: cannot be read ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{what} {p.name!r:.60}: not UTF-8 text") from None
+    # The engine's one reader of user files: regular files only (a FIFO or a device such
+    # as /dev/zero is refused without reading), bounded, UTF-8; errors quote no content.
+    from kingdoms.records import read_text_file
+
+    return read_text_file(Path(path), what, _MAX_FILE)
+
+
+def _inside(folder: Path, f: Path) -> Path:
+    """``f``, a file listed in ``folder``, if it stays there once links are followed."""
+    real = f.resolve()
+    if not real.is_relative_to(folder.resolve()):
+        raise DataError(f"map {f.name!r:.60}: a link out of its folder")
+    return real
 
 
 def content_options(
@@ -99,9 +105,11 @@ def content_options(
     """Read one's own content from files into rules options for :class:`Zinordia`.
 
     ``roster`` and ``modes`` are TOML files; ``maps`` is a directory of ``<id>.toml`` map
-    files or a ``{id: path}`` mapping. What is not given stays the reference content's. The
-    files are read here, once: the game (and any state saved from it) carries the text, so
-    loading a saved state never opens a file. The content is validated when a game is
+    files (at most 256, each staying in the folder once links are followed) or a
+    ``{id: path}`` mapping. Files are read as the engine reads data files: regular files
+    of at most 1 MiB (a FIFO or device is refused, never read), UTF-8. What is not given
+    stays the reference content's. The files are read here, once: the game (and any state
+    saved from it) carries the text, so loading a saved state never opens a file. The content is validated when a game is
     made, with errors naming file, Star, ability and field::
 
         g = Zinordia(seed=1, **content_options(roster="my_roster.toml"))
@@ -118,7 +126,10 @@ def content_options(
             folder = Path(maps)
             if not folder.is_dir():
                 raise DataError(f"maps {folder.name!r:.60}: not a directory")
-            items = [(f.stem, f) for f in sorted(folder.glob("*.toml"))]
+            files = sorted(folder.glob("*.toml"))
+            if len(files) > _MAX_MAPS:
+                raise DataError(f"maps {folder.name!r:.60}: more than {_MAX_MAPS} map files")
+            items = [(f.stem, _inside(folder, f)) for f in files]
         out["maps_toml"] = {k: _read(v, f"map {k!r:.40}") for k, v in items}
     return out
 

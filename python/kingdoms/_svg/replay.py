@@ -106,12 +106,10 @@ def positions(record: Any, player: int | None = None) -> Iterator[tuple[str, str
     ``player``, the pictures are that player's views and other players' moves are listed
     only as whose they were: a record names secret cards (Arte da Guerra's hidden draft
     card, deployments), which a player's page must not show."""
-    if record.position is None:
-        game = kingdoms.new_game(record.game, seed=record.seed, **record.options)
-    else:  # a game set up from a position starts there
-        game = kingdoms.new_game(
-            record.game, seed=record.seed, position=record.position, **record.options
-        )
+    # Through `replay`, the one validated path for a record: a record's options never name
+    # a file to read (`cards_file`) nor pass for other arguments (`seed`, `position`).
+    start = kingdoms.Record(record.game, record.seed, [], record.options, record.position)
+    game = kingdoms.replay(start)
     yield ("start", game.svg(player))
     for i, text in enumerate(record.actions):
         mover = game.current_player

@@ -56,21 +56,11 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<Arc<str>> {
     let fail = |why: String| Error::data(name.clone(), why);
     // Check the kind before opening: opening a FIFO would block until a writer comes.
     let meta = std::fs::metadata(path).map_err(|e| fail(cannot(&e)))?;
-    let key = checked(&meta).map_err(fail)?;
+    let key = checked(&meta, MAX_BYTES).map_err(fail)?;
     if let Some(text) = cache_get(path, key) {
         return Ok(text);
     }
-    let file = open(path).map_err(|e| fail(cannot(&e)))?;
-    // The file itself, once open: what the path named may have been swapped meanwhile.
-    let meta = file.metadata().map_err(|e| fail(cannot(&e)))?;
-    let key = checked(&meta).map_err(fail)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(key.0).unwrap_or(0));
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(cannot(&e)))?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(fail(format!("larger than the limit of {MAX_BYTES} bytes")));
-    }
+    let (bytes, key) = read_checked(path, MAX_BYTES)?;
     let text: Arc<str> = String::from_utf8(bytes)
         .map_err(|e| {
             fail(format!(
@@ -81,6 +71,35 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<Arc<str>> {
         .into();
     cache_put(path, key, text.clone());
     Ok(text)
+}
+
+/// The bytes of the file at `path`, refused as [`read_text`] refuses (anything but a regular
+/// file, without opening it) and over `limit` bytes. Not cached: for large binary files
+/// (self-play shards) that are read once.
+pub fn read_bytes(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>> {
+    let path = path.as_ref();
+    let name = shown(path);
+    let meta = std::fs::metadata(path).map_err(|e| Error::data(name.clone(), cannot(&e)))?;
+    checked(&meta, limit).map_err(|why| Error::data(name, why))?;
+    Ok(read_checked(path, limit)?.0)
+}
+
+/// Open `path` without blocking, check what was opened, read at most `limit` bytes.
+fn read_checked(path: &Path, limit: u64) -> Result<(Vec<u8>, Key)> {
+    let name = shown(path);
+    let fail = |why: String| Error::data(name.clone(), why);
+    let file = open(path).map_err(|e| fail(cannot(&e)))?;
+    // The file itself, once open: what the path named may have been swapped meanwhile.
+    let meta = file.metadata().map_err(|e| fail(cannot(&e)))?;
+    let key = checked(&meta, limit).map_err(fail)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(key.0).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(cannot(&e)))?;
+    if bytes.len() as u64 > limit {
+        return Err(fail(format!("larger than the limit of {limit} bytes")));
+    }
+    Ok((bytes, key))
 }
 
 /// The files of directory `dir` whose name ends in `.{extension}`, in name order (at most
@@ -129,7 +148,10 @@ fn cannot(e: &std::io::Error) -> String {
 }
 
 /// (size, modification time) of a regular file within the limit; else why not.
-fn checked(meta: &std::fs::Metadata) -> std::result::Result<(u64, Option<SystemTime>), String> {
+fn checked(
+    meta: &std::fs::Metadata,
+    limit: u64,
+) -> std::result::Result<(u64, Option<SystemTime>), String> {
     let kind = meta.file_type();
     if kind.is_dir() {
         return Err("is a directory, not a data file".into());
@@ -137,9 +159,9 @@ fn checked(meta: &std::fs::Metadata) -> std::result::Result<(u64, Option<SystemT
     if !kind.is_file() {
         return Err("not a regular file (a device, FIFO or socket)".into());
     }
-    if meta.len() > MAX_BYTES {
+    if meta.len() > limit {
         return Err(format!(
-            "{} bytes: larger than the limit of {MAX_BYTES} bytes",
+            "{} bytes: larger than the limit of {limit} bytes",
             meta.len()
         ));
     }

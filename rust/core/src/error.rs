@@ -51,10 +51,12 @@ impl Error {
             message: message.into(),
         }
     }
+    /// A data file's error. Both parts go through [`content_free`] here, the one place data
+    /// errors are built, so no message quotes more of a file than a bounded token.
     pub fn data(place: impl Into<String>, message: impl Into<String>) -> Self {
         Error::Data {
-            place: place.into(),
-            message: message.into(),
+            place: content_free(&place.into()),
+            message: content_free(&serde_reason(&message.into())),
         }
     }
     /// `name` must be in `range` (e.g. `0..=1024`); `got` is what was passed, clipped.
@@ -122,6 +124,100 @@ pub fn clip_to(text: &str, max: usize) -> String {
     } else {
         head
     }
+}
+
+/// A key of a data file as a path names it: plain (`cards[3].name`) when it is a short
+/// identifier, else quoted, escaped and cut to [`MAX_QUOTE`] characters.
+pub fn path_key(key: &str) -> String {
+    let plain = !key.is_empty()
+        && key.len() <= MAX_QUOTE
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if plain {
+        key.to_string()
+    } else {
+        format!("{:?}", clip(key))
+    }
+}
+
+/// `text` with every `"..."` token (Rust's debug quoting, as messages quote input) cut to
+/// [`MAX_QUOTE`] characters and every control character escaped: what a data error may
+/// show of a file.
+pub fn content_free(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(2 * MAX_MESSAGE));
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            push_escaped(&mut out, c);
+            continue;
+        }
+        // A quoted token: up to the next quote not escaped by a backslash.
+        out.push('"');
+        let (mut shown, mut escaped, mut cut) = (0, false, false);
+        for c in chars.by_ref() {
+            if c == '"' && !escaped {
+                break;
+            }
+            escaped = c == '\\' && !escaped;
+            if shown < MAX_QUOTE {
+                push_escaped(&mut out, c);
+                shown += 1;
+            } else {
+                cut = true;
+            }
+        }
+        if cut {
+            out.push('…');
+        }
+        out.push('"');
+    }
+    out
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
+}
+
+/// A serde or TOML message with what it quotes of the input bounded: serde writes unknown
+/// keys and variants raw between backticks and bad strings whole, so those become escaped
+/// tokens of at most [`MAX_QUOTE`] characters (`unknown field "AAAA…"`, `invalid type:
+/// string "AAAA…", expected a map`). The rest is the crate's own words and the type's.
+pub fn serde_reason(message: &str) -> String {
+    const RAW: [&str; 5] = [
+        "unknown field `",
+        "unknown variant `",
+        "duplicate field `",
+        "duplicate key `",
+        "missing field `",
+    ];
+    // The first marker of a raw token, wherever the message embeds serde's.
+    let found = RAW
+        .iter()
+        .filter_map(|m| message.find(m).map(|at| (at, *m)))
+        .min_by_key(|(at, _)| *at);
+    let Some((at, marker)) = found else {
+        return message.to_string();
+    };
+    let (head, rest) = message.split_at(at);
+    let rest = rest.get(marker.len()..).unwrap_or("");
+    // The token ends at the last "`, expected" / "`, there are" (serde's own words after
+    // it hold no backtick-comma pair of the input) or, without them, at the last backtick.
+    let end = ["`, expected ", "`, there are "]
+        .iter()
+        .filter_map(|tail| rest.rfind(tail))
+        .max()
+        .or_else(|| rest.rfind('`'));
+    let (token, tail) = match end {
+        Some(e) => (rest.get(..e).unwrap_or(""), rest.get(e + 1..).unwrap_or("")),
+        None => (rest, ""),
+    };
+    let what = marker.trim_end_matches(" `");
+    format!("{head}{what} {:?}{tail}", clip(token))
 }
 
 /// Longest error message built from a serde message (which may quote input), in characters.
@@ -217,5 +313,53 @@ impl From<serde_json::Error> for Error {
             format!("line {} column {}", e.line(), e.column()),
             e.to_string(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a data error may show of hostile content: no token over [`MAX_QUOTE`]
+    /// characters, no control character, whatever the file held (issue 51).
+    fn assert_bounded(message: &str) {
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+        assert!(!message.contains("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), "{message}");
+        assert!(message.len() < 400, "{message}");
+    }
+
+    #[test]
+    fn data_errors_never_quote_more_than_a_bounded_token_of_a_file() {
+        let long = format!("{}\u{1b}[2J<script>`, expected x", "A".repeat(300));
+        let cases = [
+            format!("invalid type: string {long:?}, expected a map"),
+            format!("unknown field `{long}`, expected one of `id`, `name`"),
+            format!("unknown variant `{long}`, expected `a` or `b`"),
+            format!("duplicate key `{long}`"),
+            format!("terrain[0] ({long:?}).favours: invalid value: string {long:?}, expected x"),
+        ];
+        for message in cases {
+            let e = Error::data(format!("cards.toml: {}", path_key(&long)), message);
+            assert_bounded(&e.to_string());
+        }
+    }
+
+    #[test]
+    fn serde_messages_keep_their_words_and_name_the_token() {
+        assert_eq!(
+            serde_reason("unknown field `colour`, expected one of `id`, `name`"),
+            "unknown field \"colour\", expected one of `id`, `name`"
+        );
+        assert_eq!(
+            serde_reason("x.y: unknown variant `a`b`, expected `c`"),
+            "x.y: unknown variant \"a`b\", expected `c`"
+        );
+        assert_eq!(
+            content_free("invalid type: integer `5`, expected a string"),
+            "invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(content_free("a \"\\\"q\\\\\" b\u{85}"), "a \"\\\"q\\\\\" b\\u{85}");
+        assert_eq!(path_key("name"), "name");
+        assert_eq!(path_key("a b"), "\"a b\"");
     }
 }

@@ -368,6 +368,9 @@ pub trait DynGame: Send + Sync + Any {
     fn evaluate(&self, player: Player) -> Result<f64>;
     fn record(&self) -> Result<Record>;
     fn history_len(&self) -> Option<usize>;
+    /// Drop the history (and the start it leads from), as a determinized copy has none: a
+    /// pickled copy is rebuilt from its state with this, so it equals the original.
+    fn forget_history(&mut self);
     /// The ids of the actions played (the history), if the game carries one.
     fn history_ids(&self) -> Option<Vec<usize>>;
     /// The compact position string ([`Game::position`]): everything, or `player`'s view.
@@ -520,6 +523,10 @@ impl<G: Game> DynGame for Session<G> {
     }
     fn history_len(&self) -> Option<usize> {
         self.history.as_ref().map(Vec::len)
+    }
+    fn forget_history(&mut self) {
+        self.history = None;
+        self.start = None;
     }
     fn history_ids(&self) -> Option<Vec<usize>> {
         self.history

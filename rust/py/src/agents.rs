@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::args::{self, Whole};
-use crate::errors::IntoPy;
+use crate::errors::{IntoPy, IntoPyErr};
 use crate::game::{PyAction, PyGame, PyRecord};
 use crate::{classes, json};
 
@@ -1066,6 +1066,20 @@ pub struct PyRating {
 
 #[pymethods]
 impl PyRating {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let f = py.get_type::<PyRating>().getattr("_restore")?;
+        (f, (self.elo, self.lo, self.hi)).into_pyobject(py)
+    }
+    #[staticmethod]
+    fn _restore(elo: f64, lo: f64, hi: f64) -> Self {
+        PyRating { elo, lo, hi }
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyRating>().is_ok_and(|o| {
+            let o = o.get();
+            [o.elo, o.lo, o.hi].map(f64::to_bits) == [self.elo, self.lo, self.hi].map(f64::to_bits)
+        })
+    }
     fn __repr__(&self) -> String {
         format!(
             "EloRating({:+.1}, 95% [{:+.1}, {:+.1}])",
@@ -1423,6 +1437,61 @@ impl PyTournament {
             .iter()
             .map(|o| o.record.clone().map(|inner| PyRecord { inner }))
             .collect()
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        // The games and what cannot be tabulated again from them (the Elo intervals come
+        // from a bootstrap); the tables are rebuilt from the games.
+        let r = &self.inner;
+        let f = py.get_type::<PyTournament>().getattr("_restore")?;
+        let results: Vec<PyGameResult> = r.outcomes.iter().map(PyGameResult::from).collect();
+        let elo: Vec<(f64, f64, f64)> = r.elo.iter().map(|e| (e.elo, e.lo, e.hi)).collect();
+        let setup = (
+            r.game.clone(),
+            r.names.clone(),
+            r.teams.clone(),
+            r.partners.name(),
+            r.pairing.name(),
+            r.games_per_pairing,
+            r.seed,
+        );
+        (f, (setup, results, elo, r.seconds)).into_pyobject(py)
+    }
+    #[staticmethod]
+    #[allow(clippy::type_complexity)]
+    fn _restore(
+        setup: (String, Vec<String>, Vec<usize>, String, String, u64, u64),
+        results: Vec<PyRef<'_, PyGameResult>>,
+        elo: Vec<(f64, f64, f64)>,
+        seconds: f64,
+    ) -> PyResult<Self> {
+        let (game, names, teams, partners, pairing, games_per_pairing, seed) = setup;
+        let mut inner = TournamentResult::from_outcomes(
+            &game,
+            names,
+            teams,
+            Partners::parse(&partners).py()?,
+            Pairing::parse(&pairing).py()?,
+            games_per_pairing,
+            seed,
+            results.iter().map(|r| r.outcome()).collect(),
+            0,
+            seconds,
+        );
+        if elo.len() != inner.elo.len() {
+            return Err(
+                Error::invalid("a pickled tournament's ratings do not match its agents")
+                    .into_py_err(),
+            );
+        }
+        for (r, (e, lo, hi)) in inner.elo.iter_mut().zip(elo) {
+            (r.elo, r.lo, r.hi) = (e, lo, hi);
+        }
+        Ok(PyTournament { inner })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyTournament>()
+            .is_ok_and(|o| o.get().inner == self.inner)
     }
     /// Everything above as JSON-safe data.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -465,8 +465,21 @@ impl PyGame {
         wrap(py, self.inner.clone_box())
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let f = py.import("kingdoms")?.getattr("from_json")?;
-        (f, (self.to_json(None)?,)).into_pyobject(py)
+        // A copy without a history (from `resample_hidden`) comes back without one, so the
+        // round trip is `==`.
+        let f = py.get_type::<PyGame>().getattr("_restore")?;
+        let recorded = self.inner.history_len().is_some();
+        (f, (self.to_json(None)?, recorded)).into_pyobject(py)
+    }
+    /// The game a pickle holds: its state (validated as `from_json` does), without a
+    /// history when it had none.
+    #[staticmethod]
+    fn _restore(py: Python<'_>, state: Text, recorded: bool) -> PyResult<Py<PyAny>> {
+        let mut inner = registry::from_json(&json::parse(&state)?).py()?;
+        if !recorded {
+            inner.forget_history();
+        }
+        wrap(py, inner)
     }
     /// The complete state as JSON-safe data (hidden cards, RNG state, seed, history).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -138,6 +138,19 @@ impl PySimulationStats {
         )
             .into_pyobject(py)
     }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PySimulationStats>().is_ok_and(|o| {
+            let o = o.get();
+            (o.games, &o.wins, o.draws, o.plies, o.seconds.to_bits())
+                == (
+                    self.games,
+                    &self.wins,
+                    self.draws,
+                    self.plies,
+                    self.seconds.to_bits(),
+                )
+        })
+    }
     fn __repr__(&self) -> String {
         format!(
             "SimulationStats(games={}, wins={:?}, draws={}, plies={}, seconds={:.3}, games_per_second={:.0})",
@@ -178,6 +191,32 @@ fn simulate(
     })
 }
 
+/// The text of a user's file, read as the engine reads data files: a regular file only
+/// (a FIFO or device is refused without opening it for a blocking read), at most 4 MiB,
+/// UTF-8; a `DataError` names the path and never quotes the content.
+#[pyfunction]
+fn read_data_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<String> {
+    let text = py
+        .detach(|| kingdoms_core::datafile::read_text(&path))
+        .py()?;
+    Ok(text.to_string())
+}
+
+/// The bytes of a user's file (a self-play shard), refused as `read_data_file` refuses,
+/// and over `max_bytes`.
+#[pyfunction]
+fn read_data_bytes<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    max_bytes: args::Whole,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let limit = max_bytes.u64("max_bytes")?;
+    let bytes = py
+        .detach(|| kingdoms_core::datafile::read_bytes(&path, limit))
+        .py()?;
+    Ok(pyo3::types::PyBytes::new(py, &bytes))
+}
+
 #[pymodule]
 fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -205,6 +244,8 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_json, m)?)?;
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(read_data_file, m)?)?;
+    m.add_function(wrap_pyfunction!(read_data_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay_games, m)?)?;
     classes::register(m)?;
     agents::register(m)?;

@@ -9,7 +9,7 @@
 #![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
 use super::cards::{CardSet, TerrainCard, UnitCard, UnitType};
-use crate::error::{clip, clip_to, Error, Result};
+use crate::error::{clip, Error, Result};
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -190,7 +190,7 @@ pub(super) fn parse(text: &str, source: &str) -> Result<CardSet> {
         let message = e.inner().message().trim();
         Error::data(
             place(text, source, e.path(), message),
-            clip_to(message, 200),
+            message,
         )
     })?;
 
@@ -288,7 +288,7 @@ fn place(text: &str, source: &str, path: &serde_path_to_error::Path, message: &s
                 if !first {
                     out.push('.');
                 }
-                out.push_str(&clip(key));
+                out.push_str(&crate::error::path_key(key));
                 entry = if first {
                     raw.as_ref().and_then(|t| t.get(key.as_str()))
                 } else {
@@ -296,7 +296,7 @@ fn place(text: &str, source: &str, path: &serde_path_to_error::Path, message: &s
                 };
             }
             Segment::Enum { variant } => {
-                let _ = write!(out, ".{}", clip(variant));
+                let _ = write!(out, ".{}", crate::error::path_key(variant));
             }
             Segment::Unknown => out.push_str(".?"),
         }

@@ -514,6 +514,25 @@ fn place_of(card: &str, path: &serde_path_to_error::Path, msg: &str) -> String {
     place
 }
 
+/// A serde path with its keys bounded (`faction[0].name`; an odd key quoted and cut).
+fn path_text(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => out += &format!("[{index}]"),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out += &crate::error::path_key(key);
+            }
+            Segment::Unknown => out += ".?",
+        }
+    }
+    out
+}
+
 /// The field a serde "missing field `x`" message names.
 fn missing_field(msg: &str) -> Option<&str> {
     msg.strip_prefix("missing field `")
@@ -631,7 +650,7 @@ impl Builder {
         })?;
         let data: FileData =
             serde_path_to_error::deserialize(toml::Value::Table(root)).map_err(|e| {
-                let place = format!("{file}: {}", e.path());
+                let place = format!("{file}: {}", path_text(e.path()));
                 let msg = e.into_inner().message().to_string();
                 if msg.starts_with("unknown field") {
                     Error::data(

@@ -360,9 +360,11 @@ fn path_text(segs: &[Segment]) -> String {
                 if !out.is_empty() {
                     out.push('.');
                 }
-                out.push_str(key);
+                out.push_str(&crate::error::path_key(key));
             }
-            Segment::Enum { variant } => out.push_str(&format!("({variant})")),
+            Segment::Enum { variant } => {
+                out.push_str(&format!("({})", crate::error::path_key(variant)));
+            }
             Segment::Unknown => out.push_str(".?"),
         }
     }
