@@ -17,13 +17,16 @@ from kingdoms.agents import AgentLike
 
 AGENT_HELP = (
     "Agents: random, heuristic, greedy, greedy:samples=N, ismcts (1000 iterations), ismcts:N, "
-    "ismcts:N,c=C,depth=D|none,expand=M,widening=K|none,settle=1,prior=K,pv=V,seed=S, ismcts:time=SECONDS; "
-    "or your own Python agent as MODULE:NAME (MODULE is imported from the working directory "
-    "or sys.path; NAME is a class, called without arguments, or an object with "
-    "act(game) -> action and optionally a name attribute); or a bot program as "
-    "cmd:COMMAND (e.g. 'cmd:./mybot --fast', split as a shell would; cmd,time=S:COMMAND sets "
-    "its time limit per move, default 10 s), speaking the JSON-lines protocol of docs/bots.md"
+    "ismcts:time=SECONDS, and ismcts:N,KEY=VALUE,... with KEY one of c, depth (a number or "
+    "none), expand, widening (a number or none), settle=1, prior, pv, seed; or your own Python "
+    "agent as MODULE:NAME (MODULE is imported from the working directory or sys.path; NAME is "
+    "a class, called without arguments, or an object with act(game) -> action and optionally "
+    "a name attribute); or a bot program as cmd:COMMAND (e.g. 'cmd:./mybot --fast', split as a "
+    "shell would; cmd,time=S:COMMAND sets its time limit per move, default 10 s), speaking the "
+    "JSON-lines protocol of docs/bots.md"
 )
+#: The --agents argument's help (the grammar itself is in the command's description).
+AGENTS_ARGUMENT_HELP = "the agents, in the forms the description lists"
 
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 

@@ -391,14 +391,24 @@ def read_move(console: Console, stdin: TextIO, table: Table) -> kingdoms.Action 
             continue
         if text.isdigit() and 1 <= int(text) <= len(actions):
             return actions[int(text) - 1]
+        # notation in any case: "r4@0" is R4@0
+        by_text = {str(a).casefold(): a for a in actions}
+        if text.casefold() in by_text:
+            return by_text[text.casefold()]
         try:
             action = game.parse_action(text)
         except kingdoms.KingdomsError as e:
-            console.print(Text(str(e), style="red"))
+            numbered = f"no move {text[:20]}: the moves are numbered 1 to {len(actions)}"
+            console.print(Text(numbered if text.isdigit() else str(e), style="red"))
             continue
         if action in actions:
             return action
-        console.print(Text(f"{text[:40]} is not legal now ('?' lists the moves)", style="red"))
+        try:  # the rules' reason, from a copy (the game itself never changes here)
+            game.clone().apply(action)
+            why = ""
+        except kingdoms.IllegalActionError as e:
+            why = f": {e}"
+        console.print(Text(f"{text[:40]} is not legal now{why} ('?' lists the moves)", style="red"))
 
 
 def person_turn(console: Console, stdin: TextIO, table: Table) -> bool:

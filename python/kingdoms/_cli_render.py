@@ -21,7 +21,12 @@ def add_render_parsers(sub: Any) -> None:
         description="Draw the position of a recorded game (or a new deal) as an SVG picture: "
         "everything, or only what --player sees (hidden cards face down).",
     )
-    r.add_argument("game", choices=kingdoms.games(), help="the game")
+    r.add_argument(
+        "game",
+        nargs="?",
+        choices=kingdoms.games(),
+        help="the game (default: the record's; needed without --record)",
+    )
     r.add_argument(
         "--record",
         metavar="FILE",
@@ -57,7 +62,9 @@ def add_render_parsers(sub: Any) -> None:
         default=None,
         help="show only what this player sees (default: everything)",
     )
-    v.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file")
+    v.add_argument(
+        "-o", "--output", metavar="FILE", default="-", help="the HTML file (default: stdout)"
+    )
     v.set_defaults(func=cmd_view)
 
 
@@ -125,12 +132,14 @@ def cmd_render(args: argparse.Namespace) -> int:
     from kingdoms.cli import parse_options
 
     if args.record is None:
+        if args.game is None:
+            raise SystemExit("kingdoms: render needs GAME (or --record FILE, which names it)")
         game = kingdoms.new_game(args.game, seed=args.seed, **parse_options(args.option))
         if args.ply not in (None, 0):
             raise SystemExit("kingdoms: --ply needs --record")
     else:
         record = _read_record(args.record, args.index)
-        if record.game != args.game:
+        if args.game is not None and record.game != args.game:
             raise SystemExit(f"kingdoms: the record is a {record.game} game, not {args.game}")
         n = len(record.actions)
         ply = n if args.ply is None else args.ply

@@ -1,4 +1,4 @@
-"""`kingdoms selfplay`: self-play training data as sharded Parquet/NPZ files, locally or on
+"""`kingdoms selfplay`: self-play training data as sharded NPZ/Parquet files, locally or on
 Ray, with a progress bar."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Any
 
 import kingdoms
 from kingdoms import selfplay
-from kingdoms._cli_tournament import AGENT_HELP, add_ray_argument, progress_bar
+from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP
+from kingdoms._cli_tournament import add_ray_argument, progress_bar
 from kingdoms.agents import parse
 
 
@@ -26,7 +27,7 @@ def add_selfplay_parser(sub: Any) -> None:
         "agent plays every seat; one agent per player rotates seats. " + AGENT_HELP,
     )
     p.add_argument("game", choices=kingdoms.games(), help="the game")
-    p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
+    p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENTS_ARGUMENT_HELP)
     p.add_argument("--games", type=int, required=True, help="how many games to play")
     p.add_argument("--out", required=True, metavar="DIR", help="the folder the shards go to")
     p.add_argument(
@@ -39,8 +40,9 @@ def add_selfplay_parser(sub: Any) -> None:
     p.add_argument(
         "--format",
         choices=selfplay.FORMATS,
-        default="parquet",
-        help="the shards' file format (default parquet)",
+        default="npz",
+        help="the shards' file format: npz (the default, numpy's; every install writes it) or "
+        "parquet (needs pyarrow: pip install 'kingdoms[ray]')",
     )
     p.add_argument(
         "--threads", type=int, default=None, help="threads (default: all cores; local runs)"
@@ -58,6 +60,12 @@ def add_selfplay_parser(sub: Any) -> None:
 
 
 def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    if args.format == "parquet" and not selfplay.has_parquet():
+        # checked before any game is played, not after the first shard
+        raise SystemExit(
+            "kingdoms: --format parquet needs pyarrow: pip install 'kingdoms[ray]' (or "
+            "pyarrow), or use --format npz"
+        )
     agents = [parse(a) for a in args.agents]
     with progress_bar(args.json) as bar:
         task = bar.add_task(f"{args.game} self-play", total=args.games)

@@ -9,6 +9,7 @@ import secrets
 import sys
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -22,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 import kingdoms
-from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
+from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP, agent_name, load_agent
 
 __all__ = ["AGENT_HELP", "add_ray_argument", "add_tournament_parser", "progress_bar"]
 
@@ -39,7 +40,7 @@ def add_tournament_parser(sub: Any) -> None:
         "ratings and 95% intervals. " + AGENT_HELP,
     )
     p.add_argument("game", choices=kingdoms.games(), help="the game")
-    p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENT_HELP)
+    p.add_argument("--agents", nargs="+", required=True, metavar="AGENT", help=AGENTS_ARGUMENT_HELP)
     p.add_argument(
         "--games",
         type=int,
@@ -138,30 +139,29 @@ def _elo(x: float) -> str:
 def results_table(r: kingdoms.TournamentResult) -> Table:
     """The standings, ranked by Elo rating (best first); `#` is the agent's number in the
     pairings table and in results."""
-    t = Table(title=f"{r.game}: {r.games} games, {r.games_per_pairing} per pairing, seed {r.seed}")
+    title = f"{r.game}: {r.games:,} games, {r.games_per_pairing:,} per pairing, seed {r.seed}"
+    # No vertical rules and wins-draws-losses in one column, so that agent names and the
+    # intervals fit an 80-column terminal; a name too long for it wraps, never is cut.
+    t = Table(title=title, box=box.SIMPLE_HEAD)
     for col, just in [
         ("rank", "right"),
         ("#", "right"),
         ("agent", "left"),
         ("games", "right"),
-        ("wins", "right"),
-        ("draws", "right"),
-        ("losses", "right"),
+        ("W-D-L", "right"),
         ("score", "right"),
         ("Elo", "right"),
         ("95% interval", "right"),
     ]:
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+        t.add_column(col, justify=just, overflow="fold", no_wrap=col != "agent")  # type: ignore[arg-type]
     for rank, i in enumerate(r.ranking(), start=1):
         w, e = r.totals[i], r.elo[i]
         t.add_row(
             str(rank),
             str(i),
             r.names[i],
-            str(w.games),
-            str(w.wins),
-            str(w.draws),
-            str(w.losses),
+            f"{w.games:,}",
+            f"{w.wins:,}-{w.draws:,}-{w.losses:,}",
             f"{w.score:.1%}",
             _elo(e.elo),
             f"[{_elo(e.lo)}, {_elo(e.hi)}]",
@@ -171,17 +171,17 @@ def results_table(r: kingdoms.TournamentResult) -> Table:
 
 def pairings_table(r: kingdoms.TournamentResult) -> Table:
     """Row against column: wins-draws-losses and score."""
-    t = Table(title="pairings (row against column: wins-draws-losses, score)")
-    t.add_column("agent")
+    t = Table(title="pairings (row against column: wins-draws-losses, score)", box=box.SIMPLE_HEAD)
+    t.add_column("agent", no_wrap=True)
     n = len(r.names)
     for j in range(n):
-        t.add_column(f"#{j}", justify="right")
+        t.add_column(f"#{j}", justify="right", overflow="fold")
     for i in range(n):
         cells = []
         for j in range(n):
             p = r.pairwise(i, j)
             cells.append(
-                "—" if i == j or p.games == 0 else f"{p.wins}-{p.draws}-{p.losses} ({p.score:.0%})"
+                "—" if i == j or p.games == 0 else f"{p.wins}-{p.draws}-{p.losses} {p.score:.0%}"
             )
         t.add_row(f"#{i} {r.names[i]}", *cells)
     return t
@@ -203,7 +203,8 @@ def cmd_tournament(args: argparse.Namespace, options: dict[str, Any]) -> int:
     agents = [load_agent(a) for a in args.agents]
     names = [agent_name(a, spec) for a, spec in zip(agents, args.agents)]
     with progress_bar(args.json) as bar:
-        task = bar.add_task(f"{args.game}: {' vs '.join(names)}", total=None)
+        # short, so that the bar keeps its width in an 80-column terminal
+        task = bar.add_task(f"{args.game}: {len(names)} agents", total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)

@@ -1,4 +1,4 @@
-"""The `kingdoms` command line: simulate, bench (and tournament, play where available)."""
+"""The `kingdoms` command line: simulate, bench, tournament, selfplay, play, render, view."""
 
 from __future__ import annotations
 
@@ -105,13 +105,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats))
         return 0
-    table = Table(title=f"{args.game}: {stats['games']} uniformly random games, seed {args.seed}")
+    title = f"{args.game}: {stats['games']:,} uniformly random games, seed {args.seed}"
+    # as wide as its title, so that the title never wraps
+    table = Table(title=title, min_width=len(title))
     table.add_column("result")
     table.add_column("games", justify="right")
     table.add_column("share", justify="right")
     for p, w in enumerate(stats["wins"]):
-        table.add_row(f"player {p} wins", str(w), f"{w / stats['games']:.1%}")
-    table.add_row("draws", str(stats["draws"]), f"{stats['draws'] / stats['games']:.1%}")
+        table.add_row(f"player {p} wins", f"{w:,}", f"{w / stats['games']:.1%}")
+    table.add_row("draws", f"{stats['draws']:,}", f"{stats['draws'] / stats['games']:.1%}")
     Console().print(table)
     print(
         f"{stats['plies'] / stats['games']:.1f} plies per game; "
@@ -151,7 +153,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kingdoms", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="kingdoms",
+        description="Battle Line, STRIFULL, Arte da Guerra and Zinordia: rules engines, bots "
+        "and pictures. Run 'kingdoms COMMAND --help' for a command's arguments.",
+    )
     parser.add_argument("--version", action="version", version=kingdoms.__version__)
     sub = parser.add_subparsers(dest="command", required=True)
 

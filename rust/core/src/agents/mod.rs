@@ -316,15 +316,27 @@ impl AgentSpec {
                 }
             }
         }
+        // The field's name before its value, none for the positional count (`ismcts:N`).
+        let field = |k: &str| {
+            if k.is_empty() {
+                String::new()
+            } else {
+                format!("{k}: ")
+            }
+        };
         let num = |k: &str, v: &str| -> Result<f64> {
             v.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| spec_error(text, &format!("{k}: {v:?} is not a number")))
+                .ok_or_else(|| spec_error(text, &format!("{}{v:?} is not a number", field(k))))
         };
         let int = |k: &str, v: &str| -> Result<u64> {
-            v.parse::<u64>()
-                .map_err(|_| spec_error(text, &format!("{k}: {v:?} is not a whole number >= 0")))
+            v.parse::<u64>().map_err(|_| {
+                spec_error(
+                    text,
+                    &format!("{}{v:?} is not a whole number >= 0", field(k)),
+                )
+            })
         };
         let kind = kind.trim().to_ascii_lowercase();
         match kind.as_str() {
