@@ -119,6 +119,9 @@ _ATTRIBUTES = frozenset(
     ]
 )
 _COLOUR_ATTRIBUTES = frozenset({"fill", "stroke"})
+_KEYWORD_ATTRIBUTES = frozenset(
+    {"text-anchor", "dominant-baseline", "font-weight", "stroke-linecap", "stroke-linejoin"}
+)
 
 
 def clean(s: object, limit: int = MAX_TEXT) -> str:
@@ -232,6 +235,8 @@ class Element:
             self.attrs[name] = number(value)
         elif name in _COLOUR_ATTRIBUTES:
             self.attrs[name] = colour(value, name)
+        elif name in _KEYWORD_ATTRIBUTES and not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", str(value)):
+            raise ValueError(f"attribute {name!r} takes a keyword, got {str(value)[:40]!r}")
         else:
             self.attrs[name] = clean(value)
 
