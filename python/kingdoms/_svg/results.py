@@ -7,7 +7,7 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from kingdoms._svg._draw import clean
+from kingdoms._text import clean
 
 
 def _pct(x: float) -> str:
