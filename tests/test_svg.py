@@ -625,3 +625,15 @@ def test_content_names_must_be_printable_text(game: str, bad: str) -> None:
         load(hostile)
     assert bad not in str(e.value) and "\x1b" not in str(e.value)
     load(text.replace(f'name = "{target}"', 'name = "<b>\\"ok\\" & fine</b>"', 1)).svg()
+
+
+def test_terminal_text_from_data_carries_no_control_characters() -> None:
+    """`kingdoms play` prints every rendering and move through `colour`, which goes through
+    the one sanitiser: no ESC sequence (title, colours, clearing) reaches the terminal."""
+    from kingdoms._cli_play import colour
+    from kingdoms._text import terminal
+
+    shown = colour("battleline", "R10 \x1b]0;pwned\x07\x1b[2J \u202eevil\nG3 \x85").plain
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]", shown), repr(shown)
+    assert shown.count("\n") == 1 and "R10" in shown and "G3" in shown
+    assert terminal("a\nb\tc") == "a\nb\ufffdc"
