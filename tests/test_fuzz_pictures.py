@@ -11,7 +11,6 @@ names must be refused with a DataError. Long run:
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
@@ -72,6 +71,21 @@ def hostile(rng: random.Random) -> str:
     return "".join(parts)
 
 
+def toml_string(s: str) -> str:
+    """`s` as a TOML basic string, everything outside printable ASCII escaped."""
+    out = []
+    for c in s:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif " " <= c <= "~":
+            out.append(c)
+        elif ord(c) < 0x10000:
+            out.append(f"\\u{ord(c):04X}")
+        else:
+            out.append(f"\\U{ord(c):08X}")
+    return '"' + "".join(out) + '"'
+
+
 def check_render(text: str) -> None:
     assert not UNPRINTABLE.search(text.replace("\n", " ")), repr(text)[:200]
 
@@ -117,14 +131,18 @@ NAME_LINE = re.compile(r'^(\s*name\s*=\s*)".*"\s*$', re.MULTILINE)
 
 
 def with_names(text: str, rng: random.Random) -> tuple[str, list[str]]:
-    """`text` with some `name = "..."` lines replaced by hostile names (as TOML strings)."""
+    """`text` with some `name = "..."` lines replaced by hostile names (as TOML strings):
+    half the sets only printable ones (markup, quotes, long text), which load and are drawn."""
     used: list[str] = []
+    loadable = rng.random() < 0.5
 
     def swap(m: re.Match[str]) -> str:
         if rng.random() < 0.3:
             s = hostile(rng)
+            if loadable:
+                s = _text.UNPRINTABLE.sub("", s)[:40] or "x"
             used.append(s)
-            return m.group(1) + json.dumps(s)
+            return m.group(1) + toml_string(s)
         return m.group(0)
 
     return NAME_LINE.sub(swap, text), used
@@ -212,7 +230,7 @@ plain = {{}}
 
 def fuzz_hexmaps(rng: random.Random) -> None:
     count("hexmaps")
-    names = [json.dumps(hostile(rng)) for _ in range(3)]
+    names = [toml_string(hostile(rng)) for _ in range(3)]
     text = MAP.format(
         name=names[0], terrain=names[1], tag=names[2], o=rng.choice(["pointy", "flat"])
     )
