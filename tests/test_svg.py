@@ -11,6 +11,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import kingdoms
 import pytest
@@ -398,3 +399,241 @@ def test_every_legal_action_draws_as_an_arrow_or_ring(name: str, seed: int, plie
     silent = {"pass", "done", "element", "leader", "step_up", "scout"}
     if kinds - silent:
         assert marked > 0, f"no arrow for any of {sorted(kinds)}"
+
+
+# ---- hostile text, colours and sizes (issue 51) -------------------------------------------
+
+HOSTILE_MAP = """
+name = "<script>alert(1)</script> & \\"quoted\\""
+picture = '''
+ . x .
+'''
+[legend]
+"." = "plain"
+"x" = { terrain = "bad\\" onmouseover=\\"alert(1)", tags = ["<b onload=x>"] }
+[terrain]
+plain = {}
+"bad\\" onmouseover=\\"alert(1)" = {}
+"""
+
+
+def test_hex_map_picture_escapes_names_labels_and_tags() -> None:
+    """A map file's names reach attributes and text escaped: nothing becomes an element or
+    an attribute, and labels with control characters still give valid XML."""
+    from _markup import check_svg
+
+    m = hex.HexMap.from_text(HOSTILE_MAP)
+    svg = m.svg(labels={(0, 0): "\x1b[2J<i>", (1, 0): "\u202eevil"}, coordinates=True)
+    root = check_svg(svg)
+    terrains = {e.get("data-terrain") for e in root.iter() if e.get("class") == "zone"}
+    assert 'bad" onmouseover="alert(1)' in terrains
+    assert all(e.get("onmouseover") is None for e in root.iter())
+    texts = [e.text or "" for e in root.iter()]
+    assert any("<script>alert(1)</script>" in t for t in texts)  # shown as text, escaped
+    assert "\x1b" not in svg and "\u202e" not in svg
+
+
+def test_hex_map_names_must_be_printable_text() -> None:
+    """Names in a map are printable text, refused at load with the field named."""
+    bad = HOSTILE_MAP.replace("<script>", "\\u001b[31m")
+    with pytest.raises(kingdoms.DataError, match=r"name.*U\+001B"):
+        hex.HexMap.from_text(bad)
+    with pytest.raises(kingdoms.DataError, match=r"terrain.*U\+202E"):
+        hex.HexMap.from_text(HOSTILE_MAP.replace("bad", "\\u202ebad"))
+    m = hex.HexMap.from_cells({(0, 0): 1})
+    with pytest.raises(kingdoms.DataError, match="tag"):
+        m.add_tag((0, 0), "a\x07b")
+    with pytest.raises(kingdoms.DataError, match="map name"):
+        m.name = "x" * 65
+    m.name = "Crossing ★"
+    assert m.name == "Crossing ★"
+
+
+def test_hex_map_highlight_colours_follow_the_grammar() -> None:
+    m = hex.HexMap.from_cells({(0, 0): 1, (1, 0): 1})
+    for ok in ("#f00", "#FF0000", "red", "Teal"):
+        check = m.svg(highlight={ok: [(0, 0)]})
+        assert 'class="highlight"' in check
+    for bad in ('red" onload="alert(1)', "url(javascript:x)", "#ff00", "", "reddish"):
+        with pytest.raises(kingdoms.KingdomsError, match="highlight key 0: expected a colour"):
+            m.svg(highlight={bad: [(0, 0)]})
+
+
+def test_hex_map_picture_size_is_bounded() -> None:
+    """At most MAX_PICTURE_HEXES zones and overlay hexes, refused before drawing."""
+    from kingdoms._svg.hexmap import MAX_PICTURE_HEXES
+
+    side = 142  # 142 * 142 = 20,164 zones
+    big = hex.HexMap.from_cells({(q, r): 1 for q in range(side) for r in range(side)})
+    with pytest.raises(kingdoms.KingdomsError, match=f"at most {MAX_PICTURE_HEXES}"):
+        big.svg()
+    small = hex.HexMap.from_cells({(0, 0): 1})
+    with pytest.raises(kingdoms.KingdomsError, match=f"at most {MAX_PICTURE_HEXES}"):
+        small.svg(highlight=[(0, 0)] * (MAX_PICTURE_HEXES + 1))
+    with pytest.raises(kingdoms.KingdomsError, match=f"at most {MAX_PICTURE_HEXES}"):
+        small.svg(path=iter([(0, 0)] * 10**7))  # refused after the limit, not after 10^7
+
+
+def test_every_drawer_writes_through_the_one_layer() -> None:
+    """No drawer imports an SVG or XML writer: every element, attribute and text goes
+    through kingdoms._svg._draw, which escapes and checks it."""
+    import kingdoms._svg as pictures
+
+    folder = Path(pictures.__file__).parent
+    for module in folder.glob("*.py"):
+        if module.name in ("_draw.py", "results.py"):  # results: ElementTree escapes too
+            continue
+        src = module.read_text(encoding="utf-8")
+        assert "drawsvg" not in src and "ElementTree" not in src, module.name
+        assert "html.escape" not in src, f"{module.name}: escape through _draw.html_text"
+
+
+def test_draw_layer_refuses_unknown_elements_attributes_and_colours() -> None:
+    from kingdoms._svg import _draw as d_
+
+    with pytest.raises(ValueError, match="script"):
+        d_.Element("script")
+    with pytest.raises(ValueError, match="onclick"):
+        d_.Group(onclick="x")
+    with pytest.raises(ValueError, match="href"):
+        d_.Group(href="javascript:x")
+    with pytest.raises(kingdoms.KingdomsError, match="fill"):
+        d_.Rectangle(0, 0, 1, 1, fill="x;y")
+    assert d_.clean("a\x1b\x85\u202e\u2028b") == "a\ufffd\ufffd\ufffd\ufffdb"
+    assert len(d_.clean("x" * 10**6)) == d_.MAX_TEXT
+
+
+def test_player_replay_page_hides_the_seed(tmp_path: Path) -> None:
+    """The seed rebuilds every hidden card: only the page of everything shows it."""
+    g = played("battleline", 987654321, 20)
+    rec = tmp_path / "game.json"
+    rec.write_text(g.record().to_json(), encoding="utf-8")
+    for player in (0, 1):
+        page = tmp_path / f"p{player}.html"
+        assert main(["view", str(rec), "--player", str(player), "-o", str(page)]) == 0
+        assert "987654321" not in page.read_text(encoding="utf-8")
+    page = tmp_path / "all.html"
+    assert main(["view", str(rec), "-o", str(page)]) == 0
+    assert "seed 987654321" in page.read_text(encoding="utf-8")
+
+
+def test_long_zinordia_replay_page_is_bounded() -> None:
+    """Plies share their pictures' elements: a 4-player Zinordia game of a few thousand
+    actions is a few MB, not tens; past MAX_PAGE_BYTES the page is refused."""
+    from _markup import check_page
+    from kingdoms._svg import replay
+
+    g = kingdoms.new_game("zinordia", seed=5, mode="free_for_all", players=4, max_rounds=1000)
+    while not g.is_terminal and len(g.record().actions) < 800:
+        acts = g.legal_actions()
+        g.apply(acts[len(g.record().actions) * 7 % len(acts)])
+    page = replay.replay_html(g.record())
+    per_ply = len(page) / (len(g.record().actions) + 1)
+    assert per_ply < 2_000, per_ply  # a ply's full picture is about 15,000 bytes
+    pictures = check_page(page)
+    assert len(pictures) == len(g.record().actions) + 1
+    assert pictures[-1] == g.svg()
+    old = replay.MAX_PAGE_BYTES
+    try:
+        replay.MAX_PAGE_BYTES = 100_000
+        with pytest.raises(kingdoms.KingdomsError, match="larger than"):
+            replay.replay_html(g.record())
+    finally:
+        replay.MAX_PAGE_BYTES = old
+
+
+def test_picture_caches_are_keyed_by_a_hash_and_bounded() -> None:
+    from kingdoms._svg import strifull, zinordia
+
+    for i in range(12):
+        kingdoms.new_game("zinordia", seed=i, max_rounds=10 + i).svg()
+    store = zinordia._map.store  # type: ignore[attr-defined]
+    assert 0 < len(store) <= 8
+    assert all(isinstance(k, bytes) and len(k) == 32 for k in store)
+    kingdoms.new_game("strifull", seed=1).svg()
+    assert all(isinstance(k, bytes) for k in strifull._cards.store)  # type: ignore[attr-defined]
+
+
+ALL_GAMES = ["battleline", "strifull", "arte", "zinordia"]
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_a_seats_picture_render_and_page_are_identical_across_resample_hidden(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bytes a seat receives (its picture, its text rendering, its replay page) are the
+    same for every state `resample_hidden` can draw from its view, at random positions of
+    random games (issue 51)."""
+    import random
+
+    from kingdoms._svg import replay
+
+    rng = random.Random(f"resample {name}")
+    for _ in range(2):
+        g = kingdoms.new_game(name, seed=rng.randrange(2**32))
+        along = [g.clone()]
+        for _ in range(rng.randrange(10, 45)):
+            if g.is_terminal:
+                break
+            g.apply(rng.choice(g.legal_actions()))
+            along.append(g.clone())
+        for at in rng.sample(range(len(along)), 3):
+            h = along[at]
+            for p in range(h.num_players):
+                mine = (h.svg(p), h.render(p))
+                for s in range(4):
+                    r = h.resample_hidden(p, rng.randrange(2**32))
+                    assert (r.svg(p), r.render(p)) == mine, (at, p, s)
+        record = g.record()
+        real = replay.positions
+        for p in range(g.num_players):
+            page = replay.replay_html(record, p)
+            assert str(record.seed) not in page.split("<svg", 1)[0]
+
+            def resampled(
+                record: Any, player: Any, p: int = p, along: list[Any] = along, real: Any = real
+            ) -> Any:
+                for i, (move, _) in enumerate(real(record, player)):
+                    yield move, along[i].resample_hidden(p, rng.randrange(2**32)).svg(p)
+
+            monkeypatch.setattr(replay, "positions", resampled)
+            assert replay.replay_html(record, p) == page
+            monkeypatch.setattr(replay, "positions", real)
+
+
+@pytest.mark.parametrize("game", ["strifull", "arte", "zinordia"])
+@pytest.mark.parametrize("bad", ["\x1b]0;pwned\x07", "\u202eevil", "nel\x85", "x" * 100])
+def test_content_names_must_be_printable_text(game: str, bad: str) -> None:
+    """Card, faction, Star and ability names reach terminals and pictures: a name with a
+    control character, a bidi override or over the length limit is refused at load, with
+    the field named and the name not quoted (issue 51)."""
+    from kingdoms import arte, strifull, zinordia
+
+    if game == "strifull":
+        text = "\n".join(strifull.reference_files().values())
+        load: Any = lambda t: strifull.Strifull(seed=1, cards_toml=t)
+    elif game == "arte":
+        text = "\n".join(arte.reference_files().values())
+        load = lambda t: arte.Arte(seed=1, cards_toml=t)
+    else:
+        text = zinordia.reference_files()["roster.toml"]
+        load = lambda t: zinordia.Zinordia(seed=1, roster_toml=t)
+    names = re.findall(r'^name = "(.*)"$', text, flags=re.MULTILINE)
+    target = names[len(names) // 2]
+    hostile = text.replace(f'name = "{target}"', f"name = {json.dumps(bad)}", 1)
+    with pytest.raises(kingdoms.DataError, match="name") as e:
+        load(hostile)
+    assert bad not in str(e.value) and "\x1b" not in str(e.value)
+    load(text.replace(f'name = "{target}"', 'name = "<b>\\"ok\\" & fine</b>"', 1)).svg()
+
+
+def test_terminal_text_from_data_carries_no_control_characters() -> None:
+    """`kingdoms play` prints every rendering and move through `colour`, which goes through
+    the one sanitiser: no ESC sequence (title, colours, clearing) reaches the terminal."""
+    from kingdoms._cli_play import colour
+    from kingdoms._text import terminal
+
+    shown = colour("battleline", "R10 \x1b]0;pwned\x07\x1b[2J \u202eevil\nG3 \x85").plain
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]", shown), repr(shown)
+    assert shown.count("\n") == 1 and "R10" in shown and "G3" in shown
+    assert terminal("a\nb\tc") == "a\nb\ufffdc"

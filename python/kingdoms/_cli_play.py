@@ -24,6 +24,7 @@ from rich.text import Text
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
 from kingdoms._subprocess import Forfeit
+from kingdoms._text import terminal
 from kingdoms.agents import ISMCTS, AgentLike, RustAgent, parse
 
 HUMAN = "human"
@@ -128,7 +129,9 @@ def make_console(color: str) -> Console:
 
 
 def colour(game: str, text: str) -> Text:
-    """`text` with each card token styled by its suit (plain where the game has no suits)."""
+    """`text` with each card token styled by its suit (plain where the game has no suits);
+    every rendering and notation shown goes through here, so through the one sanitiser."""
+    text = terminal(text)
     out = Text(text)
     pattern, styles = SUITS.get(game, (None, {}))
     if pattern is not None:

@@ -3,7 +3,7 @@ and the one layer every picture and page is written through.
 
 Every element, attribute and text of a picture is made here (the drawers never write markup
 themselves): elements are built with the standard library's ElementTree, which escapes
-attribute values and text; every string from data first goes through :func:`clean`
+attribute values and text; every string from data first goes through :func:`clean` (``kingdoms._text``)
 (control characters, bidi overrides and non-characters become U+FFFD, long text is cut);
 every ``fill``/``stroke`` goes through :func:`colour` (a fixed grammar); element and
 attribute names come from a fixed allowlist. So no data can add an element, an attribute or
@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from kingdoms._kingdoms import KingdomsError
+from kingdoms._text import MAX_TEXT, clean
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#1d1d1f"
@@ -32,16 +33,6 @@ TABLE = "#f4efe4"
 PANEL = "#e6dcc6"
 HIGHLIGHT = "#ffd400"
 ARROW = "#e4572e"
-
-#: Longest text of one element, in characters (longer text is cut with "…").
-MAX_TEXT = 400
-
-# C0 and C1 controls, DEL, bidi marks/overrides/isolates, line and paragraph separators,
-# lone surrogates and the two non-characters XML forbids.
-_UNPRINTABLE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff\ufffe\uffff]"
-)
 
 #: The colour names a picture accepts besides ``#rgb`` and ``#rrggbb`` (CSS's basic names).
 NAMED_COLOURS = frozenset(
@@ -119,16 +110,9 @@ _ATTRIBUTES = frozenset(
     ]
 )
 _COLOUR_ATTRIBUTES = frozenset({"fill", "stroke"})
-
-
-def clean(s: object, limit: int = MAX_TEXT) -> str:
-    """``s`` as printable text: control characters, bidi controls, separators and
-    non-characters replaced by U+FFFD, cut to ``limit`` characters. The one sanitiser of
-    text from data, for pictures, pages and the terminal."""
-    t = str(s)
-    if len(t) > limit:
-        t = t[: limit - 1] + "…"
-    return _UNPRINTABLE.sub("\ufffd", t)
+_KEYWORD_ATTRIBUTES = frozenset(
+    {"text-anchor", "dominant-baseline", "font-weight", "stroke-linecap", "stroke-linejoin"}
+)
 
 
 def colour(value: object, where: str = "colour") -> str:
@@ -232,6 +216,8 @@ class Element:
             self.attrs[name] = number(value)
         elif name in _COLOUR_ATTRIBUTES:
             self.attrs[name] = colour(value, name)
+        elif name in _KEYWORD_ATTRIBUTES and not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", str(value)):
+            raise ValueError(f"attribute {name!r} takes a keyword, got {str(value)[:40]!r}")
         else:
             self.attrs[name] = clean(value)
 

@@ -7,6 +7,8 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from kingdoms._text import clean
+
 
 def _pct(x: float) -> str:
     return "–" if math.isnan(x) else f"{100 * x:.1f}%"
@@ -14,13 +16,13 @@ def _pct(x: float) -> str:
 
 def tournament_html(result: Any) -> str:
     """The standings (best Elo first) and the pairwise scores as an HTML table, built with
-    ElementTree (names are escaped by it)."""
-    names = [str(n) for n in result.names]
+    ElementTree (names are escaped by it, after kingdoms._svg._draw.clean)."""
+    names = [clean(n) for n in result.names]
     order = list(result.ranking())
     table = ET.Element("table", {"class": "kingdoms-tournament"})
-    ET.SubElement(
-        table, "caption"
-    ).text = f"{result.game}: {result.games} games, {result.pairing}, seed {result.seed}"
+    ET.SubElement(table, "caption").text = clean(
+        f"{result.game}: {result.games} games, {result.pairing}, seed {result.seed}"
+    )
     head = ET.SubElement(ET.SubElement(table, "thead"), "tr")
     for label in ("#", "agent", "Elo", "95% interval", "W", "D", "L", "score"):
         ET.SubElement(head, "th").text = label

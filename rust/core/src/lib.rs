@@ -16,6 +16,7 @@ pub mod rng;
 pub mod session;
 pub mod simulate;
 pub mod strifull;
+pub mod text;
 pub mod zinordia;
 
 pub use error::{Error, Result};

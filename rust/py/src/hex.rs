@@ -1136,8 +1136,8 @@ impl PyHexMap {
         &self.inner.name
     }
     #[setter]
-    fn set_name(&mut self, name: Text) {
-        self.inner.name = name.into_string();
+    fn set_name(&mut self, name: Text) -> PyResult<()> {
+        self.inner.set_name(&name.into_string()).py()
     }
     #[getter]
     fn orientation(&self) -> &'static str {

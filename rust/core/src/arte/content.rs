@@ -108,11 +108,8 @@ struct Name(String);
 impl TryFrom<String> for Name {
     type Error = String;
     fn try_from(s: String) -> std::result::Result<Name, String> {
-        if s.trim().is_empty() || s.chars().count() > MAX_NAME {
-            return Err(format!(
-                "expected a non-empty name of at most {MAX_NAME} characters"
-            ));
-        }
+        crate::text::check_name(&s, MAX_NAME)
+            .map_err(|why| format!("expected a name of at most {MAX_NAME} characters: {why}"))?;
         Ok(Name(s))
     }
 }

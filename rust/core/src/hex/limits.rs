@@ -9,6 +9,7 @@
 //!   `MAX_LENGTH` steps. Results are lists the caller holds in memory, so they are bounded.
 //! - Map pictures: the text form of a map is at most `MAX_PICTURE_CHARS` characters.
 //! - Field of view: at most `MAX_SIGHT_STEPS` hex steps of lines traced per call.
+//! - Names (of the map, terrains, tags): printable text of at most `MAX_NAME` characters.
 
 use super::coords::Hex;
 use crate::error::{Error, Result};
@@ -24,6 +25,9 @@ pub const MAX_LENGTH: i64 = 100_000;
 pub const MAX_PICTURE_CHARS: u64 = 1 << 26;
 /// Most hex steps of sight lines one field-of-view call may trace.
 pub const MAX_SIGHT_STEPS: u64 = 1 << 30;
+/// Longest map, terrain or tag name, in characters (names are printable text:
+/// [`crate::text::check_name`]).
+pub const MAX_NAME: usize = 64;
 /// Longest piece of user input quoted in an error message, in characters.
 pub const MAX_QUOTE: usize = 40;
 

@@ -169,7 +169,9 @@ impl HexMap {
                 format!("{} terrain kinds; at most {MAX_TERRAINS}", terrains.len()),
             ));
         }
-        for t in &terrains {
+        for (i, t) in terrains.iter().enumerate() {
+            crate::text::check_name(&t.name, super::limits::MAX_NAME)
+                .map_err(|m| Error::data(format!("map, terrain {}, name", i + 1), m))?;
             check_cost(t.cost).map_err(|m| {
                 Error::data(format!("terrain {}", super::limits::quoted(&t.name)), m)
             })?;
@@ -619,7 +621,19 @@ impl HexMap {
         (self.fixed.cost[c] != self.terrain_cost(t)).then_some(self.fixed.cost[c])
     }
 
+    /// Set the map's name: empty (no name) or printable text of at most
+    /// [`super::limits::MAX_NAME`] characters.
+    pub fn set_name(&mut self, name: &str) -> Result<()> {
+        if !name.is_empty() {
+            crate::text::check_name(name, super::limits::MAX_NAME)
+                .map_err(|m| Error::data("map name", m))?;
+        }
+        self.name = name.to_string();
+        Ok(())
+    }
+
     pub fn add_tag(&mut self, h: Hex, tag: &str) -> Result<()> {
+        crate::text::check_name(tag, super::limits::MAX_NAME).map_err(|m| Error::data("tag", m))?;
         let c = self.need(h)?;
         let f = self.fixed_mut();
         let i = match f.tag_names.iter().position(|t| t == tag) {

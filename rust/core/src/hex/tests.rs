@@ -695,3 +695,46 @@ fn occupied_bits_follow_the_occupants() {
         }
     }
 }
+
+#[test]
+fn names_in_maps_are_printable_text() {
+    // a TOML basic string: every character outside printable ASCII as \uXXXX
+    let q = |s: &str| {
+        let body: String = s
+            .chars()
+            .map(|c| match c {
+                '"' | '\\' => format!("\\{c}"),
+                ' '..='~' => c.to_string(),
+                c => format!("\\u{:04X}", c as u32),
+            })
+            .collect();
+        format!("\"{body}\"")
+    };
+    let map = |name: &str, terrain: &str, tag: &str| {
+        let (name, terrain, tag) = (q(name), q(terrain), q(tag));
+        format!(
+            "name = {name}\npicture = '''\n . x\n'''\n[legend]\n\".\" = \"plain\"\n\"x\" = {{ terrain = {terrain}, tags = [{tag}] }}\n[terrain]\nplain = {{}}\n{terrain} = {{}}\n"
+        )
+    };
+    let ok = text::parse(&map("<b>\"x\"</b> & ★", "mud <i>", "start"), "m").unwrap();
+    assert_eq!(ok.name, "<b>\"x\"</b> & ★");
+    for (text, field, code) in [
+        (map("a\u{1b}[2J", "mud", "t"), "m name", "U+001B"),
+        (map("a", "\u{202e}mud", "t"), "[terrain.", "U+202E"),
+        (map("a", "mud", "t\u{85}"), "m tag", "U+0085"),
+    ] {
+        let e = text::parse(&text, "m").unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains(code), "{e}");
+        assert!(!e.contains('\u{1b}') && !e.contains('\u{85}'), "{e}");
+    }
+    let mut m = ok.clone();
+    assert!(m.set_name(&"x".repeat(65)).is_err());
+    assert!(m.set_name("").is_ok());
+    assert!(m.add_tag(Hex::new(0, 0), "a\u{7}").is_err());
+    assert!(HexMap::new(
+        vec![Terrain::new("a\tb", 1, true, false)],
+        &[(Hex::ZERO, 0)],
+        Orientation::Pointy
+    )
+    .is_err());
+}

@@ -231,6 +231,12 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
                 "\"void\" is reserved for cells that are not zones",
             ));
         }
+        crate::text::check_name(name, super::limits::MAX_NAME).map_err(|m| {
+            Error::data(
+                format!("{source} [terrain.{}]", quoted(name)),
+                format!("the name {m}"),
+            )
+        })?;
         if !(1..=super::map::MAX_COST).contains(&t.cost) {
             return Err(Error::data(
                 format!("{source} [terrain.{}]", short(name)),
@@ -338,7 +344,8 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
     }
     let zones: Vec<(Hex, usize)> = cells.iter().map(|(h, t, _)| (*h, *t)).collect();
     let mut map = HexMap::new(terrains, &zones, orientation).map_err(|e| retag(e, source))?;
-    map.name = raw.name.clone();
+    map.set_name(&raw.name)
+        .map_err(|e| Error::data(format!("{source} name"), inner(e)))?;
     map.set_symbols(symbols);
     let mut tagcount = std::collections::BTreeSet::new();
     for (h, _, tags) in &cells {
@@ -350,7 +357,8 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
                     format!("more than {MAX_TAGS} distinct tags"),
                 ));
             }
-            map.add_tag(*h, tag).map_err(|e| retag(e, source))?;
+            map.add_tag(*h, tag)
+                .map_err(|e| Error::data(format!("{source} tag"), inner(e)))?;
         }
     }
     for z in &raw.zones {

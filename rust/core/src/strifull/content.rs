@@ -409,19 +409,19 @@ impl TryFrom<String> for Id {
     }
 }
 
-/// A display name: not blank.
+/// A display name: printable text, not blank, at most [`MAX_NAME`] characters.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(try_from = "String")]
 struct Name(String);
 
+/// Longest card, brigade and faction name, in characters.
+const MAX_NAME: usize = 64;
+
 impl TryFrom<String> for Name {
-    type Error = &'static str;
-    fn try_from(s: String) -> std::result::Result<Self, &'static str> {
-        if s.trim().is_empty() {
-            Err("must not be empty")
-        } else {
-            Ok(Name(s))
-        }
+    type Error = String;
+    fn try_from(s: String) -> std::result::Result<Self, String> {
+        crate::text::check_name(&s, MAX_NAME)?;
+        Ok(Name(s))
     }
 }
 

@@ -687,9 +687,7 @@ impl Ability {
                 "must be 1 to 32 characters of a-z, 0-9 and _",
             ));
         }
-        if self.name.trim().is_empty() || self.name.chars().count() > 48 {
-            return Err(problem("name", "must be 1 to 48 characters"));
-        }
+        crate::text::check_name(&self.name, 48).map_err(|why| problem("name", why))?;
         if self.cost > MAX_AMOUNT {
             return Err(problem("cost", format!("at most {MAX_AMOUNT}")));
         }

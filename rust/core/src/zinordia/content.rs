@@ -115,9 +115,7 @@ impl Star {
                 "must be 1 to 32 characters of a-z, 0-9 and _".into(),
             ));
         }
-        if self.name.trim().is_empty() || self.name.chars().count() > 48 {
-            return Err((None, "name".into(), "must be 1 to 48 characters".into()));
-        }
+        crate::text::check_name(&self.name, 48).map_err(|why| (None, "name".into(), why))?;
         for ((field, lo, hi), v) in STAR_BOUNDS.iter().zip(self.values()) {
             if v < *lo || v > *hi {
                 return Err((None, (*field).into(), format!("must be {lo} to {hi}")));
@@ -553,6 +551,7 @@ fn validate_mode(
     maps: &[GameMap],
 ) -> std::result::Result<(), Problem> {
     check_id(&mode.id).map_err(|why| ("id".to_string(), why))?;
+    crate::text::check_name(&mode.name, 48).map_err(|why| ("name".to_string(), why))?;
     let bad = |f: &str, why: String| Err((f.to_string(), why));
     if mode.players.is_empty()
         || mode
