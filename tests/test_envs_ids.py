@@ -125,3 +125,31 @@ def test_the_vector_env_refuses_float_actions() -> None:
     with pytest.raises(TypeError, match="integer ids"):
         envs.step(ids.astype(np.float64))
     envs.step(ids)  # the float attempt changed nothing: the same ids are still legal
+
+
+def test_illegal_action_behaves_the_same_in_the_single_and_vector_envs() -> None:
+    vec = BatchVectorEnv(GAMES[0], 3, seed=4)
+    obs, infos = vec.reset(seed=4)
+    mask = infos["action_mask"]
+    ids = np.argmax(mask, 1)
+    ids[0] = int(np.flatnonzero(~mask[0])[0])  # game 0: an illegal id
+    _, rewards, terminations, _, step_infos = vec.step(ids)
+    single = SingleAgentEnv(GAMES[0], illegal_action="lose")
+    _, info = single.reset(seed=0)
+    _, reward, terminated, _, info = single.step(int(np.flatnonzero(~info["action_mask"])[0]))
+    # the same outcome in both: a loss for the mover, the episode over, flagged
+    assert (rewards[0], terminations[0]) == (reward, terminated) == (-1.0, True)
+    assert info["illegal_action"] and list(step_infos["illegal_action"]) == [True, False, False]
+    assert (step_infos["final_obs"][0] == obs[0]).all()  # the game as it was, mover's view
+    assert list(step_infos["returns"][0]) == [-1.0, 0.0] and not terminations[1:].any()
+    assert vec.batch.episodes == 1
+    # "raise": refused, nothing played, in both
+    strict = BatchVectorEnv(GAMES[0], 3, seed=4, illegal_action="raise")
+    strict.reset(seed=4)
+    with pytest.raises(kingdoms.IllegalActionError):
+        strict.step(ids)
+    assert strict.batch.episodes == 0
+    with pytest.raises(ValueError, match="from 0 to"):
+        vec.step(np.full(3, vec.batch.num_actions))
+    with pytest.raises(ValueError, match="illegal_action"):
+        BatchVectorEnv(GAMES[0], 2, illegal_action="ignore")  # type: ignore[arg-type]

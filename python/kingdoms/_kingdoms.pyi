@@ -908,6 +908,7 @@ class Batch:
         threads: int | None = None,
         obs_dtype: str | None = None,
         mask: str | None = None,
+        illegal_action: str | None = None,
         **options: Any,
     ) -> Batch: ...
     @property

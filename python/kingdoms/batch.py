@@ -150,7 +150,9 @@ class Batch:
 
     ``obs_dtype``: ``np.float32`` (the default), or ``np.uint8`` for the compact
     observation of a game that has one (Battle Line). ``mask``: ``"bool"`` (the default, a
-    flag per action id) or ``"bits"`` (packed eight ids a byte, every game). See the
+    flag per action id) or ``"bits"`` (packed eight ids a byte, every game).
+    ``illegal_action``: ``"raise"`` (the default: an illegal id refuses the whole step) or
+    ``"lose"`` (that game ends as a loss for its mover, return -1, and restarts). See the
     module's docstring."""
 
     def __init__(
@@ -164,6 +166,7 @@ class Batch:
         threads: int | None = None,
         obs_dtype: npt.DTypeLike = np.float32,
         mask: str = "bool",
+        illegal_action: str = "raise",
         **options: Any,
     ) -> None:
         try:
@@ -179,6 +182,7 @@ class Batch:
             threads=threads,
             obs_dtype=dtype,
             mask=mask,
+            illegal_action=illegal_action,
             **options,
         )
 
@@ -286,7 +290,8 @@ class Batch:
     def step(self, actions: npt.ArrayLike, out: Step | None = None) -> Step:
         """Play ``actions[i]`` (an action id) in game ``i``. Every action is checked first:
         an illegal one raises :class:`~kingdoms.IllegalActionError` naming the game and
-        the id, and nothing is played.
+        the id, and nothing is played (with ``illegal_action="lose"``, that game ends as a
+        loss for its mover instead). Float ids raise ``TypeError``.
 
         With ``out`` (from :meth:`buffers`, or any C-contiguous arrays of those shapes and
         dtypes) the results are written into it and it is returned: nothing is allocated."""

@@ -20,8 +20,12 @@ until a game ends); ``infos["returns"]`` has every player's. With ``opponent`` (
 agent) the learner plays ``seat`` (None: alternating) and the opponent's replies happen
 inside ``step``; the reward is the learner's return.
 
-``infos["action_mask"]`` (bool, ``(num_envs, num_actions)``) says which ids are legal; an
-illegal id raises :class:`kingdoms.IllegalActionError` and nothing is played.
+``infos["action_mask"]`` (bool, ``(num_envs, num_actions)``) says which ids are legal. An
+illegal id, as in :class:`~kingdoms.envs.SingleAgentEnv`: with ``illegal_action="lose"`` (the
+default, so that tools sampling unmasked actions work) that game ends as a loss for the
+player who gave it (reward -1, terminated, ``infos["illegal_action"]`` True in its row) and
+restarts; with ``"raise"`` it raises :class:`kingdoms.IllegalActionError` and nothing is
+played. An id out of range raises ``ValueError``, a float id ``TypeError``.
 
 ``copy=False`` returns the same arrays every step (overwritten by the next): fastest, for
 loops that copy what they keep. Observations are bounded by
@@ -32,7 +36,7 @@ compact observation (:mod:`kingdoms.batch`): a uint8 ``Box`` of those bounds tim
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -67,8 +71,11 @@ class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
         threads: int | None = None,
         copy: bool = True,
         obs_dtype: npt.DTypeLike = np.float32,
+        illegal_action: Literal["lose", "raise"] = "lose",
         **options: Any,
     ) -> None:
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if "mask" in options:
             # Gymnasium's vector envs hand out bool masks; packed ones are Batch's option.
             raise TypeError(
@@ -83,8 +90,10 @@ class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
             seat=seat,
             threads=threads,
             obs_dtype=obs_dtype,
+            illegal_action=illegal_action,
             **options,
         )
+        self.illegal_action = illegal_action
         self.num_envs = num_envs
         self.copy = copy
         self.opponent = opponent
@@ -100,7 +109,8 @@ class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._out = self.batch.buffers()
-        self._player = self.batch.observe().player
+        first = self.batch.observe()
+        self._player, self._mask = first.player, first.mask
         self._rows = np.arange(num_envs)
 
     def reset(
@@ -110,20 +120,33 @@ class BatchVectorEnv(VectorEnv[Obs, Arr, Arr]):
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise TypeError("seed must be one int for the whole batch (or None)")
         obs, mask, player = self.batch.reset(None if seed is None else int(seed))
-        self._player = player
+        self._player, self._mask = player, mask
         return obs, {"action_mask": mask, "player": player}
 
     def step(self, actions: npt.ArrayLike) -> tuple[Obs, Arr, Arr, Arr, dict[str, Any]]:
         # Who moves in this step: the player to move (with an opponent, the learner).
         mover = self._player.copy()
-        out = self.batch.step(actions, out=self._out)
+        ids = np.asarray(actions)
+        if ids.dtype.kind not in "iu":  # a float id is refused, never truncated
+            raise TypeError(f"actions must be integer ids, got dtype {ids.dtype}")
+        illegal = None
+        if self.illegal_action == "lose":
+            if ids.shape != (self.num_envs,):
+                raise ValueError(f"actions must be one id per game, shape ({self.num_envs},)")
+            n = self.batch.num_actions
+            if ((ids < 0) | (ids >= n)).any():
+                raise ValueError(f"actions must be ids from 0 to {n - 1}")
+            illegal = ~self._mask[self._rows, ids]  # this step's mask, before it is rewritten
+        out = self.batch.step(ids, out=self._out)
         rewards = out.rewards[self._rows, mover]
-        self._player = out.player.copy()
+        self._player, self._mask = out.player.copy(), out.mask
         infos: dict[str, Any] = {
             "action_mask": out.mask,
             "player": out.player,
             "returns": out.rewards,
         }
+        if illegal is not None and illegal.any():
+            infos["illegal_action"] = infos["_illegal_action"] = illegal
         if out.dones.any():
             infos["final_obs"] = out.final_obs
             infos["_final_obs"] = out.dones

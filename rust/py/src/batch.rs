@@ -297,9 +297,9 @@ impl PyBatch {
 #[pymethods]
 impl PyBatch {
     #[new]
-    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, obs_dtype=None, mask=None, **options))]
+    #[pyo3(signature = (game, num_games, seed=Whole::ZERO, *, opponent=None, seat=None, threads=None, obs_dtype=None, mask=None, illegal_action=None, **options))]
     #[pyo3(
-        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, obs_dtype=None, mask=None, **options)"
+        text_signature = "(game, num_games, seed=0, *, opponent=None, seat=None, threads=None, obs_dtype=None, mask=None, illegal_action=None, **options)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -312,8 +312,20 @@ impl PyBatch {
         threads: Option<Whole>,
         obs_dtype: Option<Text>,
         mask: Option<Text>,
+        illegal_action: Option<Text>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let forfeit = match illegal_action.as_deref() {
+            None | Some("raise") => false,
+            Some("lose") => true,
+            Some(other) => {
+                return Err(crate::errors::to_py(Error::invalid(format!(
+                    "illegal_action must be 'raise' (the step is refused) or 'lose' (the game \
+                     ends as a loss for its mover), not {:?}",
+                    other.chars().take(40).collect::<String>()
+                ))))
+            }
+        };
         let packed = match mask.as_deref() {
             None | Some("bool") => false,
             Some("bits") => true,
@@ -354,9 +366,10 @@ impl PyBatch {
                 "seat is the learner's seat against an opponent: give opponent= too",
             ));
         }
-        let inner = py
+        let mut inner = py
             .detach(|| new_dyn(game, &options, num_games, seed, opponent, seat, threads))
             .py()?;
+        inner.set_forfeit_illegal(forfeit);
         let divisors = inner.observation_divisors();
         if compact && divisors.is_none() {
             return Err(crate::errors::to_py(Error::invalid(format!(

@@ -259,6 +259,9 @@ pub struct Batch<G: Game> {
     /// Threads stepping a large batch (the workers of `pool`).
     threads: usize,
     pool: Option<rayon::ThreadPool>,
+    /// An illegal action ends its game as a loss for the mover (`true`) instead of
+    /// refusing the whole step (`false`, the default); see [`Batch::set_forfeit_illegal`].
+    forfeit_illegal: bool,
 }
 
 impl<G: Game> Env<G> {
@@ -461,6 +464,7 @@ impl<G: Game> Batch<G> {
             divisors: probe.observation_divisors(),
             num_players,
             pool,
+            forfeit_illegal: false,
         };
         for i in 0..n {
             let mut env = Env {
@@ -654,6 +658,13 @@ impl<G: Game> Batch<G> {
         })
     }
 
+    /// With `on`, `step` no longer refuses an illegal action: the game where it was given ends
+    /// as a loss for the player who gave it (return -1, the others 0), its final observation
+    /// is that player's, and it restarts, as a game that ends by the rules does.
+    pub fn set_forfeit_illegal(&mut self, on: bool) {
+        self.forfeit_illegal = on;
+    }
+
     /// Play `actions[i]` (an action id) in game `i`, then the opponent's replies; games that
     /// end write their returns to `rewards[i * players ..]`, set `dones[i]`, write their
     /// final observation to `v.final_obs` (when given) and restart.
@@ -689,12 +700,19 @@ impl<G: Game> Batch<G> {
             return Err(Error::invalid("batch: output buffers have the wrong sizes"));
         }
         let words = self.words;
+        // The games whose action is illegal, when they forfeit (empty otherwise).
+        let mut forfeits: Vec<bool> = Vec::new();
         for (i, (env, &id)) in self.envs.iter().zip(actions).enumerate() {
             let bits = self
                 .bits
                 .get(i * words..(i + 1) * words)
                 .unwrap_or_default();
-            if !env.is_legal(id, bits) {
+            let legal = env.is_legal(id, bits);
+            if self.forfeit_illegal {
+                forfeits.push(!legal);
+                continue;
+            }
+            if !legal {
                 let g = &env.session.game;
                 let what = usize::try_from(id)
                     .ok()
@@ -717,14 +735,30 @@ impl<G: Game> Batch<G> {
             self.learner_seat,
         );
         self.each(v, rewards, dones, |i, env, mut out| {
+            // The observer of the final observation: whoever moves now (the learner, with
+            // an opponent).
+            let mover = env.session.game.current_player().unwrap_or(0);
+            if forfeits.get(i).copied().unwrap_or(false) {
+                out.rewards.fill(0.0);
+                if let Some(r) = out.rewards.get_mut(mover) {
+                    *r = -1.0;
+                }
+                if let Some(d) = out.done.as_deref_mut() {
+                    *d = true;
+                }
+                if !out.final_obs.is_empty() {
+                    T::observe(&env.session.game, mover, out.final_obs);
+                }
+                env.finished += 1;
+                env.start(&options, opp.as_ref(), seat, i)?;
+                env.write(&mut out, zeroed);
+                return Ok(());
+            }
             let a = env
                 .session
                 .game
                 .action_from_id(actions[i] as usize)
                 .ok_or_else(|| Error::invalid("batch: action vanished"))?;
-            // The observer of the final observation: whoever moves now (the learner, with
-            // an opponent).
-            let mover = env.session.game.current_player().unwrap_or(0);
             // Checked above against the legal list of this very state: play it without
             // running the rules' checks a second time.
             env.session.apply_unchecked(a);
@@ -808,6 +842,8 @@ pub trait DynBatch: Send {
         rewards: &mut [f32],
         dones: &mut [bool],
     ) -> Result<()>;
+    /// See [`Batch::set_forfeit_illegal`].
+    fn set_forfeit_illegal(&mut self, on: bool);
     /// A copy of game `i`, as a game object.
     fn game(&self, i: usize) -> Result<Box<dyn DynGame>>;
     fn learners(&self) -> Vec<usize>;
@@ -861,6 +897,9 @@ impl<G: Game> DynBatch for Batch<G> {
             AnyViews::F32(v) => self.step_as(actions, v, rewards, dones),
             AnyViews::U8(v) => self.step_as(actions, v, rewards, dones),
         }
+    }
+    fn set_forfeit_illegal(&mut self, on: bool) {
+        Batch::set_forfeit_illegal(self, on);
     }
     fn game(&self, i: usize) -> Result<Box<dyn DynGame>> {
         self.session(i)
