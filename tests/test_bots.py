@@ -223,6 +223,10 @@ BAD_BOTS = {
     "sleep": ("time.sleep(30)", "did not answer within"),
     "garbage": ("print('hello \\x1b[31m', flush=True)", "not JSON"),
     "shape": ("print(json.dumps([1, 2]), flush=True)", '"action"'),
+    "twice": (
+        "a = request['legal'][0]['id']; print(json.dumps({'action': a}), json.dumps({'action': a}), sep='\\n', flush=True)",
+        "more than one",
+    ),
     "illegal": ("print(json.dumps({'action': 10**6}), flush=True)", "not a legal action"),
     "flood": (
         f"sys.stdout.write('x' * {MAX_ANSWER * 2}); sys.stdout.flush(); time.sleep(30)",
@@ -400,6 +404,16 @@ def test_a_secret_pick_and_a_scout_return_read_as_secret() -> None:
     b = kingdoms.new_game("battleline", seed=3)
     card = b.legal_actions()[0]
     assert seen_move(b, card, 1) == str(card)  # a card played is seen by both
+    # Battle Line seed 5, random moves (random.Random(1)): a Scout's return at ply 24
+    rng = random.Random(1)
+    b = kingdoms.new_game("battleline", seed=5)
+    while not any(str(a).startswith("return ") for a in b.legal_actions()):
+        b.apply(rng.choice(b.legal_actions()))
+    back = b.legal_actions()[0]
+    mover = b.current_player
+    assert mover is not None
+    assert seen_move(b, back, 1 - mover) == "return (secret)"
+    assert seen_move(b, back, mover) == str(back)
 
 
 def test_play_undo_draws_afresh_what_the_person_has_not_seen(
