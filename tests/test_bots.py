@@ -434,3 +434,15 @@ def test_play_undo_draws_afresh_what_the_person_has_not_seen(
         rec = kingdoms.Record.from_json(record.read_text())
         assert kingdoms.replay(rec).record().actions == rec.actions  # replayable from there
     assert differ >= 2
+
+
+def test_the_cli_tournament_lists_forfeits(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bot = " ".join(bot_script(tmp_path, "crash", "sys.exit(1)"))
+    args = ["tournament", "battleline", "--agents", f"cmd:{bot}", "random", "--games", "2"]
+    assert main([*args, "--seed", "4", "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "2 forfeits" in out
+    assert "crash.py (player 0) forfeited" in out
+    assert "closed its" in out
