@@ -163,9 +163,10 @@ class Subprocess:
             _stop(proc, grace)
 
     def _start(self) -> subprocess.Popen[bytes]:
-        if self._proc is not None and self._proc.poll() is None:
-            return self._proc
-        self._end(grace=0.0)
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                return self._proc
+            raise self._forfeit(self._gone("exited between moves"))
         try:
             proc = subprocess.Popen(
                 self.command,
@@ -254,6 +255,7 @@ class Subprocess:
         return line
 
     def _gone(self, what: str) -> str:
+        """`what`, with the bot's exit code once it has one."""
         proc = self._proc
         code = None if proc is None else proc.poll()
         if code is None and proc is not None:
