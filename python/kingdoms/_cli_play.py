@@ -299,9 +299,11 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
 
     The move's notation when the viewer's view after it tells it apart, else its kind and
     "(secret)" (Zinordia's "pick (secret)", a Scout's "return (secret)"). Decided from the
-    viewer's views alone: positions drawn from the view before the move (fixed seeds) and
-    every legal move there that leads to the view after; the same whatever the viewer
-    cannot see.
+    viewer's views alone: in positions drawn from the view before the move (fixed seeds),
+    every legal move that leads to the view after it; when they all read alike, that is
+    the move (when none does — a move that shows a card no drawn position held — the move
+    shows itself). A move whose mark on the view is not its own (Zinordia: an ability aimed
+    at an empty zone leaves no trace of its target) reads as secret too.
     """
     mover = before.current_player
     if viewer is None or mover == viewer:

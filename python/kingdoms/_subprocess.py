@@ -75,6 +75,13 @@ def _short(data: bytes | str) -> str:
     return quoted + ("..." if len(text) > 40 else "")
 
 
+def _name(args: list[str]) -> str:
+    """A short printable name for tables: the command with folders left out."""
+    text = " ".join(os.path.basename(a) or a for a in args)
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _stop(proc: subprocess.Popen[bytes], grace: float) -> None:
     """End a bot's process group and reap it: after `grace` seconds for it to exit on its
     own (its input closed), then killed."""
@@ -127,7 +134,7 @@ class Subprocess:
             raise KingdomsError(f"time_limit must be seconds in (0, 86400], not {time_limit!r}")
         self.command = args
         self.time_limit = float(time_limit)
-        self.name = name if name is not None else _short(shlex.join(args)).strip("'\"")
+        self.name = name if name is not None else _name(args)
         self.cwd = cwd
         self.stderr = stderr
         self._proc: subprocess.Popen[bytes] | None = None
@@ -156,9 +163,10 @@ class Subprocess:
             _stop(proc, grace)
 
     def _start(self) -> subprocess.Popen[bytes]:
-        if self._proc is not None and self._proc.poll() is None:
-            return self._proc
-        self._end(grace=0.0)
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                return self._proc
+            raise self._forfeit(self._gone("exited between moves"))
         try:
             proc = subprocess.Popen(
                 self.command,
@@ -204,11 +212,13 @@ class Subprocess:
 
     def _exchange(self, data: bytes) -> bytes:
         """Send one request and read one answer line within the time limit."""
+        if self._pending:
+            raise self._forfeit("sent more than one answer line")
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None
         out, inp = proc.stdin.fileno(), proc.stdout.fileno()
         deadline = time.monotonic() + self.time_limit
-        buffer = self._pending
+        buffer = b""
         with selectors.DefaultSelector() as sel:
             sel.register(inp, selectors.EVENT_READ)
             if data:
@@ -245,6 +255,7 @@ class Subprocess:
         return line
 
     def _gone(self, what: str) -> str:
+        """`what`, with the bot's exit code once it has one."""
         proc = self._proc
         code = None if proc is None else proc.poll()
         if code is None and proc is not None:

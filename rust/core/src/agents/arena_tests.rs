@@ -414,3 +414,79 @@ fn a_tournament_refuses_a_bad_or_finished_position() {
     let e = run(g.position(None).unwrap());
     assert!(e.contains("finished game"), "{e}");
 }
+
+/// Plays randomly for `moves` moves of a game, then forfeits.
+struct Quitter {
+    moves: u32,
+    gave_up: bool,
+}
+
+impl Agent<Lanes> for Quitter {
+    fn act(&mut self, game: &Lanes) -> Result<<Lanes as crate::game::Game>::Action> {
+        if self.moves == 0 {
+            self.gave_up = true;
+            return Err(Error::invalid("gave up"));
+        }
+        self.moves -= 1;
+        AgentSpec::Random { seed: 1 }.build::<Lanes>(7).act(game)
+    }
+    fn forfeited(&self) -> Option<String> {
+        self.gave_up.then(|| "no answer".to_string())
+    }
+}
+
+/// Agent 0 forfeits every game after two moves; agent 1 is random.
+struct WithQuitter;
+
+impl AgentProvider<Lanes> for WithQuitter {
+    fn pooled(&self, _agent: usize) -> bool {
+        false
+    }
+    fn build(&self, agent: usize, salt: u64) -> Result<Box<dyn Agent<Lanes>>> {
+        Ok(if agent == 0 {
+            Box::new(Quitter {
+                moves: 2,
+                gave_up: false,
+            })
+        } else {
+            AgentSpec::Random { seed: 0 }.build::<Lanes>(salt)
+        })
+    }
+}
+
+#[test]
+fn a_forfeit_loses_the_game_and_the_tournament_goes_on() {
+    let r = arena::tournament_with::<Lanes, _>(
+        &LanesOptions::default(),
+        vec!["quitter".into(), "random".into()],
+        &WithQuitter,
+        &config(4, 3, Some(1)),
+        &Progress::default(),
+        &mut unwatched,
+    )
+    .unwrap();
+    assert_eq!(r.outcomes.len(), 4);
+    for o in &r.outcomes {
+        let seat = o.seats.iter().position(|&a| a == 0).unwrap();
+        let f = o.forfeit.as_ref().unwrap();
+        assert_eq!((f.seat, f.reason.as_str()), (seat, "no answer"));
+        assert_eq!(o.returns[seat], -1.0);
+        assert_eq!(o.returns[1 - seat], 1.0);
+        assert_eq!(o.winning_agent(), Some(1));
+    }
+    assert_eq!((r.totals[0].losses, r.totals[1].wins), (4, 4));
+}
+
+#[test]
+fn agent_salts_are_keyed_and_one_way() {
+    // not the old invertible chain mix64(game_seed(seed ^ K, index) ^ seat)
+    let old = |seed: u64, index: u64, seat: u64| {
+        crate::rng::mix64(game_seed(seed ^ 0x7E57_A6E7_5A17, index) ^ seat)
+    };
+    for (seed, index, seat) in [(0, 0, 0), (1, 2, 1), (99, 5, 3)] {
+        let salt = arena::agent_salt(seed, index, seat as usize);
+        assert_ne!(salt, old(seed, index, seat));
+        assert_eq!(salt, arena::agent_salt(seed, index, seat as usize));
+    }
+    assert_ne!(arena::agent_salt(1, 0, 0), arena::agent_salt(2, 0, 0));
+}
