@@ -338,6 +338,17 @@ mod tests {
     }
 
     #[test]
+    fn reads_bytes_up_to_a_limit_and_refuses_what_read_text_refuses() {
+        let tmp = temp();
+        let p = tmp.path().join("shard.npz");
+        std::fs::write(&p, b"\xff\x00abc").unwrap();
+        assert_eq!(read_bytes(&p, 5).unwrap(), b"\xff\x00abc");
+        assert!(message(read_bytes(&p, 4)).contains("larger than the limit of 4"));
+        #[cfg(unix)]
+        assert!(message(read_bytes("/dev/zero", 1 << 30)).contains("not a regular file"));
+    }
+
+    #[test]
     fn a_long_path_is_cut_in_messages() {
         let long = "d/".repeat(500) + "x.toml";
         let m = message(read_text(&long));

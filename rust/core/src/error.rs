@@ -324,7 +324,10 @@ mod tests {
     /// characters, no control character, whatever the file held (issue 51).
     fn assert_bounded(message: &str) {
         assert!(!message.chars().any(char::is_control), "{message:?}");
-        assert!(!message.contains("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), "{message}");
+        assert!(
+            !message.contains("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+            "{message}"
+        );
         assert!(message.len() < 400, "{message}");
     }
 
@@ -358,7 +361,10 @@ mod tests {
             content_free("invalid type: integer `5`, expected a string"),
             "invalid type: integer `5`, expected a string"
         );
-        assert_eq!(content_free("a \"\\\"q\\\\\" b\u{85}"), "a \"\\\"q\\\\\" b\\u{85}");
+        assert_eq!(
+            content_free("a \"\\\"q\\\\\" b\u{85}"),
+            "a \"\\\"q\\\\\" b\\u{85}"
+        );
         assert_eq!(path_key("name"), "name");
         assert_eq!(path_key("a b"), "\"a b\"");
     }

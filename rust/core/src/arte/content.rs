@@ -185,10 +185,7 @@ pub(super) fn parse(text: &str, source: &str) -> Result<CardSet> {
     })?;
     let file: SetFile = serde_path_to_error::deserialize(de).map_err(|e| {
         let message = e.inner().message().trim();
-        Error::data(
-            place(text, source, e.path(), message),
-            message,
-        )
+        Error::data(place(text, source, e.path(), message), message)
     })?;
 
     let mut terrain = Vec::new();
