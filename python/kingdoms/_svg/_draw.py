@@ -135,6 +135,12 @@ def html_text(s: object, limit: int = MAX_TEXT) -> str:
     return html.escape(clean(s, limit), quote=True)
 
 
+def srcdoc(page: str) -> str:
+    """A whole page built here, as an ``iframe``'s ``srcdoc`` attribute value: escaped
+    whole, not cleaned or cut (its text from data was escaped when the page was built)."""
+    return html.escape(page, quote=True)
+
+
 def number(v: float) -> str:
     """A coordinate or size: at most two decimals, no exponent."""
     if not math.isfinite(v):

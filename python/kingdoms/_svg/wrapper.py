@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 
@@ -20,10 +19,11 @@ class SvgWrapper(str):
 def record_html(record: Any) -> str:
     """``record``'s replay page (``kingdoms view``), framed for a notebook: an ``iframe``
     whose ``srcdoc`` is the whole page, so its styles, ids and keys stay its own."""
+    from kingdoms._svg._draw import srcdoc
     from kingdoms._svg.replay import replay_html
 
     page = replay_html(record)
     return (
-        f'<iframe srcdoc="{html.escape(page, quote=True)}" title="replay" '
+        f'<iframe srcdoc="{srcdoc(page)}" title="replay" '
         'style="width: 100%; height: 720px; border: 1px solid #d8cfbb;"></iframe>'
     )
