@@ -131,3 +131,20 @@ def test_simulation_stats_compare_by_value() -> None:
     assert s != kingdoms.simulate("battleline", 4, 1) and s != "s"
     same = kingdoms.SimulationStats(s.games, s.wins, s.draws, s.plies, s.seconds)
     assert same == s
+
+
+@pytest.mark.parametrize("name", kingdoms.games())
+def test_an_unpickled_action_whose_id_and_notation_disagree_is_refused(name: str) -> None:
+    g = kingdoms.new_game(name, seed=4)
+    first, second = g.legal_actions()[:2]
+    assert pickle.loads(pickle.dumps(first)) == first
+    g.apply(pickle.loads(pickle.dumps(first)))  # an honest pickle plays
+    # what a pickle naming one action's id with another's notation unpickles to
+    restore, (game, ident, _) = first.__reduce__()
+    forged = restore(game, ident, str(second))
+    assert pickle.loads(pickle.dumps(forged)).id == first.id
+    h = kingdoms.new_game(name, seed=4)
+    before = h.to_json()
+    with pytest.raises(kingdoms.ArgumentError, match="not the notation"):
+        h.apply(forged)
+    assert h.to_json() == before

@@ -247,6 +247,19 @@ impl PyGame {
                 .py();
             }
             self.inner.check_id(a.id).py()?;
+            // An `Action` may come from a pickle: its notation must be this game's for its
+            // id (the notation depends on the rules options, so only the game can check).
+            if self.inner.action_notation(a.id).py()? != a.text {
+                return Err(kingdoms_core::Error::Argument {
+                    name: "action".into(),
+                    message: format!(
+                        "{:?} is not the notation of action #{} in this game",
+                        kingdoms_core::error::clip(&a.text),
+                        a.id
+                    ),
+                })
+                .py();
+            }
             Ok(a.id)
         } else if action.is_instance_of::<pyo3::types::PyString>() {
             let text: Text = action.extract()?;
