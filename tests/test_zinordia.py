@@ -22,7 +22,8 @@ SECOND_READINGS: dict[str, object] = {
     "reaction_order": "initiative",
     "untimed_buffs": "round",
     "marks_stack": True,
-    "reactions_interrupt": True,
+    "reactions_interrupt": False,
+    "ally_defeat": "pays",
 }
 
 MODE_OPTIONS = [
@@ -230,3 +231,37 @@ def test_reactions_interrupt_suspends_an_ability_in_saved_states_undo_and_replay
             back.undo(to_ply=ply)
             assert back.to_dict() == d
     assert suspended > 0
+
+
+def test_play_zinordia_screens_show_coordinates_ability_names_and_the_legend(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole game through ``kingdoms play zinordia`` (always the first move against a random
+    player): the screens show zone coordinates to type, the Stars' ability names and costs,
+    the initiative, and the map's key; the picture names the sides by letter, with a legend."""
+    import io
+    import re
+
+    from kingdoms.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5000))
+    assert main(["play", "zinordia", "--ai", "random", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out
+    assert re.search(r"^ *(s|p)?-?\d+,-?\d+ ", out, re.MULTILINE), "coordinates on the map"
+    assert "Key: q,r an empty zone" in out
+    assert "s a start zone, p a privilege zone" in out, "zones marked during placement"
+    assert "Initiative:" in out and "turn order" in out
+    import tomllib
+
+    roster = tomllib.loads(reference_files()["roster.toml"])
+    names = [a["name"] for s in roster["stars"] for a in s["abilities"]]
+    assert sum(n in out for n in names) >= 6, "ability names on the sheets"
+    assert re.search(r"Armadura \d+/\d+", out) and "Âmago, range" in out
+    g = Zinordia(seed=4)
+    while not g.is_terminal:
+        g.apply(g.legal_actions()[0])
+    svg = g.svg()
+    assert "V Vida" in svg and "Ar Armadura" in svg
+    assert "team" not in svg.split("</text>")[0], "sides by letter in the title"
+    assert re.search(r">-?\d+,-?\d+<", svg), "coordinates on the zones"

@@ -66,6 +66,7 @@ def main() -> int:
     screenshot(sk.svg(0), "strifull.png")
     ar = played("arte", 5, 45)
     screenshot(ar.svg(0), "arte.png")
+    screenshot(played("zinordia", 4, 60).svg(), "zinordia.png")
     for orientation, picture in (
         ("pointy", "\n . . . . . .\n. . # # . . .\n . ~ ~ . . .\n. . . # . . .\n . . . . . .\n"),
         (

@@ -274,6 +274,7 @@ class ZinordiaOptions(TypedDict, total=False):
     untimed_buffs: Literal["turn", "round"]
     marks_stack: bool
     reactions_interrupt: bool
+    ally_defeat: Literal["lost", "pays"]
 
 
 class ZinordiaEffectStat(TypedDict):

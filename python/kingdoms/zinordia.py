@@ -47,8 +47,10 @@ and the second readings of the rules (each an **Option** of ``docs/rules/zinordi
 ``marks_stack``
     ``False`` (default) or ``True``: the same mark again adds a copy (ZN-11.3);
 ``reactions_interrupt``
-    ``False`` (default) or ``True``: reactions to events inside an ability are asked at
-    once, the rest of the ability waiting (ZN-9.5).
+    ``True`` (default) or ``False``: reactions to events inside an ability are asked right
+    after their trigger, the rest of the ability waiting, or once it has resolved (ZN-9.5);
+``ally_defeat``
+    ``"lost"`` (default) or ``"pays"``: what defeating an ally pays (ZN-12.3).
 """
 
 from __future__ import annotations

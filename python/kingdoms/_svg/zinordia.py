@@ -30,6 +30,24 @@ def _map(options_json: str) -> HexMap:
     return HexMap.from_text(Zinordia.map_text(**opts), "zinordia map")
 
 
+@functools.lru_cache(maxsize=16)
+def _sides(options_json: str) -> tuple[int, ...]:
+    """Each seat's team under a game's rules options (``Zinordia.team``)."""
+    from kingdoms.zinordia import Zinordia
+
+    g = Zinordia(seed=0, **json.loads(options_json))
+    return tuple(g.team(p) for p in range(g.num_players))
+
+
+def _side_label(teams: tuple[int, ...], team: int) -> str:
+    """A side as the text picture says it: its players' letters (``A``, or ``A+C``)."""
+    letters = [LETTERS[p % 4] for p, t in enumerate(teams) if t == team]
+    return "+".join(letters) if letters else f"side {team}"
+
+
+LETTERS = "ABCD"
+
+
 def _zone(value: Any) -> tuple[int, int] | None:
     """A place: ``"q,r"``, ``[q, r]`` or a ``Hex``; anything else is ignored."""
     if isinstance(value, Hex):
@@ -53,7 +71,8 @@ def draw(
     action: dict[str, Any] | None,
     highlight: list[Any],
 ) -> str:
-    m = _map(json.dumps(state.get("options") or {}, sort_keys=True))
+    options_json = json.dumps(state.get("options") or {}, sort_keys=True)
+    m = _map(options_json)
     layout = HexLayout("flat" if m.orientation == "flat" else "pointy", SIZE)
     zones = m.zones()
     xs = [layout.to_pixel(h)[0] for h in zones] or [0.0]
@@ -65,7 +84,7 @@ def draw(
     board_h = max(ys) - min(ys) + 2 * margin + top
     picks = state.get("picks") or []
     stars = state.get("stars") or []
-    panel_h = 40 + 16 * (len(picks) + len(stars) + 4)
+    panel_h = 40 + 16 * (len(picks) + len(stars) + 7)
     width = board_w + PANEL_W
     height = max(board_h + 20, panel_h)
     d = d_.canvas(width, height)
@@ -86,7 +105,7 @@ def draw(
         title += f", round {state['round']}"
     if phase == "over":
         w = state.get("winner")
-        title += ", a draw" if w is None else f", won by team {w}"
+        title += ", a draw" if w is None else f", won by {_side_label(_sides(options_json), w)}"
     d.append(d_.text(10, 16, title, 14, anchor="start", weight="bold"))
 
     markers = {_zone(z) for z in state.get("markers", [])}
@@ -105,6 +124,11 @@ def draw(
         g.append_title(f"{h.q},{h.r}" + (f" ({', '.join(tags)})" if tags else ""))
         d.append(g)
         cx, cy = centre(h)
+        if m.cost(h) is not None:
+            # The zone's coordinates, as `move q,r` and the Star lines write them.
+            d.append(
+                d_.text(cx, cy + SIZE * 0.72, f"{h.q},{h.r}", 7, fill="#6b6150", class_="coord")
+            )
         if (h.q, h.r) in markers:
             d.append(d_.Circle(cx, cy, SIZE * 0.3, fill=MARKER, stroke="#7a5c00", class_="marker"))
         if (h.q, h.r) in marks:
@@ -129,8 +153,19 @@ def draw(
         cx, cy = centre(Hex(*z))
         colour = PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
         g = d_.Group(class_="star", data_hex=f"{z[0]},{z[1]}")
-        g.append(d_.Circle(cx, cy, SIZE * 0.55, fill=colour, stroke=d_.INK, stroke_width=1.5))
-        g.append(d_.text(cx, cy - 2, f"{'ABCD'[owner % 4]}{slot + 1}", 11, fill="#ffffff"))
+        # A Star standing on a Renown marker wears it as a gold ring.
+        on_marker = z in markers
+        g.append(
+            d_.Circle(
+                cx,
+                cy,
+                SIZE * 0.55,
+                fill=colour,
+                stroke=MARKER if on_marker else d_.INK,
+                stroke_width=3.5 if on_marker else 1.5,
+            )
+        )
+        g.append(d_.text(cx, cy - 2, f"{LETTERS[owner % 4]}{slot + 1}", 11, fill="#ffffff"))
         vida = st.get("vida", 0)
         name = st.get("star", "")
         g.append_title(f"{name}: Vida {vida}, Renown {st.get('renown', 0)}")
@@ -161,4 +196,11 @@ def draw(
             f"R {st.get('renown')}"
         )
         d.append(d_.text(x0, y, line, 10.5, anchor="start", fill=PLAYER_COLOURS[owner % 4]))
+    if stars:
+        y += 22
+        legend = "V Vida · Â Âmago · Ar Armadura · R Renown · @ q,r its zone"
+        d.append(d_.text(x0, y, legend, 10, anchor="start", fill="#6b6150", class_="legend"))
+        y += 14
+        key = "A1: side A's first Star · gold disc: Renown marker (a gold ring: under a Star)"
+        d.append(d_.text(x0, y, key, 10, anchor="start", fill="#6b6150", class_="legend"))
     return d_.svg_text(d)

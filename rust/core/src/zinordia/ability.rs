@@ -257,6 +257,17 @@ pub enum Resource {
     Renown,
 }
 
+impl Resource {
+    /// The resource's name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::Vida => "Vida",
+            Resource::Amago => "Âmago",
+            Resource::Renown => "Renown",
+        }
+    }
+}
+
 /// An additional or alternative cost (ZN-10.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -748,6 +759,18 @@ impl Ability {
             (Kind::Passive, _) if self.repeat != 1 => {
                 Err(problem("repeat", "passives are not limited per round"))
             }
+            // One play a round, one activation a play: only an ultra-rapid ability can be
+            // activated twice in a round, first for free and then as the activation.
+            (Kind::Attack | Kind::Instant, _) if self.repeat > 1 && !self.ultra_rapid => {
+                Err(problem(
+                    "repeat",
+                    "an attack or instant is used twice a round only if ultra_rapid",
+                ))
+            }
+            (Kind::Attack | Kind::Instant, _) if self.repeat > 2 => Err(problem(
+                "repeat",
+                "an ultra-rapid ability is used at most twice in its Star's one play a round",
+            )),
             (Kind::Passive, Some(t)) if t.is_continuous() => {
                 // A continuous passive is a standing stat change on its own Star.
                 if self.target != Target::User || self.effects.is_empty() {

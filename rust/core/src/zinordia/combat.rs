@@ -4,6 +4,7 @@
 //! positions.
 
 use super::ability::Stat;
+use super::options::AllyDefeat;
 use super::state::Zinordia;
 use crate::hex::coords::{axis_direction, distance, DIRECTIONS};
 use crate::hex::{ForcedMove, Hex};
@@ -98,9 +99,12 @@ impl Zinordia {
             let _ = self.board_mut().set_occupant(h, None);
         }
         self.stars[target].defeated = true;
-        // A defeater already out of the game (damage over time it left behind) gains nothing.
+        // A defeater already out of the game (damage over time it left behind) gains nothing,
+        // nor does one defeating an ally unless `ally_defeat = "pays"`.
         if let Some(k) = by.filter(|&k| k != target && self.alive(k)) {
-            self.stars[k].renown = self.stars[k].renown.saturating_add(1 + carried);
+            if !self.ally(k, target) || self.options().ally_defeat == AllyDefeat::Pays {
+                self.stars[k].renown = self.stars[k].renown.saturating_add(1 + carried);
+            }
         }
         if self.play.is_some_and(|p| p.star == target) {
             self.play = None;
@@ -112,6 +116,9 @@ impl Zinordia {
             }
             self.clamp_armadura();
         }
+        self.sync_continuous();
+        // ZN-12.6: a kill reaching the target ends the game there.
+        self.check_target();
     }
 
     /// The direction a push (away) or pull (toward) from `source` moves a Star at `target`
@@ -152,6 +159,7 @@ impl Zinordia {
             let _ = self.board_mut().set_occupant(at, None);
             let _ = self.board_mut().set_occupant(m.end, Some(target as u32));
             self.stars[target].zone = Some(m.end);
+            self.sync_continuous();
         }
         Some(m)
     }

@@ -457,6 +457,20 @@ fn load_roster(src: Source) -> Result<Vec<Star>> {
     Ok(stars)
 }
 
+impl Content {
+    /// Whether some ability of the roster applies the mark `m` (ZN-11.3): the only marks a
+    /// game can hold.
+    pub fn applies_mark(&self, m: &str) -> bool {
+        self.stars.iter().any(|s| {
+            s.abilities.iter().any(|a| {
+                a.all_effects()
+                    .iter()
+                    .any(|e| matches!(e, Effect::Mark { mark, .. } if mark == m))
+            })
+        })
+    }
+}
+
 /// A mark an `if` checks must be one some ability applies: catches misspelt marks.
 fn check_marks(file: &str, stars: &[Star]) -> Result<()> {
     let mut applied = BTreeSet::new();

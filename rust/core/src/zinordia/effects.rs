@@ -125,12 +125,16 @@ impl Zinordia {
             }),
             _ => {}
         }
+        let silence = matches!(status, Status::Silence { passives: true, .. });
         effects.push(Applied {
             status,
             applier,
             by,
             turns,
         });
+        if silence {
+            self.sync_continuous();
+        }
         true
     }
 
@@ -254,6 +258,8 @@ impl Zinordia {
     /// A Star's current Armadura never exceeds its current maximum (ZN-5.3): when an
     /// Armadura buff ends, what it added goes with it.
     pub(crate) fn clamp_armadura(&mut self) {
+        // A silence that ended lets continuous passives act again.
+        self.sync_continuous();
         for s in 0..self.stars.len() {
             if self.stars[s].zone.is_none() {
                 continue;
@@ -278,23 +284,58 @@ impl Zinordia {
                 })
                 .collect();
             for (by, amount) in dots {
-                if self.alive(s) {
+                if self.alive(s) && !self.over() {
                     self.hit(Some(by), s, u32::from(amount));
                 }
             }
         }
     }
 
-    /// ZN-10.5: the effects that lasted "until the end of the turn" end with it, whoever
-    /// applied them (a reaction's in another player's turn included); with
+    /// ZN-10.5, ZN-5.6: the effects `p` applied that lasted "until the end of the turn" end
+    /// with `p`'s turn — the turn of the player who originated them, so one a reaction
+    /// made in another player's turn lasts to the end of its player's next turn; with
     /// `untimed_buffs = "round"` they last until their applier's next turn instead.
-    pub(crate) fn end_untimed_effects(&mut self) {
+    pub(crate) fn end_untimed_effects(&mut self, p: Player) {
         if self.options().untimed_buffs == UntimedBuffs::Round {
             return;
         }
         for st in &mut self.stars {
-            st.effects.retain(|a| a.turns.is_some());
+            st.effects.retain(|a| a.turns.is_some() || a.applier != p);
         }
         self.clamp_armadura();
+    }
+
+    /// ZN-11.1, ZN-10.2: a continuous passive's Armadura change moves the current Armadura
+    /// as its condition starts (up by its amount) and ends (down, never below 0). Called
+    /// whenever the board or a Star's effects change.
+    pub(crate) fn sync_continuous(&mut self) {
+        for s in 0..self.stars.len() {
+            let now = if self.alive(s) {
+                self.continuous(s, Stat::Armadura)
+            } else {
+                0
+            };
+            let st = &mut self.stars[s];
+            let delta = now - i32::from(st.continuous_armadura);
+            if delta != 0 {
+                st.continuous_armadura = now.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8;
+                let moved = (i32::from(st.armadura) + delta).max(0);
+                let max = self.stat(s, Stat::Armadura).max(0);
+                self.stars[s].armadura = moved.min(max) as u16;
+            }
+        }
+    }
+
+    /// After loading a saved state: the continuous Armadura already in each `armadura`.
+    pub(crate) fn note_continuous(&mut self) {
+        for s in 0..self.stars.len() {
+            let now = if self.alive(s) {
+                self.continuous(s, Stat::Armadura)
+            } else {
+                0
+            };
+            self.stars[s].continuous_armadura =
+                now.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8;
+        }
     }
 }

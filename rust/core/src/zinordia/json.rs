@@ -744,7 +744,7 @@ impl Zinordia {
             let mut effects = Vec::with_capacity(d.effects.len());
             for (i, e) in d.effects.iter().enumerate() {
                 let at = format!("$.stars[{s}].effects[{i}]");
-                let a = applied(e, n, n * k, &at)?;
+                let a = applied(e, &sh.content, n, n * k, &at)?;
                 // ZN-11.3: copies of one mark only where marks stack.
                 let copy = matches!(a.status, Status::Mark(_))
                     && effects.iter().any(|b: &Applied| b.status == a.status);
@@ -773,6 +773,7 @@ impl Zinordia {
                 defeated: d.defeated,
                 played: d.played,
                 effects,
+                continuous_armadura: 0,
             });
         }
         for (s, st) in stars.iter().enumerate() {
@@ -788,6 +789,7 @@ impl Zinordia {
             }
         }
         g.stars = stars;
+        g.note_continuous();
         // ZN-5.7: the effects of a player who is out ended when it went out.
         for (s, st) in g.stars.iter().enumerate() {
             for (i, a) in st.effects.iter().enumerate() {
@@ -1136,7 +1138,13 @@ fn resolution(
 }
 
 /// A lasting effect from its plain data.
-fn applied(e: &EffectData, players: usize, slots: usize, path: &str) -> Result<Applied> {
+fn applied(
+    e: &EffectData,
+    content: &super::content::Content,
+    players: usize,
+    slots: usize,
+    path: &str,
+) -> Result<Applied> {
     let status = match &e.status {
         StatusData::Stat {
             stat,
@@ -1148,10 +1156,12 @@ fn applied(e: &EffectData, players: usize, slots: usize, path: &str) -> Result<A
             stacks: *stacks,
         },
         StatusData::Mark { mark } => {
-            if mark.is_empty() || mark.len() > 32 {
+            // Only the roster's marks: a saved name is later written into positions and
+            // records, so nothing else may come in (the name itself is not echoed).
+            if !content.applies_mark(mark) {
                 return Err(Error::state(
                     format!("{path}.status.mark"),
-                    "a mark is 1 to 32 characters",
+                    "not a mark any ability of the roster applies",
                 ));
             }
             Status::Mark(mark.clone())

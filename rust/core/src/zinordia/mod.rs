@@ -33,7 +33,8 @@ pub use ability::{Ability, Effect, Kind, Target, Trigger};
 pub use content::{Content, GameMap, Mode, Source, Star};
 pub use notation::Action;
 pub use options::{
-    DurationsTick, Lines, Options, Placement, ReactionOrder, Selection, UniqueStars, UntimedBuffs,
+    AllyDefeat, DurationsTick, Lines, Options, Placement, ReactionOrder, Selection, UniqueStars,
+    UntimedBuffs,
 };
 pub use state::{Phase, Zinordia};
 

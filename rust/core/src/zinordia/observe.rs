@@ -279,7 +279,7 @@ impl Zinordia {
         match (self.phase, self.current_player()) {
             (Phase::Over, _) => match self.winner {
                 Some(t) => {
-                    let _ = write!(s, ", won by team {t}");
+                    let _ = write!(s, ", won by {}", self.side_label(t));
                 }
                 None => s.push_str(", a draw"),
             },
@@ -290,32 +290,38 @@ impl Zinordia {
         }
         s.push('\n');
         let teams: Vec<String> = (0..sh.num_teams())
-            .map(|t| format!("team {t}: {}", self.team_renown(t)))
+            .map(|t| format!("{} {}", self.side_label(t), self.team_renown(t)))
             .collect();
         let _ = writeln!(s, "Renown ({} wins): {}", mode.target, teams.join(", "));
-        // The map: rows by r, each shifted half a zone per row (pointy-top axial).
-        if let Some((qmin, qmax, rmin, rmax)) = sh.map.bounds() {
-            for r in rmin..=rmax {
-                let mut line = " ".repeat(usize::try_from(r - rmin).unwrap_or(0));
-                for q in qmin..=qmax {
-                    let h = Hex::new(q, r);
-                    let cell = if !sh.map.contains(h) {
-                        "  ".to_string()
-                    } else if let Some(o) = self.board.occupant(h) {
-                        let o = o as usize;
-                        format!("{}{}", letter(sh.owner(o)), o % sh.per_player + 1)
-                    } else if sh.map.cost(h).is_none() {
-                        "# ".to_string()
-                    } else if self.markers.contains(&h) {
-                        "* ".to_string()
-                    } else {
-                        ". ".to_string()
-                    };
-                    line.push_str(&cell);
-                }
-                let _ = writeln!(s, "{}", line.trim_end());
-            }
+        // ZN-4.3: the initiative rolls (rerolls after) and the turn order.
+        if !self.order.is_empty() {
+            let rolls: Vec<String> = self
+                .rolls
+                .iter()
+                .map(|round| {
+                    round
+                        .iter()
+                        .map(|&(side, die)| {
+                            let who = if mode.teams {
+                                self.side_label(side)
+                            } else {
+                                letter(side).to_string()
+                            };
+                            format!("{who} {die}")
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .collect();
+            let order: Vec<String> = self.order.iter().map(|&p| letter(p).to_string()).collect();
+            let _ = writeln!(
+                s,
+                "Initiative: {} — turn order {}",
+                rolls.join("; then "),
+                order.join(", ")
+            );
         }
+        self.map_picture(&mut s);
         // Picks and Stars.
         for p in 0..sh.players {
             let shown = self.sees_picks(viewer, p);
@@ -332,9 +338,9 @@ impl Zinordia {
             if self.stars.is_empty() {
                 let _ = writeln!(
                     s,
-                    "{} (team {}): picked {}",
+                    "{} (side {}): picked {}",
                     letter(p),
-                    sh.team(p),
+                    self.side_label(sh.team(p)),
                     if picks.is_empty() {
                         "nothing".into()
                     } else {
@@ -352,16 +358,20 @@ impl Zinordia {
             };
             let _ = write!(
                 s,
-                "{}{} {} @ {at}: Vida {}/{} Âmago {}/{} Armadura {} Agilidade {} Renown {}",
+                "{}{} {} @ {at}: Vida {}/{} Âmago {}/{} Armadura {}/{} Agilidade {} \
+                 Físico {} Mágico {} Renown {}",
                 letter(sh.owner(i)),
                 i % sh.per_player + 1,
-                d.id,
+                d.name,
                 st.vida,
                 d.vida,
                 st.amago,
                 d.amago,
                 st.armadura,
+                self.stat(i, Stat::Armadura).max(0),
                 self.agilidade(i),
+                self.stat(i, Stat::PoderFisico).max(0),
+                self.stat(i, Stat::PoderMagico).max(0),
                 st.renown,
             );
             if st.played {
@@ -374,6 +384,35 @@ impl Zinordia {
                 let _ = write!(s, " [{}]", super::json::status_name(&e.status));
             }
             s.push('\n');
+            if st.defeated {
+                continue;
+            }
+            // The sheet: each ability's number (`use 1`), name, id, kind, cost, range, text.
+            for (k, ab) in d.abilities.iter().enumerate() {
+                let mut cost = format!("{} Âmago", ab.cost);
+                if let Some(c) = ab.extra_cost {
+                    let _ = write!(cost, " + {} {}", c.amount, c.resource.name());
+                }
+                if let Some(c) = ab.alt_cost {
+                    let _ = write!(cost, " or {} {} (alt)", c.amount, c.resource.name());
+                }
+                let _ = write!(
+                    s,
+                    "    {} {} ({}, {}",
+                    k + 1,
+                    ab.name,
+                    ab.id,
+                    ab.kind.name()
+                );
+                if !matches!(ab.kind, super::ability::Kind::Passive) {
+                    let _ = write!(s, ", {cost}, range {}", ab.range);
+                }
+                let used = st.uses.get(k).copied().unwrap_or(0);
+                if used > 0 {
+                    let _ = write!(s, ", used {used}/{}", ab.repeat);
+                }
+                let _ = writeln!(s, "): {}", ab.text);
+            }
         }
         for o in &self.offers {
             let _ = write!(
@@ -417,6 +456,67 @@ impl Zinordia {
             );
         }
         s
+    }
+
+    /// A side's label: its players' letters (`A`, or `A+C` for a team).
+    pub(super) fn side_label(&self, team: usize) -> String {
+        let sh = &self.shared;
+        let letters: Vec<String> = (0..sh.players)
+            .filter(|&p| sh.team(p) == team)
+            .map(|p| letter(p).to_string())
+            .collect();
+        if letters.is_empty() {
+            format!("side {team}")
+        } else {
+            letters.join("+")
+        }
+    }
+
+    /// The map: rows by r, each shifted half a zone per row (pointy-top axial), every empty
+    /// zone written as its `q,r` (what `move` and `use` take); a Star as `A1`, `*` a Renown
+    /// marker (`A1*` a Star on one), `#` an obstacle; during placement `s`/`p` before the
+    /// start and privilege zones.
+    fn map_picture(&self, s: &mut String) {
+        let sh = &self.shared;
+        let Some((qmin, qmax, rmin, rmax)) = sh.map.bounds() else {
+            return;
+        };
+        let placing = matches!(self.phase, Phase::Place { .. });
+        for r in rmin..=rmax {
+            let mut line = " ".repeat(3 * usize::try_from(r - rmin).unwrap_or(0));
+            for q in qmin..=qmax {
+                let h = Hex::new(q, r);
+                let marker = if self.markers.contains(&h) { "*" } else { "" };
+                let cell = if !sh.map.contains(h) {
+                    String::new()
+                } else if let Some(o) = self.board.occupant(h) {
+                    let o = o as usize;
+                    format!("{}{}{marker}", letter(sh.owner(o)), o % sh.per_player + 1)
+                } else if sh.map.cost(h).is_none() {
+                    "#".to_string()
+                } else {
+                    let tag = if !placing {
+                        ""
+                    } else if sh.map.has_tag(h, START) {
+                        "s"
+                    } else if sh.map.has_tag(h, PRIVILEGE) {
+                        "p"
+                    } else {
+                        ""
+                    };
+                    format!("{tag}{marker}{q},{r}")
+                };
+                let _ = write!(line, "{cell:^6}");
+            }
+            let _ = writeln!(s, "{}", line.trim_end());
+        }
+        let mut key = String::from(
+            "Key: q,r an empty zone; A1 a Star (side A, slot 1); * a Renown marker; # an obstacle",
+        );
+        if placing {
+            key.push_str("; s a start zone, p a privilege zone");
+        }
+        let _ = writeln!(s, "{key}");
     }
 }
 

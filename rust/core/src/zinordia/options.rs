@@ -1,7 +1,7 @@
 //! The rules options (`docs/rules/zinordia.md`: each **Option** there). Only options the
 //! engine implements are fields; an unknown key is an error.
 //!
-//! A saved state leaves the second readings (`unique_stars` to `reactions_interrupt`) out of its
+//! A saved state leaves the second readings (`unique_stars` to `ally_defeat`) out of its
 //! options when they hold their default ([`serialize_saved`]), so a default game's saved
 //! state is the same as before they existed; missing keys read as the defaults.
 
@@ -92,6 +92,17 @@ pub enum UntimedBuffs {
     Round,
 }
 
+/// What defeating a Star of one's own team pays (ZN-12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllyDefeat {
+    /// Nothing: the defeater gains no Renown and the victim's Renown is lost.
+    #[default]
+    Lost,
+    /// As any defeat: 1 point plus the victim's Renown (the literal reading).
+    Pays,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
@@ -128,9 +139,11 @@ pub struct Options {
     pub untimed_buffs: UntimedBuffs,
     /// ZN-11.3: the same mark again refreshes it (default) or adds a copy.
     pub marks_stack: bool,
-    /// ZN-9.5: reactions to events inside an ability's resolution are asked after it
-    /// (default) or at once, suspending the rest of the ability.
+    /// ZN-9.5: reactions to events inside an ability's resolution are asked right after
+    /// their trigger, suspending the rest of the ability (default), or after it.
     pub reactions_interrupt: bool,
+    /// ZN-12.3: defeating an ally pays nothing (default) or as any defeat.
+    pub ally_defeat: AllyDefeat,
 }
 
 /// Default `max_rounds`: long enough that random duels almost always end by Renown first.
@@ -157,7 +170,8 @@ impl Default for Options {
             reaction_order: ReactionOrder::Event,
             untimed_buffs: UntimedBuffs::Turn,
             marks_stack: false,
-            reactions_interrupt: false,
+            reactions_interrupt: true,
+            ally_defeat: AllyDefeat::Lost,
         }
     }
 }
@@ -230,7 +244,7 @@ impl Options {
 }
 
 /// The second readings of the rules, left out of a saved state at their defaults.
-const SECOND_READINGS: [&str; 8] = [
+const SECOND_READINGS: [&str; 9] = [
     "unique_stars",
     "lines",
     "durations_tick",
@@ -239,6 +253,7 @@ const SECOND_READINGS: [&str; 8] = [
     "untimed_buffs",
     "marks_stack",
     "reactions_interrupt",
+    "ally_defeat",
 ];
 
 /// Options as a saved state writes them (`serialize_with`): every option, but the second

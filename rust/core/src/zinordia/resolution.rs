@@ -172,6 +172,11 @@ impl Zinordia {
         };
         let user = r.user;
         while let Some(step) = r.steps.last_mut() {
+            if self.over() {
+                // ZN-12.6: the game ended mid-ability; nothing more of it happens.
+                r.steps.clear();
+                return true;
+            }
             let t = step.star;
             let Some(e) = ab
                 .list(step.root, step.path())

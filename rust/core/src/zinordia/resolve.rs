@@ -49,7 +49,7 @@ pub fn drawn_line(from: Hex, toward: Hex, n: u32) -> Vec<Hex> {
 }
 
 impl Zinordia {
-    fn ally(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn ally(&self, a: usize, b: usize) -> bool {
         self.shared.team(self.shared.owner(a)) == self.shared.team(self.shared.owner(b))
     }
 
@@ -100,7 +100,7 @@ impl Zinordia {
             return;
         }
         if let Some(mut bits) = self.ball_bits(ab, target) {
-            let affects = ab.affects().unwrap_or(super::ability::Affects::All);
+            let affects = ab.affects().unwrap_or(super::ability::Affects::AllButSelf);
             while bits != 0 {
                 let z = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -159,8 +159,9 @@ impl Zinordia {
         } else {
             (target, 0)
         };
-        // Areas without `affects`: enemies for attacks, everyone for the rest (Reading).
-        let affects = ab.affects().unwrap_or(super::ability::Affects::All);
+        // Areas without `affects`: enemies for attacks, everyone but the user for the rest
+        // (an area affects its user only if its text says so).
+        let affects = ab.affects().unwrap_or(super::ability::Affects::AllButSelf);
         let zones = if ab.area.shape == AreaShape::Line && self.options().lines == Lines::Drawn {
             // ZN-2.6, lines = "drawn": the line toward the target, on or off an axis.
             drawn_line(from, target, u32::from(ab.area.size))
@@ -283,6 +284,7 @@ impl Zinordia {
                     let moved = u16::from(*amount).min(self.stars[from].renown);
                     self.stars[from].renown -= moved;
                     self.stars[to].renown = self.stars[to].renown.saturating_add(moved);
+                    self.check_target();
                 }
             }
             Effect::Amago { amount, drain } => {
@@ -353,6 +355,10 @@ impl Zinordia {
             return;
         }
         let d = self.damage(source, t, amount);
+        if self.over() {
+            // ZN-12.6: the kill won the game; no trigger of it follows.
+            return;
+        }
         self.event(t, Trigger::Damaged, source);
         if let Some(src) = source {
             self.event(src, Trigger::DealDamage, Some(t));
@@ -381,6 +387,7 @@ impl Zinordia {
         let _ = self.board_mut().set_occupant(from, None);
         let _ = self.board_mut().set_occupant(to, Some(s as u32));
         self.stars[s].zone = Some(to);
+        self.sync_continuous();
         self.enemy_enters(s, path);
     }
 
@@ -481,12 +488,21 @@ impl Zinordia {
     /// Settle the events so far (ZN-10.2, ZN-9.4): passives fire in event order (at most
     /// [`MAX_PASSIVES`]), and each event whose Star has a usable reaction opens a window.
     pub(crate) fn settle_events(&mut self) {
+        if self.over() {
+            self.events.clear();
+            return;
+        }
         let content = std::sync::Arc::clone(&self.shared.content);
         let waiting = self.offers.len();
         let mut fired = 0;
         let mut i = 0;
         while let Some(&ev) = self.events.get(i) {
             i += 1;
+            if self.over() {
+                // ZN-12.6: a passive won the game; nothing else of the decision happens.
+                self.events.clear();
+                return;
+            }
             if !self.alive(ev.star) {
                 continue;
             }

@@ -107,6 +107,7 @@ impl Zinordia {
             rng: GameRng::seed(seed),
             last_roll: None,
             winner: None,
+            standing_before: 0,
         })
     }
 
@@ -502,6 +503,13 @@ impl Zinordia {
     /// The effect of an action `check` accepted.
     pub fn apply_unchecked(&mut self, a: Action) {
         let k = self.shared.per_player;
+        if self.phase == Phase::Main {
+            // ZN-12.7: who is still standing as the decision starts, for a game in which the
+            // last Stars of every side fall in it.
+            self.standing_before = (0..self.shared.num_teams())
+                .filter(|&t| self.team_in_game(t))
+                .fold(0, |bits, t| bits | (1 << t));
+        }
         match (self.phase, a) {
             (Phase::Select { player }, Action::Pick(s)) => {
                 let s = usize::from(s);
@@ -526,6 +534,7 @@ impl Zinordia {
                 self.stars[s].zone = Some(h);
                 // The zone exists and is free (checked): setting the occupant cannot fail.
                 let _ = self.board_mut().set_occupant(h, Some(s as u32));
+                self.sync_continuous();
                 if step + 1 < self.placement_order().len() {
                     self.phase = Phase::Place { step: step + 1 };
                 } else {
@@ -572,13 +581,14 @@ impl Zinordia {
             ) => self.activate(ability, target, alt),
             (Phase::Main, Action::Collect) => {
                 if let Some(mut play) = self.play {
-                    if let Some(h) = self.stars[play.star].zone {
-                        Arc::make_mut(&mut self.markers).retain(|&m| m != h);
-                        self.stars[play.star].renown += 1;
-                    }
                     play.activated = true;
                     play.activations = play.activations.saturating_add(1);
                     self.play = Some(play);
+                    if let Some(h) = self.stars[play.star].zone {
+                        Arc::make_mut(&mut self.markers).retain(|&m| m != h);
+                        self.stars[play.star].renown += 1;
+                        self.check_target();
+                    }
                     self.after_action();
                 }
             }
@@ -655,6 +665,9 @@ impl Zinordia {
     /// suspended step goes on (a declared activation, the end of a turn), then the victory
     /// check (ZN-12.6) and the play or turn continue.
     fn after_action(&mut self) {
+        if self.over() {
+            return;
+        }
         loop {
             while let Some(&o) = self.offers.front() {
                 if self.offer_useful(o) {
@@ -725,6 +738,7 @@ impl Zinordia {
                     played: false,
                     effects: Vec::new(),
                     uses: [0; super::content::ABILITIES],
+                    continuous_armadura: 0,
                 }
             })
             .collect();
@@ -834,6 +848,9 @@ impl Zinordia {
         self.settle_events();
         self.damage_over_time(p);
         self.settle_events();
+        if self.over() {
+            return;
+        }
         self.second_maintenance_effects(p);
         if self.offers.is_empty() {
             self.finish_turn();
@@ -846,7 +863,8 @@ impl Zinordia {
     /// The end of Second Maintenance: effects lasting "until the end of the turn" end
     /// (ZN-10.5), the victory check (ZN-5.5), then the next player's turn.
     fn finish_turn(&mut self) {
-        self.end_untimed_effects();
+        let p = self.turn_player();
+        self.end_untimed_effects(p);
         if self.check_victory() {
             return;
         }
@@ -873,11 +891,20 @@ impl Zinordia {
         self.finish(None);
     }
 
-    /// ZN-12.6, ZN-12.8: a team at the target, or the last team standing, ends the game.
-    pub(crate) fn check_victory(&mut self) -> bool {
+    /// Whether the game is over (a victory ends it at once, even mid-ability, ZN-12.6).
+    pub(crate) fn over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// ZN-12.6: the moment a team's Renown reaches the target the game ends — asked after
+    /// every kill, collection and transfer. Returns whether the game is over.
+    pub(crate) fn check_target(&mut self) -> bool {
+        if self.over() {
+            return true;
+        }
         let target = u32::from(self.shared.mode().target);
         let teams = self.shared.num_teams();
-        // Asked after every action: the lists are built only when the game ends.
+        // Asked after every Renown change: the list is built only when the game ends.
         if (0..teams).any(|t| self.team_renown(t) >= target) {
             let reached = (0..teams)
                 .filter(|&t| self.team_renown(t) >= target)
@@ -885,13 +912,30 @@ impl Zinordia {
             self.finish(Some(reached));
             return true;
         }
+        false
+    }
+
+    /// ZN-12.6, ZN-12.8: a team at the target, or the last team standing, ends the game.
+    /// When the last Stars of every side fell in one decision, the tie rule decides among
+    /// the sides standing when it began (ZN-12.7).
+    pub(crate) fn check_victory(&mut self) -> bool {
+        if self.check_target() {
+            return true;
+        }
+        let teams = self.shared.num_teams();
         if (0..teams)
             .filter(|&t| self.team_in_game(t))
             .nth(1)
             .is_none()
         {
-            let standing = (0..teams).filter(|&t| self.team_in_game(t)).collect();
-            self.finish(Some(standing));
+            let mut standing: Vec<usize> = (0..teams).filter(|&t| self.team_in_game(t)).collect();
+            if standing.is_empty() {
+                standing = (0..teams)
+                    .filter(|&t| self.standing_before & (1 << t) != 0)
+                    .collect();
+            }
+            // An empty list: every team is a candidate.
+            self.finish((!standing.is_empty()).then_some(standing));
             return true;
         }
         false
@@ -914,6 +958,7 @@ impl Zinordia {
             .min_by_key(|&t| (std::cmp::Reverse(self.team_renown(t)), first_turn(t)));
         self.play = None;
         self.offers.clear();
+        self.events.clear();
         self.resume = Resume::Main;
         self.phase = Phase::Over;
     }

@@ -87,6 +87,9 @@ pub struct StarState {
     pub effects: Vec<super::effects::Applied>,
     /// Activations of each ability this round, reactions included (ZN-10.6, ZN-10.8).
     pub uses: [u8; ABILITIES],
+    /// The Armadura its continuous passives add now, already in `armadura` (ZN-11.1):
+    /// follows the board, so it is not part of the saved state.
+    pub continuous_armadura: i8,
 }
 
 /// The play in progress (ZN-6).
@@ -173,6 +176,9 @@ pub struct Zinordia {
     pub last_roll: Option<super::combat::AttackRoll>,
     /// The winning team once over (`None`: not over, or a draw).
     pub winner: Option<usize>,
+    /// Bits of the teams with a Star on the board when the decision in progress began
+    /// (ZN-12.7); not part of the saved state.
+    pub standing_before: u64,
 }
 
 impl Zinordia {

@@ -802,3 +802,21 @@ fn zn_2_1_a_map_over_64_zones_is_refused() {
     assert_eq!(place, "big.toml, map \"big\"");
     assert!(msg.contains("at most 64 zones"), "{msg}");
 }
+
+#[test]
+fn zn_10_6_repeat_on_an_ability_that_can_never_be_used_twice_is_refused() {
+    let plain = "id = \"a\"\nname = \"a\"\nkind = \"attack\"\nrange = 1\ntarget = \"enemy\"\nrepeat = 2\neffects = [{ kind = \"damage\", base = 1 }]";
+    let (what, why) = data_error(load_roster_text(&star_with(plain)));
+    assert!(
+        what.contains("field repeat") && why.contains("ultra_rapid"),
+        "{what}: {why}"
+    );
+    let rapid = format!("{plain}\nultra_rapid = true");
+    // Ultra-rapid: repeat 2 passes (a one-Star roster may fail later, not on repeat).
+    if let Err(Error::Data { place, .. }) = load_roster_text(&star_with(&rapid)) {
+        assert!(!place.contains("repeat"), "{place}");
+    }
+    let thrice = rapid.replace("repeat = 2", "repeat = 3");
+    let (what, _) = data_error(load_roster_text(&star_with(&thrice)));
+    assert!(what.contains("field repeat"), "{what}");
+}

@@ -2,6 +2,7 @@
 //! `docs/rules/zinordia.md` in their names (`zn_10_3_…`).
 
 mod abilities;
+mod audit;
 mod combat;
 mod content;
 mod effects;
