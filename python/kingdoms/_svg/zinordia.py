@@ -30,7 +30,7 @@ def _map(options_json: str) -> HexMap:
     return HexMap.from_text(Zinordia.map_text(**opts), "zinordia map")
 
 
-@functools.lru_cache(maxsize=16)
+@d_.text_cache(maxsize=8)
 def _sides(options_json: str) -> tuple[int, ...]:
     """Each seat's team under a game's rules options (``Zinordia.team``)."""
     from kingdoms.zinordia import Zinordia
