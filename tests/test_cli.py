@@ -630,3 +630,26 @@ def test_records_as_text_name_the_players(
     assert len(games) == 4
     assert all(sorted(g.players) == ["greedy", "random"] for g in games)
     assert all(kingdoms.replay(g.record).is_terminal for g in games)
+
+
+def test_tournament_tables_show_agent_names_as_plain_text() -> None:
+    """A name holding rich markup or ESC is shown as written, never read as markup or sent
+    to the terminal raw (issue 51: terminal output carries no control characters)."""
+    from kingdoms._cli_tournament import pairings_table, results_table
+    from kingdoms.agents import Random
+    from rich.console import Console
+
+    class Named:
+        name = "[bold red]x[/] \x1b]0;pwned\x07"
+
+        def act(self, game: kingdoms.Game) -> kingdoms.Action:
+            return game.legal_actions()[0]
+
+    r = kingdoms.tournament("battleline", [Named(), Random()], games=2, seed=1, bootstrap=0)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, force_terminal=True, color_system=None)
+    console.print(results_table(r))
+    console.print(pairings_table(r))
+    out = buffer.getvalue()
+    assert "[bold red]x[/]" in out
+    assert "\x1b]" not in out and "\x07" not in out

@@ -24,6 +24,7 @@ from rich.text import Text
 
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP, agent_name, load_agent
+from kingdoms._text import terminal
 
 __all__ = ["AGENT_HELP", "add_ray_argument", "add_tournament_parser", "progress_bar"]
 
@@ -136,6 +137,12 @@ def _elo(x: float) -> str:
     return "—" if math.isnan(x) else f"{x:+.0f}"
 
 
+def _name(name: str) -> Text:
+    """An agent's name for a table cell: plain text (rich markup in it is not read) with no
+    control characters (a name can come from a bot's command line or a Python object)."""
+    return Text(terminal(name))
+
+
 def results_table(r: kingdoms.TournamentResult) -> Table:
     """The standings, ranked by Elo rating (best first); `#` is the agent's number in the
     pairings table and in results."""
@@ -159,7 +166,7 @@ def results_table(r: kingdoms.TournamentResult) -> Table:
         t.add_row(
             str(rank),
             str(i),
-            r.names[i],
+            _name(r.names[i]),
             f"{w.games:,}",
             f"{w.wins:,}-{w.draws:,}-{w.losses:,}",
             f"{w.score:.1%}",
@@ -183,15 +190,17 @@ def pairings_table(r: kingdoms.TournamentResult) -> Table:
             cells.append(
                 "—" if i == j or p.games == 0 else f"{p.wins}-{p.draws}-{p.losses} {p.score:.0%}"
             )
-        t.add_row(f"#{i} {r.names[i]}", *cells)
+        t.add_row(_name(f"#{i} {r.names[i]}"), *cells)
     return t
 
 
 def forfeits_lines(r: kingdoms.TournamentResult) -> list[str]:
     """One line per forfeited game: the game, the agent and why."""
     return [
-        f"game {g.index}: {r.names[g.seats[g.forfeit]]} (player {g.forfeit}) forfeited: "
-        f"{g.forfeit_reason}"
+        terminal(
+            f"game {g.index}: {r.names[g.seats[g.forfeit]]} (player {g.forfeit}) forfeited: "
+            f"{g.forfeit_reason}"
+        )
         for g in r.results
         if g.forfeit is not None
     ]
