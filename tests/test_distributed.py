@@ -64,6 +64,16 @@ def test_a_ray_tournament_gives_the_local_tables(cluster: Any, name: str) -> Non
     assert seen[0] == (0, 12) and seen[-1] == (12, 12)
 
 
+def test_a_ray_tournament_without_a_seed_draws_one_and_reports_it(cluster: Any) -> None:
+    """No seed: an unguessable one from the OS (issue 51), reported so the run repeats."""
+    agents = [Random(), Greedy()]
+    first = kd.tournament("battleline", agents, games=2, bootstrap=10)
+    second = kd.tournament("battleline", agents, games=2, bootstrap=10)
+    assert first.seed != second.seed and first.seed not in (0, None)
+    again = kingdoms.tournament("battleline", agents, games=2, seed=first.seed, bootstrap=10)
+    assert without_time(again) == without_time(first)
+
+
 def test_a_ray_tournament_from_a_position_gives_the_local_result(cluster: Any) -> None:
     g = kingdoms.new_game("battleline", seed=5)
     for _ in range(6):

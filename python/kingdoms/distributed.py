@@ -24,6 +24,7 @@ module does by default).
 from __future__ import annotations
 
 import os
+import secrets
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -139,7 +140,7 @@ def tournament(
     game: str,
     agents: Sequence[AgentLike],
     games: int = 100,
-    seed: int = 0,
+    seed: int | None = None,
     *,
     pairing: str = "round-robin",
     records: bool = False,
@@ -155,8 +156,11 @@ def tournament(
     The schedule is cut into ``tasks`` slices (default: four per ``cpus_per_task`` CPUs of
     the cluster), each played by the Rust arena on ``cpus_per_task`` cores of a worker.
     ``progress(done, total)`` counts finished games. A start ``position`` starts every game
-    there, as in :func:`kingdoms.tournament`; it is checked here, before any task starts."""
+    there, as in :func:`kingdoms.tournament`; it is checked here, before any task starts.
+    Without a ``seed`` one is drawn from the OS and reported as the result's ``seed``."""
     agents = list(agents)
+    if seed is None:
+        seed = secrets.randbits(64)
     total = len(tournament_schedule(game, len(agents), games, pairing=pairing, **options))
     if position is not None:
         # An empty slice reads the position and the options the way every task will, so a
@@ -244,7 +248,7 @@ def selfplay(
     games: int,
     out: str | os.PathLike[str],
     *,
-    seed: int = 0,
+    seed: int | None = None,
     shard_games: int = 1000,
     format: str = "parquet",
     address: str | None = None,
@@ -253,7 +257,9 @@ def selfplay(
     **options: Any,
 ) -> dict[str, Any]:
     """:func:`kingdoms.selfplay.generate` with each shard a Ray task: the same files and
-    manifest as a local run, and the same resuming."""
+    manifest as a local run, and the same resuming (without a ``seed``: the resumed run's, or
+    one drawn from the OS, recorded in the manifest)."""
+    seed = _selfplay.run_seed(out, seed)
     ray = connect(address)
     agents = list(agents)
     play = _remote(ray, _selfplay.play_shard, cpus_per_task)
