@@ -43,7 +43,8 @@ use super::playout::{cancelled, playout};
 use super::scheduler::{run_schedule, unwatched, AgentProvider, Watch};
 use super::{elo, Agent, AgentSpec};
 use crate::error::{Error, Result};
-use crate::game::{Game, Player};
+use crate::game::Player;
+use crate::knowledge::Knowledge;
 use crate::rng::mix64;
 use crate::session::{Record, Session};
 use crate::simulate::game_seed;
@@ -130,7 +131,7 @@ pub fn with_context(e: Error, context: &str) -> Error {
 /// (e.g. `game 3 (seed 99)`) make errors say who did what where: an agent that chooses an
 /// illegal action ends the match with `Error::IllegalAction` naming the agent, the game and
 /// the move. Returns the number of plies played.
-pub fn play_out<G: Game>(
+pub fn play_out<G: Knowledge>(
     session: &mut Session<G>,
     agents: &mut [Box<dyn Agent<G>>],
     names: &[String],
@@ -162,7 +163,7 @@ pub(crate) fn play_with<G, T, F>(
     mut choose: F,
 ) -> Result<u64>
 where
-    G: Game,
+    G: Knowledge,
     T: super::playout::Playing<G>,
     F: FnMut(&G, Player, &[G::Action], u64) -> Result<usize>,
 {
@@ -188,7 +189,7 @@ where
 }
 
 /// The position of `a` among `legal`, or the error naming the agent, the game and the move.
-pub(crate) fn check_choice<G: Game>(
+pub(crate) fn check_choice<G: Knowledge>(
     game: &G,
     legal: &[G::Action],
     a: G::Action,
@@ -203,7 +204,7 @@ pub(crate) fn check_choice<G: Game>(
         .ok_or_else(|| illegal_choice(game, a, name, player, context, ply))
 }
 
-fn illegal_choice<G: Game>(
+fn illegal_choice<G: Knowledge>(
     game: &G,
     a: G::Action,
     name: &str,
@@ -236,7 +237,7 @@ pub fn agent_salt(seed: u64, index: u64, seat: usize) -> u64 {
 
 /// One match between Rust agents from the start: game `seed`, `specs[p]` playing player `p`.
 /// Returns its record and final returns.
-pub fn play_match<G: Game>(
+pub fn play_match<G: Knowledge>(
     options: &G::Options,
     seed: u64,
     specs: &[AgentSpec],
@@ -578,7 +579,7 @@ impl GameOutcome {
 
 /// Play one fixture of a tournament under `config` (its seed, start position and whether
 /// records are kept) with the given agents (one per seat).
-pub fn play_fixture<G: Game>(
+pub fn play_fixture<G: Knowledge>(
     options: &G::Options,
     config: &TournamentConfig,
     fixture: &Fixture,
@@ -1055,7 +1056,7 @@ pub fn unique_names(names: Vec<String>) -> Vec<String> {
 }
 
 /// A tournament between Rust agents.
-pub fn tournament<G: Game>(
+pub fn tournament<G: Knowledge>(
     options: &G::Options,
     specs: &[AgentSpec],
     config: &TournamentConfig,
@@ -1080,7 +1081,7 @@ pub fn tournament_with<G, P>(
     watch: Watch<'_>,
 ) -> Result<TournamentResult>
 where
-    G: Game,
+    G: Knowledge,
     P: AgentProvider<G> + ?Sized,
 {
     let start = Instant::now();
@@ -1096,13 +1097,13 @@ where
 }
 
 /// The team of each seat of `G` under `options` ([`Game::team`], read from its first deal).
-pub fn seat_teams<G: Game>(options: &G::Options, seed: u64) -> Result<Vec<usize>> {
+pub fn seat_teams<G: Knowledge>(options: &G::Options, seed: u64) -> Result<Vec<usize>> {
     let g = G::new(game_seed(seed, 0), options)?;
     Ok((0..g.num_players()).map(|p| g.team(p)).collect())
 }
 
 /// The schedule of a tournament of `agents` agents of `G` under `options`.
-fn schedule<G: Game>(
+fn schedule<G: Knowledge>(
     options: &G::Options,
     agents: usize,
     config: &TournamentConfig,
@@ -1139,7 +1140,7 @@ pub fn tournament_games<G, P>(
     watch: Watch<'_>,
 ) -> Result<Vec<GameOutcome>>
 where
-    G: Game,
+    G: Knowledge,
     P: AgentProvider<G> + ?Sized,
 {
     let all = schedule::<G>(options, names.len(), config)?;
@@ -1169,7 +1170,7 @@ where
 /// slices of [`tournament_games`] from several machines): the same as one local run for the
 /// same options, agents and `config`, except for `seconds`. Refuses outcomes that do not
 /// cover the schedule exactly once or do not match it.
-pub fn merge<G: Game>(
+pub fn merge<G: Knowledge>(
     options: &G::Options,
     names: Vec<String>,
     config: &TournamentConfig,
