@@ -35,8 +35,8 @@ use super::{best_reply, no_moves, obvious_move, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::knowledge::Knowledge;
+use crate::playout::MAX_PLIES;
 use crate::rng::GameRng;
-use crate::simulate::MAX_PLIES;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, PartialEq)]

@@ -23,7 +23,8 @@ mod heuristic;
 mod ismcts;
 #[cfg(test)]
 mod nplayer_tests;
-pub mod playout;
+/// The game loop the arena plays through (kept at `agents::playout` for its users).
+pub use crate::playout;
 pub mod profile;
 mod random;
 pub mod scheduler;
