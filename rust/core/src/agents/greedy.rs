@@ -1,4 +1,4 @@
-//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`]
+//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`](crate::game::Game::evaluate)
 //! (optionally after the rest of the mover's turn is played by the game's rule-based
 //! player: `settle`).
 
@@ -108,7 +108,7 @@ pub(super) fn score_settled<G: Knowledge>(
 
 /// Plays the rest of `owner`'s turn in `state` with the game's rule-based moves
 /// ([`Knowledge::heuristic_action`]), every decision inside it (reactions of others included),
-/// until the turn changes hands ([`Game::turn_owner`]) or the game ends. A game without a
+/// until the turn changes hands ([`Game::turn_owner`](crate::game::Game::turn_owner)) or the game ends. A game without a
 /// heuristic player is left as it is.
 fn settle<G: Knowledge>(state: &mut G, owner: Option<Player>, rng: &mut GameRng) -> Result<()> {
     for _ in 0..MAX_SETTLE {

@@ -20,7 +20,7 @@
 //! **More than two players** (max^n, as in Sturtevant's multi-player UCT): an iteration
 //! ends with a value for *every* player (the returns, or each player's `evaluate`), and each
 //! node is credited with the value of the player who moved into it, so every player's
-//! choices in the tree maximise their own result. In a team game ([`Game::team`]) partners
+//! choices in the tree maximise their own result. In a team game ([`Game::team`](crate::game::Game::team)) partners
 //! share a value, their mean, so a player also works for its partner; expansions and
 //! settling moves are judged by the team's value too. The root keeps every player's mean
 //! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
@@ -69,7 +69,7 @@ pub struct IsmctsConfig {
     /// ([`Knowledge::heuristic_action`], no evaluation of every legal action) instead of greedy
     /// choices; a game without a heuristic player settles greedily.
     pub settle_heuristic: bool,
-    /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`]:
+    /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`](crate::game::Game::turn_owner):
     /// reactions of other players inside a turn included): `1` the leaf's own turn, as
     /// Greedy's settle does, `2` that and the next player's reply turn, ...; `0`: only while
     /// the player who just moved is to move (a reaction ends it). `None`: the game's own
