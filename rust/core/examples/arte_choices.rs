@@ -16,6 +16,7 @@ use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::arte::{Action, Arte, Card};
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
+use kingdoms_core::Knowledge;
 use kingdoms_core::Result;
 
 const USAGE: &str = "usage: arte_choices A B GAMES [SEED]";

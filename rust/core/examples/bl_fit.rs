@@ -33,6 +33,7 @@ use kingdoms_core::battleline::evaluate::{
     sigmoid, value_of, FlagInputs, Weights, NUM_INPUTS, OUTCOME, WEIGHTS,
 };
 use kingdoms_core::battleline::{BattleLine, Phase};
+use kingdoms_core::Knowledge;
 use kingdoms_core::{Error, Game, GameRng, Result};
 
 const USAGE: &str = "usage: bl_fit GAMES [SEED [STEPS [PLAYERS [THREADS]]]]";

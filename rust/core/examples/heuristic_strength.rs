@@ -1,4 +1,4 @@
-//! Strength of an agent against a game's rule-based player (`Game::heuristic_action`, issue
+//! Strength of an agent against a game's rule-based player (`Knowledge::heuristic_action`, issue
 //! 14), for tuning: GAMES games of GAME (default options) on deals 0, 1, ... from SEED, each
 //! deal played twice with the seats swapped, on THREADS threads (default 1).
 //!
@@ -12,15 +12,15 @@ mod common;
 
 use kingdoms_core::agents::arena::agent_salt;
 use kingdoms_core::agents::AgentSpec;
-use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
+use kingdoms_core::Knowledge;
 use kingdoms_core::{with_game, Error, Result};
 
 const USAGE: &str = "usage: heuristic_strength GAME AGENT GAMES [SEED [THREADS]]";
 
 /// Game `index`: deal `index / 2`, the agent in seat `index % 2`. Returns the agent's return
 /// (1 win, 0 draw, -1 loss).
-fn one<G: Game>(spec: &AgentSpec, seed: u64, index: u64) -> Result<f64> {
+fn one<G: Knowledge>(spec: &AgentSpec, seed: u64, index: u64) -> Result<f64> {
     let deal = seed.wrapping_mul(1_000_003).wrapping_add(index / 2);
     let seat = (index % 2) as usize;
     let mut g = G::new(deal, &Default::default())?;

@@ -24,7 +24,8 @@ mod common;
 
 use kingdoms_core::agents::arena::{tournament, Progress, TournamentConfig};
 use kingdoms_core::agents::{AgentSpec, Ismcts};
-use kingdoms_core::{with_game, Error, Game, GameRng, Result};
+use kingdoms_core::Knowledge;
+use kingdoms_core::{with_game, Error, GameRng, Result};
 use std::time::Instant;
 
 const USAGE: &str = "usage: strength GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]\n   \
@@ -41,7 +42,7 @@ fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str, default: 
 
 /// One search on each of `positions` fixed positions; the iterations run (ISMCTS) or the
 /// moves chosen (Greedy).
-fn searches<G: Game>(spec: &AgentSpec, positions: u64, seed: u64) -> Result<u64> {
+fn searches<G: Knowledge>(spec: &AgentSpec, positions: u64, seed: u64) -> Result<u64> {
     let config = match spec {
         AgentSpec::Ismcts(config) => Some(config),
         AgentSpec::Greedy(_) => None,

@@ -1,6 +1,6 @@
 //! What each Zinordia Star wins (a balance measure of the roster; issue 14, tenth round,
 //! research/issue-14-round10-zin.md): GAMES duels between rule-based players
-//! (`Game::heuristic_action`, each on its own view) whose picks are drawn uniformly at random
+//! (`Knowledge::heuristic_action`, each on its own view) whose picks are drawn uniformly at random
 //! from the legal ones, deals `SEED * 1_000_003 + i`, on one thread. For each Star of the
 //! reference roster: how many times a side fielded it, and the share of those games its side
 //! won (a draw counts half), to three decimals, and that share in percent, rounded — the
@@ -15,6 +15,7 @@ mod common;
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
 use kingdoms_core::zinordia::{Phase, Zinordia};
+use kingdoms_core::Knowledge;
 use kingdoms_core::{Error, Result};
 
 const USAGE: &str = "usage: zinordia_ratings GAMES SEED";

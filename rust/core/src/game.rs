@@ -4,7 +4,10 @@
 //! a game is a value (`Clone`), moves are generated into a caller's buffer, and every
 //! fallible call returns [`Error`](crate::Error) and leaves the state untouched on failure.
 //! Everything generic — recording, the Python bindings, batch simulation, agents and
-//! arenas — is written once against this trait.
+//! arenas — is written once against this trait. It holds the rules only: the judgement
+//! the agents read (evaluation hooks, the rule-based player) is
+//! [`Knowledge`](crate::knowledge::Knowledge), and the search settings are the agents' own
+//! (`agents::profile`).
 
 use crate::error::Result;
 use serde::de::DeserializeOwned;
@@ -15,100 +18,6 @@ use std::hash::Hash;
 
 /// Player index, 0-based.
 pub type Player = usize;
-
-/// The search settings a game asks for where an agent leaves them to the game
-/// ([`Game::search_params`]): what `Greedy()` and `ISMCTS()` use by default.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchParams {
-    /// ISMCTS's UCB exploration constant `c` (rewards in [0, 1]): it should fit the spread
-    /// of the game's `evaluate` between good and bad moves.
-    pub exploration: f64,
-    /// Greedy's redraws of what the mover cannot see (future dice included) per move: a
-    /// game whose moves meet chance needs several to score a move by its expected result.
-    pub greedy_samples: u32,
-    /// Greedy judges a move after the rest of the mover's turn is played by the game's
-    /// rule-based player ([`Game::heuristic_action`]), then `evaluate`: a one-step
-    /// improvement over the heuristic player (the rollout algorithm), for games whose turn
-    /// is many decisions. `false`: the position right after the move is evaluated.
-    pub greedy_settle: bool,
-    /// ISMCTS's root prior: redraws on which every root action is scored one ply deep (as
-    /// Greedy scores it) before the search starts; 0: no prior. See `prior_visits`.
-    pub prior_samples: u32,
-    /// How many visits the root prior is worth: a root action's mean starts at its prior,
-    /// as if seen that many times, and the search's own results take over as they come in.
-    pub prior_visits: f64,
-    /// ISMCTS's settle when its configuration leaves it to the game (`settle` unset):
-    /// before a leaf is scored, the player who just moved finishes their turn with the
-    /// game's heuristic move ([`Game::heuristic_action`]), so leaves are scored between
-    /// turns. Off by default.
-    pub ismcts_settle: bool,
-    /// With `ismcts_settle`: how many whole turns a settle finishes ([`Game::turn_owner`],
-    /// reactions of other players inside a turn included): 1 the leaf's own, as Greedy's
-    /// settle does, 2 that and the reply turn; 0: only while the player who just moved is
-    /// to move.
-    pub ismcts_settle_turns: u32,
-    /// ISMCTS's root prior judges each root action as the settled Greedy does: after the
-    /// rest of its turn is played by the game's rule-based player (`greedy_settle`).
-    pub prior_settle: bool,
-    /// ISMCTS's move when its configuration leaves it to the game (`pick` unset): `0` the
-    /// most visited root child; `f > 0` the best mean among the children visited at least
-    /// `f` times as often as the most visited.
-    pub ismcts_pick: f64,
-    /// ISMCTS's `routine` when its configuration leaves it to the game: below the root,
-    /// the decisions [`Game::routine_action`] names are played by that rule instead of
-    /// being branched on.
-    pub ismcts_routine: bool,
-    /// ISMCTS's `expand_samples` when its configuration leaves it to the game: how many
-    /// untried actions, drawn at random, `evaluate` judges at each expansion below the root
-    /// (0/1: a random one).
-    pub ismcts_expand_samples: u32,
-    /// ISMCTS's `halving` when its configuration leaves it to the game: `m >= 2` runs the
-    /// root as sequential halving over the `m` root actions Greedy judges best, every
-    /// candidate searched on the same redraws; 0: the root is a UCB node like the rest.
-    pub ismcts_halving: u32,
-    /// ISMCTS's `first_reply_expand` when its configuration leaves it to the game: how
-    /// many untried actions `evaluate` judges at each expansion of the reply to the root's
-    /// move (the first node where another player moves); 0: `ismcts_expand_samples`, as
-    /// everywhere.
-    pub ismcts_first_reply_expand: u32,
-    /// ISMCTS's `finalist_depth` when its configuration leaves it to the game: extra plies
-    /// below each leaf in the halving's last round (0: none).
-    pub ismcts_finalist_depth: u32,
-    /// ISMCTS's `finalist_expand` when its configuration leaves it to the game: the moves
-    /// judged at each of those plies.
-    pub ismcts_finalist_expand: u32,
-    /// ISMCTS's `finalist_heuristic` when its configuration leaves it to the game: those
-    /// plies played by the game's rule-based player instead of judged by `evaluate`.
-    pub ismcts_finalist_heuristic: bool,
-}
-
-impl SearchParams {
-    /// What a game gets unless it says otherwise (measured on Battle Line, docs/agents.md).
-    pub const DEFAULT: SearchParams = SearchParams {
-        exploration: 0.1,
-        greedy_samples: 1,
-        greedy_settle: false,
-        prior_samples: 0,
-        prior_visits: 0.0,
-        ismcts_settle: false,
-        ismcts_settle_turns: 0,
-        prior_settle: false,
-        ismcts_pick: 0.0,
-        ismcts_routine: false,
-        ismcts_expand_samples: 8,
-        ismcts_halving: 0,
-        ismcts_first_reply_expand: 0,
-        ismcts_finalist_depth: 0,
-        ismcts_finalist_expand: 8,
-        ismcts_finalist_heuristic: false,
-    };
-}
-
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams::DEFAULT
-    }
-}
 
 pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// A move. Small and `Copy`; its text form is [`Game::action_notation`].
@@ -272,67 +181,9 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn render(&self, player: Option<Player>) -> String;
 
     /// A heuristic value of the position for `player`, in [-1, 1]; used by the greedy
-    /// agent and as a tie-breaker. Terminal states should return the true result.
+    /// agent and as a tie-breaker. Terminal states should return the true result. What else a
+    /// game knows about playing well is [`Knowledge`](crate::knowledge::Knowledge).
     fn evaluate(&self, player: Player) -> f64;
-
-    /// [`Game::evaluate`] for every player at once: `out[p]` gets `evaluate(p)`, for each
-    /// `p` below `out.len()`. A game whose players' values are tied overrides it to compute
-    /// them once, and must give exactly the same values (Battle Line's are zero-sum: player
-    /// 1's is player 0's negated); the search scores its leaves through it.
-    fn evaluate_each(&self, out: &mut [f64]) {
-        for (p, v) in out.iter_mut().enumerate() {
-            *v = self.evaluate(p);
-        }
-    }
-
-    /// Each of `actions` (legal here) judged for `player`: into `out`, in order, what
-    /// `evaluate(player)` gives the position after it (the true result, `returns()`, where
-    /// it ends the game). A game overrides this when it has a faster way than playing each
-    /// action on a copy and evaluating that, and must then give exactly the same values
-    /// (Battle Line reuses what a troop play leaves unchanged, `battleline/judge.rs`); the
-    /// search's expansions judge their candidates through it. `Ok(false)`: no faster way
-    /// (the default), `out` left alone.
-    fn evaluate_after(
-        &self,
-        actions: &[Self::Action],
-        player: Player,
-        out: &mut Vec<f64>,
-    ) -> Result<bool> {
-        let _ = (actions, player, out);
-        Ok(false)
-    }
-
-    /// The move a sensible rule-based player makes here (the `Heuristic` agent, issue 14):
-    /// the game's own rules of thumb, no search. Uses only what the player to move may see;
-    /// `rng` breaks ties. `None`: this game has no heuristic player (the agent refuses it).
-    fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
-        let _ = rng;
-        None
-    }
-
-    /// A decision the search may take by rule instead of branching on it (ISMCTS's opt-in
-    /// `routine`): the move, when the decision to be made here is routine for this game,
-    /// from what the player to move may see; `rng` breaks ties. Default: none is routine.
-    fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Self::Action> {
-        let _ = rng;
-        None
-    }
-
-    /// A move that no other move here is better than, which the judging agents (Greedy,
-    /// ISMCTS) play at once instead of weighing it against the rest: judged by evaluation
-    /// or search, a move only a little better than another is often lost to noise (issue
-    /// 14, round 24: Battle Line's search declined a provable claim about once in two games).
-    /// Read only from what the player to move may see. Default: none.
-    fn dominant_action(&self) -> Option<Self::Action> {
-        None
-    }
-
-    /// The search settings this game's agents use unless told otherwise (issue 14: how
-    /// widely ISMCTS explores depends on the scale of `evaluate`, how many redraws Greedy
-    /// needs on how much chance a move meets). Default: [`SearchParams::DEFAULT`].
-    fn search_params() -> SearchParams {
-        SearchParams::DEFAULT
-    }
 }
 
 /// The element type of an observation buffer: `f32` (the observation) or `u8` (the compact

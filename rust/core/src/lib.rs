@@ -10,6 +10,8 @@ pub mod datafile;
 pub mod error;
 pub mod game;
 pub mod hex;
+pub mod knowledge;
+pub mod playout;
 pub mod position;
 pub mod registry;
 pub mod rng;
@@ -21,5 +23,6 @@ pub mod zinordia;
 
 pub use error::{Error, Result};
 pub use game::{Game, Player};
+pub use knowledge::Knowledge;
 pub use rng::GameRng;
 pub use session::{DynGame, Record, Session};

@@ -5,15 +5,14 @@
 //! thread count or on scheduling.
 #![deny(clippy::indexing_slicing)]
 
-use crate::agents::playout::playout;
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::playout::playout;
 use crate::rng::{mix64, GameRng};
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Safety net: a game still running after this many plies is an engine bug, reported.
-pub const MAX_PLIES: usize = 1_000_000;
+pub use crate::playout::MAX_PLIES;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimStats {

@@ -23,7 +23,7 @@
 //! moves (every fifth ply) are the same, seed for seed, in the game and in every
 //! `resample_hidden` of the mover's view.
 //!
-//! The heuristic player (`Game::heuristic_action`, where a game has one): at every ply its
+//! The heuristic player (`Knowledge::heuristic_action`, where a game has one): at every ply its
 //! move is legal and the same on every `resample_hidden` of the mover's view (it uses only
 //! what the mover may see); a game it plays against itself ends and replays the same from
 //! the same seeds.
@@ -40,7 +40,8 @@ use common::{describe, legal, option_sets, options, random_playout};
 use kingdoms_core::agents::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::registry::GAMES;
 use kingdoms_core::rng::GameRng;
-use kingdoms_core::{with_game, Error, Game, Session};
+use kingdoms_core::Knowledge;
+use kingdoms_core::{with_game, Error, Session};
 use serde_json::{Map, Value};
 
 /// Random games per option set.
@@ -95,7 +96,7 @@ impl Report<'_> {
     }
 }
 
-fn conformance<G: Game>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
+fn conformance<G: Knowledge>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
     let mut failures = Vec::new();
     for (label, opts_json) in option_sets(G::NAME) {
         let opts = options::<G>(&opts_json);
@@ -129,7 +130,7 @@ fn conformance<G: Game>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
 }
 
 /// Ids, actions and notations correspond one to one.
-fn action_space<G: Game>(r: &mut Report, g: &G) {
+fn action_space<G: Knowledge>(r: &mut Report, g: &G) {
     let n = g.num_actions();
     r.check("action_space", g.action_from_id(n).is_none(), || {
         format!("action_from_id({n}) (= num_actions) is not None")
@@ -154,7 +155,7 @@ fn action_space<G: Game>(r: &mut Report, g: &G) {
 
 /// Legal actions sorted and accepted; every other id refused, changing nothing. Returns the
 /// refusals: (id, error kind and text).
-fn legality<G: Game>(r: &mut Report, g: &G) -> Vec<(usize, String)> {
+fn legality<G: Knowledge>(r: &mut Report, g: &G) -> Vec<(usize, String)> {
     let moves = legal(g);
     let over = g.is_terminal();
     r.check("terminal", over == g.current_player().is_none(), || {
@@ -224,7 +225,7 @@ fn legality<G: Game>(r: &mut Report, g: &G) -> Vec<(usize, String)> {
 }
 
 /// `from_json(to_json())` is the same state.
-fn json_round_trip<G: Game>(r: &mut Report, g: &G) {
+fn json_round_trip<G: Knowledge>(r: &mut Report, g: &G) {
     let json = g.to_json();
     match G::from_json(&json) {
         Err(e) => r.check("json_round_trip", false, || {
@@ -244,7 +245,7 @@ fn json_round_trip<G: Game>(r: &mut Report, g: &G) {
 }
 
 /// Determinizations keep what a player sees, and refusals do not depend on hidden things.
-fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]) {
+fn determinizations<G: Knowledge>(r: &mut Report, g: &G, refusals: &[(usize, String)]) {
     let len: usize = g.observation_shape().iter().product();
     let mover = g.current_player();
     let moves = legal(g);
@@ -330,7 +331,7 @@ fn determinizations<G: Game>(r: &mut Report, g: &G, refusals: &[(usize, String)]
 }
 
 /// The heuristic player's move is legal and reads nothing the mover cannot see.
-fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
+fn heuristic_sight<G: Knowledge>(r: &mut Report, g: &G) {
     sight(r, g, "heuristic", |h| {
         h.heuristic_action(&mut GameRng::seed(7))
     });
@@ -338,14 +339,19 @@ fn heuristic_sight<G: Game>(r: &mut Report, g: &G) {
 
 /// The game's dominant move, which the judging agents play unweighed, is legal and reads
 /// nothing the mover cannot see.
-fn dominant_sight<G: Game>(r: &mut Report, g: &G) {
+fn dominant_sight<G: Knowledge>(r: &mut Report, g: &G) {
     sight(r, g, "dominant", |h| h.dominant_action());
 }
 
 /// A move chosen by `choose` (none: nothing to check) is legal, and the same in every
 /// `resample_hidden` of the mover's view; failures are named `{what}_legal` and
 /// `{what}_hides_nothing`.
-fn sight<G: Game>(r: &mut Report, g: &G, what: &str, choose: impl Fn(&G) -> Option<G::Action>) {
+fn sight<G: Knowledge>(
+    r: &mut Report,
+    g: &G,
+    what: &str,
+    choose: impl Fn(&G) -> Option<G::Action>,
+) {
     let Some(mover) = g.current_player() else {
         return;
     };
@@ -370,7 +376,7 @@ fn sight<G: Game>(r: &mut Report, g: &G, what: &str, choose: impl Fn(&G) -> Opti
 
 /// `evaluate_each` (how the search scores a leaf) gives each player exactly what
 /// `evaluate` gives them, bit for bit, here and in a redraw of the mover's view.
-fn evaluate_each_agrees<G: Game>(r: &mut Report, g: &G) {
+fn evaluate_each_agrees<G: Knowledge>(r: &mut Report, g: &G) {
     let worlds = match g.current_player() {
         Some(p) => vec![g.clone(), g.resample_hidden(p, RESAMPLES[0])],
         None => vec![g.clone()],
@@ -391,7 +397,7 @@ fn evaluate_each_agrees<G: Game>(r: &mut Report, g: &G) {
 /// seed, Greedy and ISMCTS choose the same move in the game and in every `resample_hidden`
 /// of the mover's view (they reach hidden things only through `resample_hidden`, which is a
 /// function of the view and the seed).
-fn agents_sight<G: Game>(r: &mut Report, g: &G) {
+fn agents_sight<G: Knowledge>(r: &mut Report, g: &G) {
     let Some(mover) = g.current_player() else {
         return;
     };
@@ -428,7 +434,7 @@ fn agents_sight<G: Game>(r: &mut Report, g: &G) {
 }
 
 /// Heuristic against heuristic: every game ends, and the same seeds give the same game.
-fn heuristic_games<G: Game>(r: &mut Report, opts: &G::Options, seed: u64) {
+fn heuristic_games<G: Knowledge>(r: &mut Report, opts: &G::Options, seed: u64) {
     /// Far above any real game's length (Battle Line's longest are about 150 plies).
     const MAX_PLIES: usize = 20_000;
     let play = || -> Option<Vec<G::Action>> {
@@ -459,7 +465,7 @@ fn heuristic_games<G: Game>(r: &mut Report, opts: &G::Options, seed: u64) {
 }
 
 /// The game replays exactly: from the seed and actions, and from its record's notations.
-fn replay<G: Game>(
+fn replay<G: Knowledge>(
     r: &mut Report,
     seed: u64,
     opts_json: &Map<String, Value>,

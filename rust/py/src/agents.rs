@@ -18,7 +18,7 @@ use kingdoms_core::agents::elo::Rating;
 use kingdoms_core::agents::scheduler::AgentProvider;
 use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::rng::{derive, mix64};
-use kingdoms_core::{with_game, DynGame, Error, Game, Session};
+use kingdoms_core::{with_game, DynGame, Error, Game, Knowledge, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -796,7 +796,7 @@ fn forfeit_class(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("kingdoms._subprocess")?.getattr("Forfeit")
 }
 
-impl<G: Game> Agent<G> for PyAgent {
+impl<G: Knowledge> Agent<G> for PyAgent {
     fn act(&mut self, game: &G) -> kingdoms_core::Result<G::Action> {
         let p = game
             .current_player()
@@ -836,7 +836,7 @@ impl<G: Game> Agent<G> for PyAgent {
 }
 
 /// The action a Python agent returned (an `Action`, its notation or its id).
-fn resolve<G: Game>(
+fn resolve<G: Knowledge>(
     game: &G,
     obj: &Bound<'_, PyAny>,
     name: &str,
@@ -887,7 +887,7 @@ fn resolve<G: Game>(
 }
 
 impl Entrant {
-    fn build<G: Game>(
+    fn build<G: Knowledge>(
         &self,
         py: Python<'_>,
         name: &str,
@@ -969,7 +969,7 @@ pub fn play_match(
     }
 }
 
-fn match_from<G: Game>(
+fn match_from<G: Knowledge>(
     py: Python<'_>,
     start: &dyn DynGame,
     entrants: &[Entrant],
@@ -1535,7 +1535,7 @@ pub(crate) struct Entrants<'a> {
     pub kept: &'a Arc<Mutex<Option<PyErr>>>,
 }
 
-impl<G: Game> AgentProvider<G> for Entrants<'_> {
+impl<G: Knowledge> AgentProvider<G> for Entrants<'_> {
     fn pooled(&self, agent: usize) -> bool {
         matches!(self.entrants.get(agent), Some(Entrant::Rust(_)))
     }
@@ -1608,7 +1608,7 @@ pub(crate) fn validate(entrants: &[Entrant]) -> PyResult<()> {
     Ok(())
 }
 
-fn run_tournament<G: Game>(
+fn run_tournament<G: Knowledge>(
     py: Python<'_>,
     options: &serde_json::Map<String, serde_json::Value>,
     entrants: &[Entrant],

@@ -7,7 +7,7 @@
 //! replay the same shuffle with the seats swapped (duplicate format), which cancels most of
 //! the luck of the deal. Every group plays the same deals.
 //!
-//! **Teams.** In a team game ([`Game::team`]: `T` teams of `m` seats) a rotation moves whole
+//! **Teams.** In a team game ([`Game::team`](crate::game::Game::team): `T` teams of `m` seats) a rotation moves whole
 //! teams and, within them, slots: rotation `r` shifts teams by `r % T` and slots by `r / T`,
 //! so partners stay partners and each agent still sits in every seat once in `k` rotations.
 //! Who partners whom is [`Partners`]: `Rotate` (default) plays every way of splitting the
@@ -24,7 +24,7 @@
 //! ([`tournament_games`]: fixtures `start..stop`, e.g. one task of a cluster) and the parts
 //! merged ([`merge`]) into exactly the result of one local run.
 //!
-//! **Results** come from [`Game::returns`], not from a single winner. Teams are ranked by
+//! **Results** come from [`Game::returns`](crate::game::Game::returns), not from a single winner. Teams are ranked by
 //! their return (a team's is the mean of its seats'; without teams every seat is a team of
 //! one): places `1, 2, ...`, tied teams sharing the better place. An agent wins a game when
 //! its team is first alone, shares the win (a "draw" in [`Wdl`]) when its team ties for
@@ -44,6 +44,7 @@ use super::scheduler::{run_schedule, unwatched, AgentProvider, Watch};
 use super::{elo, Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
+use crate::knowledge::Knowledge;
 use crate::rng::derive;
 use crate::session::{Record, Session};
 use crate::simulate::game_seed;
@@ -130,7 +131,7 @@ pub fn with_context(e: Error, context: &str) -> Error {
 /// (e.g. `game 3 (seed 99)`) make errors say who did what where: an agent that chooses an
 /// illegal action ends the match with `Error::IllegalAction` naming the agent, the game and
 /// the move. Returns the number of plies played.
-pub fn play_out<G: Game>(
+pub fn play_out<G: Knowledge>(
     session: &mut Session<G>,
     agents: &mut [Box<dyn Agent<G>>],
     names: &[String],
@@ -162,7 +163,7 @@ pub(crate) fn play_with<G, T, F>(
     mut choose: F,
 ) -> Result<u64>
 where
-    G: Game,
+    G: Knowledge,
     T: super::playout::Playing<G>,
     F: FnMut(&G, Player, &[G::Action], u64) -> Result<usize>,
 {
@@ -188,7 +189,7 @@ where
 }
 
 /// The position of `a` among `legal`, or the error naming the agent, the game and the move.
-pub(crate) fn check_choice<G: Game>(
+pub(crate) fn check_choice<G: Knowledge>(
     game: &G,
     legal: &[G::Action],
     a: G::Action,
@@ -203,7 +204,7 @@ pub(crate) fn check_choice<G: Game>(
         .ok_or_else(|| illegal_choice(game, a, name, player, context, ply))
 }
 
-fn illegal_choice<G: Game>(
+fn illegal_choice<G: Knowledge>(
     game: &G,
     a: G::Action,
     name: &str,
@@ -238,7 +239,7 @@ pub fn agent_salt(seed: u64, index: u64, seat: usize) -> u64 {
 
 /// One match between Rust agents from the start: game `seed`, `specs[p]` playing player `p`.
 /// Returns its record and final returns.
-pub fn play_match<G: Game>(
+pub fn play_match<G: Knowledge>(
     options: &G::Options,
     seed: u64,
     specs: &[AgentSpec],
@@ -331,7 +332,7 @@ pub struct TournamentConfig {
     pub bootstrap: u32,
     /// Partnerships in a team game (ignored without teams).
     pub partners: Partners,
-    /// Every game starts from this position ([`Game::from_position`]) instead of the seed's
+    /// Every game starts from this position ([`Game::from_position`](crate::game::Game::from_position)) instead of the seed's
     /// setup; a view position has its hidden parts dealt afresh from each game's seed.
     pub position: Option<String>,
 }
@@ -381,7 +382,7 @@ fn combinations(items: &[usize], k: usize, out: &mut Vec<Vec<usize>>) {
 }
 
 /// The seats of each team, teams numbered in order of their first seat: `teams[s]` is the
-/// team of seat `s` ([`Game::team`]). An error unless all teams have the same size (a
+/// team of seat `s` ([`Game::team`](crate::game::Game::team)). An error unless all teams have the same size (a
 /// rotation must keep partners together).
 pub fn team_seats(teams: &[usize]) -> Result<Vec<Vec<usize>>> {
     let mut ids: Vec<usize> = Vec::new();
@@ -564,7 +565,7 @@ pub struct GameOutcome {
     pub seats: Vec<usize>,
     /// The winning seat as the game reports it (`None`: a draw).
     pub winner: Option<Player>,
-    /// `returns[s]`: the final return of seat `s` ([`Game::returns`]); the tables come
+    /// `returns[s]`: the final return of seat `s` ([`Game::returns`](crate::game::Game::returns)); the tables come
     /// from these.
     pub returns: Vec<f64>,
     pub plies: u64,
@@ -613,7 +614,7 @@ impl GameOutcome {
 
 /// Play one fixture of a tournament under `config` (its seed, start position and whether
 /// records are kept) with the given agents (one per seat).
-pub fn play_fixture<G: Game>(
+pub fn play_fixture<G: Knowledge>(
     options: &G::Options,
     config: &TournamentConfig,
     fixture: &Fixture,
@@ -1115,7 +1116,7 @@ pub fn unique_names(names: Vec<String>) -> Vec<String> {
 }
 
 /// A tournament between Rust agents.
-pub fn tournament<G: Game>(
+pub fn tournament<G: Knowledge>(
     options: &G::Options,
     specs: &[AgentSpec],
     config: &TournamentConfig,
@@ -1140,7 +1141,7 @@ pub fn tournament_with<G, P>(
     watch: Watch<'_>,
 ) -> Result<TournamentResult>
 where
-    G: Game,
+    G: Knowledge,
     P: AgentProvider<G> + ?Sized,
 {
     let start = Instant::now();
@@ -1155,14 +1156,14 @@ where
     )
 }
 
-/// The team of each seat of `G` under `options` ([`Game::team`], read from its first deal).
-pub fn seat_teams<G: Game>(options: &G::Options, seed: u64) -> Result<Vec<usize>> {
+/// The team of each seat of `G` under `options` ([`Game::team`](crate::game::Game::team), read from its first deal).
+pub fn seat_teams<G: Knowledge>(options: &G::Options, seed: u64) -> Result<Vec<usize>> {
     let g = G::new(game_seed(seed, 0), options)?;
     Ok((0..g.num_players()).map(|p| g.team(p)).collect())
 }
 
 /// The schedule of a tournament of `agents` agents of `G` under `options`.
-fn schedule<G: Game>(
+fn schedule<G: Knowledge>(
     options: &G::Options,
     agents: usize,
     config: &TournamentConfig,
@@ -1199,7 +1200,7 @@ pub fn tournament_games<G, P>(
     watch: Watch<'_>,
 ) -> Result<Vec<GameOutcome>>
 where
-    G: Game,
+    G: Knowledge,
     P: AgentProvider<G> + ?Sized,
 {
     let all = schedule::<G>(options, names.len(), config)?;
@@ -1229,7 +1230,7 @@ where
 /// slices of [`tournament_games`] from several machines): the same as one local run for the
 /// same options, agents and `config`, except for `seconds`. Refuses outcomes that do not
 /// cover the schedule exactly once or do not match it.
-pub fn merge<G: Game>(
+pub fn merge<G: Knowledge>(
     options: &G::Options,
     names: Vec<String>,
     config: &TournamentConfig,

@@ -28,6 +28,7 @@
 use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::{Game, ObsValue};
+use crate::knowledge::Knowledge;
 use crate::rng::GameRng;
 use crate::session::{DynGame, Session};
 use serde_json::{Map, Value};
@@ -98,7 +99,7 @@ pub struct Views<'a, T: ObsValue = f32> {
     pub zeroed: bool,
 }
 
-struct Env<G: Game> {
+struct Env<G: Knowledge> {
     session: Session<G>,
     rng: GameRng,
     /// Games of this slot that reached their end (not those abandoned by `reset`).
@@ -143,7 +144,7 @@ fn split<T>(buf: &mut [T], games: usize, len: usize) -> (&mut [T], &mut [T]) {
 
 /// A run of consecutive games and their slices of every output: the unit of work a
 /// thread takes.
-struct Part<'a, G: Game, T> {
+struct Part<'a, G: Knowledge, T> {
     /// Index of the first game.
     start: usize,
     envs: &'a mut [Env<G>],
@@ -159,7 +160,7 @@ struct Part<'a, G: Game, T> {
 /// Items per game of each buffer: (observation, mask row, players, legal-bit words).
 type Dims = (usize, usize, usize, usize);
 
-impl<'a, G: Game, T> Part<'a, G, T> {
+impl<'a, G: Knowledge, T> Part<'a, G, T> {
     /// The first `games` games, and the rest.
     fn split_off(self, games: usize, (ol, mask_row, np, words): Dims) -> (Self, Self) {
         let games = games.min(self.envs.len());
@@ -236,7 +237,7 @@ const CHUNK_MIN: usize = 32;
 const MAX_WORDS: usize = 64;
 
 /// `n` games of one kind stepped together.
-pub struct Batch<G: Game> {
+pub struct Batch<G: Knowledge> {
     options: G::Options,
     envs: Vec<Env<G>>,
     seed: u64,
@@ -264,7 +265,7 @@ pub struct Batch<G: Game> {
     forfeit_illegal: bool,
 }
 
-impl<G: Game> Env<G> {
+impl<G: Knowledge> Env<G> {
     /// Start this env's next game and play the opponent up to the learner's turn.
     fn start(
         &mut self,
@@ -403,7 +404,7 @@ impl<G: Game> Env<G> {
 /// allocated.
 pub const MAX_GAMES: usize = 1 << 16;
 
-impl<G: Game> Batch<G> {
+impl<G: Knowledge> Batch<G> {
     /// `n` games under `seed`; `threads` workers for large batches (`None`: one per core).
     pub fn new(
         options: G::Options,
@@ -849,7 +850,7 @@ pub trait DynBatch: Send {
     fn learners(&self) -> Vec<usize>;
 }
 
-impl<G: Game> DynBatch for Batch<G> {
+impl<G: Knowledge> DynBatch for Batch<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }

@@ -1,10 +1,11 @@
-//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`]
+//! The greedy agent: one ply of look-ahead, scored by the game's own [`Game::evaluate`](crate::game::Game::evaluate)
 //! (optionally after the rest of the mover's turn is played by the game's rule-based
 //! player: `settle`).
 
 use super::{judge_moves, obvious_move, played, to_move, Agent, Teams};
 use crate::error::{Error, Result};
-use crate::game::{Game, Player};
+use crate::game::Player;
+use crate::knowledge::Knowledge;
 use crate::rng::GameRng;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -13,14 +14,14 @@ pub struct GreedyConfig {
     /// true hidden state: it scores moves in states redrawn by `resample_hidden`, all moves
     /// on the same draws (common random numbers). One is enough when the move itself reveals
     /// nothing and `evaluate` uses only the mover's information. `None`: the game's own
-    /// number ([`Game::search_params`]; several where moves meet dice).
+    /// number ([`profile`](super::profile); several where moves meet dice).
     pub samples: Option<u32>,
     /// Settle: judge a move after the rest of the mover's turn is played by the game's
-    /// rule-based player ([`Game::heuristic_action`]), then `evaluate` — a one-step
+    /// rule-based player ([`Knowledge::heuristic_action`]), then `evaluate` — a one-step
     /// improvement over that player (the rollout algorithm), for games where a turn is
     /// many decisions and one ply sees only a piece of a plan. A game without a heuristic
     /// player is judged right after the move. `None`: the game's own choice
-    /// ([`Game::search_params`]).
+    /// ([`profile`](super::profile)).
     pub settle: Option<bool>,
     pub seed: u64,
 }
@@ -70,7 +71,7 @@ pub(super) const MAX_SETTLE: u32 = 512;
 /// the turn it is made in is played by the game's rule-based player ([`settle`]), every move
 /// with the same tie-breaking draws in a redraw. Greedy picks by these sums; ISMCTS's root
 /// prior starts from them.
-pub(super) fn score_settled<G: Game>(
+pub(super) fn score_settled<G: Knowledge>(
     game: &G,
     me: Player,
     moves: &[G::Action],
@@ -89,7 +90,7 @@ pub(super) fn score_settled<G: Game>(
         // Drawn only when settling, so the plain Greedy's draws stay as they were.
         let ties = if settle_turn { rng.next_u64() } else { 0 };
         if !settle_turn {
-            // All at once where the game has a way (`Game::evaluate_after`).
+            // All at once where the game has a way (`Knowledge::evaluate_after`).
             judge_moves(&det, moves, me, teams, &mut judged)?;
             for (v, j) in sums.iter_mut().zip(&judged) {
                 *v += j;
@@ -106,10 +107,10 @@ pub(super) fn score_settled<G: Game>(
 }
 
 /// Plays the rest of `owner`'s turn in `state` with the game's rule-based moves
-/// ([`Game::heuristic_action`]), every decision inside it (reactions of others included),
-/// until the turn changes hands ([`Game::turn_owner`]) or the game ends. A game without a
+/// ([`Knowledge::heuristic_action`]), every decision inside it (reactions of others included),
+/// until the turn changes hands ([`Game::turn_owner`](crate::game::Game::turn_owner)) or the game ends. A game without a
 /// heuristic player is left as it is.
-fn settle<G: Game>(state: &mut G, owner: Option<Player>, rng: &mut GameRng) -> Result<()> {
+fn settle<G: Knowledge>(state: &mut G, owner: Option<Player>, rng: &mut GameRng) -> Result<()> {
     for _ in 0..MAX_SETTLE {
         if state.is_terminal() || state.turn_owner() != owner {
             break;
@@ -131,7 +132,7 @@ fn settle<G: Game>(state: &mut G, owner: Option<Player>, rng: &mut GameRng) -> R
 /// Plays the action whose resulting position `evaluate`s best for the mover (a finished
 /// game counts its true result; in a team game, the mean over the mover's team); exact ties
 /// are broken uniformly by the agent's RNG.
-pub struct GreedyAgent<G: Game> {
+pub struct GreedyAgent<G: Knowledge> {
     config: GreedyConfig,
     rng: GameRng,
     buf: Vec<G::Action>,
@@ -139,7 +140,7 @@ pub struct GreedyAgent<G: Game> {
     best: Vec<usize>,
 }
 
-impl<G: Game> GreedyAgent<G> {
+impl<G: Knowledge> GreedyAgent<G> {
     pub fn new(config: GreedyConfig) -> Self {
         GreedyAgent {
             rng: GameRng::seed(config.seed),
@@ -151,7 +152,7 @@ impl<G: Game> GreedyAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for GreedyAgent<G> {
+impl<G: Knowledge> Agent<G> for GreedyAgent<G> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         let me = to_move(game)?;
         game.legal_actions(&mut self.buf);
@@ -161,7 +162,7 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
         self.values.clear();
         self.values.resize(self.buf.len(), 0.0);
         let teams = Teams::of(game);
-        let params = G::search_params();
+        let params = super::profile::search_params::<G>();
         let samples = self.config.samples.unwrap_or(params.greedy_samples);
         let settle = self.config.settle.unwrap_or(params.greedy_settle);
         score_settled(

@@ -1,19 +1,19 @@
-//! The heuristic agent: each game's own rules of thumb ([`Game::heuristic_action`]), no
+//! The heuristic agent: each game's own rules of thumb ([`Knowledge::heuristic_action`]), no
 //! search. A sparring partner that plays like a sensible person rather than like a search.
 
 use super::{no_moves, to_move, Agent};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::knowledge::Knowledge;
 use crate::rng::GameRng;
 
-/// Plays [`Game::heuristic_action`]; its seeded RNG only breaks ties. For a game without a
+/// Plays [`Knowledge::heuristic_action`]; its seeded RNG only breaks ties. For a game without a
 /// heuristic player every move is an error naming the game.
-pub struct HeuristicAgent<G: Game> {
+pub struct HeuristicAgent<G: Knowledge> {
     rng: GameRng,
     buf: Vec<G::Action>,
 }
 
-impl<G: Game> HeuristicAgent<G> {
+impl<G: Knowledge> HeuristicAgent<G> {
     pub fn new(seed: u64) -> Self {
         HeuristicAgent {
             rng: GameRng::seed(seed),
@@ -23,14 +23,14 @@ impl<G: Game> HeuristicAgent<G> {
 }
 
 /// The error for a game that has no heuristic player.
-pub(crate) fn no_heuristic<G: Game>() -> Error {
+pub(crate) fn no_heuristic<G: Knowledge>() -> Error {
     Error::invalid(format!(
         "heuristic: {} has no heuristic player (use random, greedy or ismcts)",
         G::NAME
     ))
 }
 
-impl<G: Game> Agent<G> for HeuristicAgent<G> {
+impl<G: Knowledge> Agent<G> for HeuristicAgent<G> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         to_move(game)?;
         let a = game
@@ -59,6 +59,7 @@ mod tests {
     use crate::agents::testgame::{Lanes, LanesOptions};
     use crate::agents::AgentSpec;
     use crate::battleline::BattleLine;
+    use crate::game::Game;
 
     #[test]
     fn a_game_without_a_heuristic_player_is_refused_by_name() {

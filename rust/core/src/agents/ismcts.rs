@@ -20,7 +20,7 @@
 //! **More than two players** (max^n, as in Sturtevant's multi-player UCT): an iteration
 //! ends with a value for *every* player (the returns, or each player's `evaluate`), and each
 //! node is credited with the value of the player who moved into it, so every player's
-//! choices in the tree maximise their own result. In a team game ([`Game::team`]) partners
+//! choices in the tree maximise their own result. In a team game ([`Game::team`](crate::game::Game::team)) partners
 //! share a value, their mean, so a player also works for its partner; expansions and
 //! settling moves are judged by the team's value too. The root keeps every player's mean
 //! value per action ([`RootStat::values`]). Two-player games pay for none of this beyond
@@ -33,9 +33,10 @@
 use super::greedy::MAX_SETTLE;
 use super::{best_reply, no_moves, obvious_move, to_move, Agent, Teams};
 use crate::error::{Error, Result};
-use crate::game::{Game, Player};
+use crate::game::Player;
+use crate::knowledge::Knowledge;
+use crate::playout::MAX_PLIES;
 use crate::rng::GameRng;
-use crate::simulate::MAX_PLIES;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -46,14 +47,14 @@ pub struct IsmctsConfig {
     /// first. A time budget makes play depend on the machine's speed.
     pub time_limit: Option<f64>,
     /// The UCB exploration constant `c` (rewards are in [0, 1]); `None`: the game's own
-    /// ([`Game::search_params`]).
+    /// ([`profile`](super::profile)).
     pub exploration: Option<f64>,
     /// `None`: roll out to the end of the game. `Some(d)`: `d` random plies, then the
     /// position's `Game::evaluate` (0: evaluate the new leaf at once).
     pub rollout_depth: Option<u32>,
     /// Expansion: `0`/`1` adds a uniformly chosen untried action; `m > 1` adds the best of
     /// `m` untried actions drawn at random, judged by the mover's `Game::evaluate`. `None`:
-    /// the game's own ([`Game::search_params`]: `ismcts_expand_samples`).
+    /// the game's own ([`profile`](super::profile): `ismcts_expand_samples`).
     pub expand_samples: Option<u32>,
     /// Progressive widening: `Some(k)` keeps at most `ceil(k * sqrt(visits + 1))` children
     /// of a node in play (the rest wait untried); `None` tries every action before any is
@@ -62,22 +63,22 @@ pub struct IsmctsConfig {
     /// `Some(true)`: before a leaf is evaluated, the player who just moved finishes their
     /// turn with greedy choices, so leaves are scored between turns rather than mid-turn;
     /// `Some(false)`: leaves are scored as they are; `None`: the game's own
-    /// ([`Game::search_params`]: `ismcts_settle` settles with the heuristic move).
+    /// ([`profile`](super::profile): `ismcts_settle` settles with the heuristic move).
     pub settle: Option<bool>,
     /// With `settle: Some(true)`: the turn is finished with the game's rule-based move
-    /// ([`Game::heuristic_action`], no evaluation of every legal action) instead of greedy
+    /// ([`Knowledge::heuristic_action`], no evaluation of every legal action) instead of greedy
     /// choices; a game without a heuristic player settles greedily.
     pub settle_heuristic: bool,
-    /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`]:
+    /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`](crate::game::Game::turn_owner):
     /// reactions of other players inside a turn included): `1` the leaf's own turn, as
     /// Greedy's settle does, `2` that and the next player's reply turn, ...; `0`: only while
     /// the player who just moved is to move (a reaction ends it). `None`: the game's own
-    /// ([`Game::search_params`]: `ismcts_settle_turns`).
+    /// ([`profile`](super::profile): `ismcts_settle_turns`).
     pub settle_turns: Option<u32>,
     /// Root prior: every root action is first scored one ply deep by the searcher's
     /// `Game::evaluate` on this many redraws (as Greedy scores moves), averaged; the root
     /// then expands its actions best prior first and starts each one's mean at its prior.
-    /// `None`: the game's own ([`Game::search_params`]); `Some(0)`: no prior.
+    /// `None`: the game's own ([`profile`](super::profile)); `Some(0)`: no prior.
     pub prior_samples: Option<u32>,
     /// What the root prior weighs, in visits: a root action's mean in the selection is
     /// `(rewards + prior_visits * prior) / (visits + prior_visits)`, so the prior leads
@@ -85,17 +86,17 @@ pub struct IsmctsConfig {
     pub prior_visits: Option<f64>,
     /// `Some(true)`: the root prior judges each action as the settled Greedy does, after the
     /// rest of its turn is played by the game's rule-based player; `None`: the game's own
-    /// ([`Game::search_params`]: `prior_settle`).
+    /// ([`profile`](super::profile): `prior_settle`).
     pub prior_settle: Option<bool>,
     /// The move played: `0` the most visited root child; `f > 0` the best mean among the
     /// children visited at least `f` times as often as the most visited. `None`: the game's
-    /// own ([`Game::search_params`]: `ismcts_pick`).
+    /// own ([`profile`](super::profile): `ismcts_pick`).
     pub pick: Option<f64>,
     /// `true`: below the root, the decisions the game calls routine
-    /// ([`Game::routine_action`]: Battle Line's claims and draws) are played by its rule
+    /// ([`Knowledge::routine_action`]: Battle Line's claims and draws) are played by its rule
     /// instead of branching on them, leaves included, so the tree's depth goes to the
     /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
-    /// the game's own ([`Game::search_params`]: `ismcts_routine`).
+    /// the game's own ([`profile`](super::profile): `ismcts_routine`).
     pub routine: Option<bool>,
     /// Root sequential halving (Karnin, Koren and Somekh, ICML 2013; at a search tree's root
     /// as in Cazenave's SHOT and Danihelka et al.'s Gumbel MuZero): `Some(m)`, `m >= 2`: the
@@ -108,7 +109,7 @@ pub struct IsmctsConfig {
     /// terms). Needs an iteration budget (a search by time alone keeps the UCB root). With
     /// a root prior (`prior_samples` > 0 and `prior_visits` > 0, opt-in) a candidate's mean
     /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
-    /// game's own ([`Game::search_params`]: `ismcts_halving`).
+    /// game's own ([`profile`](super::profile): `ismcts_halving`).
     pub halving: Option<u32>,
     /// Candidates judged at an expansion of the first node on an iteration's path where a
     /// player other than the searcher moves: the reply to the root's move. The opponent's
@@ -117,7 +118,7 @@ pub struct IsmctsConfig {
     /// judging more there makes the tree's reply nearer the one a one-ply player would find.
     /// `Some(m)`, `m >= 1`: the best of `m` untried actions drawn at random (all of them if
     /// there are no more); `Some(0)`: as every other node (`expand_samples`); `None`: the
-    /// game's own ([`Game::search_params`]: `ismcts_first_reply_expand`).
+    /// game's own ([`profile`](super::profile): `ismcts_first_reply_expand`).
     pub first_reply_expand: Option<u32>,
     /// Deeper leaves where the halving decides: in its last round, which compares the two
     /// finalists, and only when it has two rounds or more (a choice between two moves spends
@@ -125,16 +126,16 @@ pub struct IsmctsConfig {
     /// the mover's best of `finalist_expand` legal moves drawn at random, judged by
     /// `Game::evaluate` (with `routine`, routine decisions by rule in between). The earlier
     /// rounds, which only cut the field, keep the cheaper leaves. `Some(0)`: off; `None`:
-    /// the game's own ([`Game::search_params`]: `ismcts_finalist_depth`). Needs `halving`.
+    /// the game's own ([`profile`](super::profile): `ismcts_finalist_depth`). Needs `halving`.
     pub finalist_depth: Option<u32>,
     /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
-    /// `None`: the game's own ([`Game::search_params`]: `ismcts_finalist_expand`).
+    /// `None`: the game's own ([`profile`](super::profile): `ismcts_finalist_expand`).
     pub finalist_expand: Option<u32>,
     /// With `finalist_depth`: `Some(true)` plays each of its plies by the game's rule-based
-    /// player ([`Game::heuristic_action`]) instead of the best of `finalist_expand` moves by
+    /// player ([`Knowledge::heuristic_action`]) instead of the best of `finalist_expand` moves by
     /// `evaluate` (where the game has no rule-based move there, the plain ply is played), so
     /// the finalists are told apart by a judgement that is not `evaluate`'s alone. `None`:
-    /// the game's own ([`Game::search_params`]: `ismcts_finalist_heuristic`).
+    /// the game's own ([`profile`](super::profile): `ismcts_finalist_heuristic`).
     pub finalist_heuristic: Option<bool>,
     pub seed: u64,
 }
@@ -370,7 +371,7 @@ pub struct SearchStats<A> {
 }
 
 /// The ISMCTS agent: configuration, its RNG, and buffers reused across moves.
-pub struct Ismcts<G: Game> {
+pub struct Ismcts<G: Knowledge> {
     config: IsmctsConfig,
     rng: GameRng,
     nodes: Vec<Node<G::Action>>,
@@ -385,7 +386,7 @@ pub struct Ismcts<G: Game> {
     /// Partnerships of the game searched (empty: none shared).
     teams: Teams,
     scratch: Vec<f64>,
-    /// The values of an expansion's candidates ([`Game::evaluate_after`]).
+    /// The values of an expansion's candidates ([`Knowledge::evaluate_after`]).
     judged: Vec<f64>,
     /// `root_sums[id * players + p]`: the sum of player `p`'s values over the iterations
     /// that went through root action `id`.
@@ -416,7 +417,7 @@ pub struct Ismcts<G: Game> {
     deepen: bool,
 }
 
-impl<G: Game> Ismcts<G> {
+impl<G: Knowledge> Ismcts<G> {
     /// An agent with this configuration (validate it first: [`IsmctsConfig::validate`]).
     pub fn new(config: IsmctsConfig) -> Self {
         Ismcts {
@@ -483,7 +484,7 @@ impl<G: Game> Ismcts<G> {
         self.teams = Teams::of(game);
         self.root_sums.clear();
         self.root_sums.resize(game.num_actions() * players, 0.0);
-        let params = G::search_params();
+        let params = super::profile::search_params::<G>();
         let (settle, heuristic) = match self.config.settle {
             Some(s) => (s, s && self.config.settle_heuristic),
             None => (params.ismcts_settle, params.ismcts_settle),
@@ -636,7 +637,7 @@ impl<G: Game> Ismcts<G> {
         let mut cands = self.legal.clone();
         if cands.len() > m {
             // Greedy's judgement picks the candidates, so its own move is among them.
-            let params = G::search_params();
+            let params = super::profile::search_params::<G>();
             let mut sums = vec![0.0; cands.len()];
             super::greedy::score_settled(
                 game,
@@ -732,7 +733,7 @@ impl<G: Game> Ismcts<G> {
         let c = self
             .config
             .exploration
-            .unwrap_or_else(|| G::search_params().exploration);
+            .unwrap_or_else(|| super::profile::search_params::<G>().exploration);
         if forced != NONE {
             let n = &mut self.nodes[forced as usize];
             n.avail += 1;
@@ -920,7 +921,7 @@ impl<G: Game> Ismcts<G> {
     /// same redraws, as Greedy does) into `self.prior`; leaves it empty without a prior.
     fn root_prior(&mut self, game: &G, me: Player) -> Result<()> {
         self.prior.clear();
-        let params = G::search_params();
+        let params = super::profile::search_params::<G>();
         let samples = self.config.prior_samples.unwrap_or(params.prior_samples);
         self.prior_visits = self.config.prior_visits.unwrap_or(params.prior_visits);
         if samples == 0 {
@@ -1064,7 +1065,7 @@ impl<G: Game> Ismcts<G> {
         Ok(())
     }
 
-    /// With `routine`: play the game's routine decisions ([`Game::routine_action`]) until
+    /// With `routine`: play the game's routine decisions ([`Knowledge::routine_action`]) until
     /// one that matters (or the end) is to be made.
     fn play_routine(&mut self, det: &mut G) -> Result<()> {
         for _ in 0..MAX_SETTLE {
@@ -1092,7 +1093,7 @@ impl<G: Game> Ismcts<G> {
     }
 }
 
-impl<G: Game> Agent<G> for Ismcts<G> {
+impl<G: Knowledge> Agent<G> for Ismcts<G> {
     fn act(&mut self, game: &G) -> Result<G::Action> {
         self.act_and_visits(game, &mut Vec::new())
     }

@@ -4,7 +4,7 @@
 //! - [`Agent`]: chooses a move for the player to move. Agents see the true game but reach
 //!   hidden information only through [`Game::resample_hidden`], so they never cheat.
 //! - [`RandomAgent`], [`HeuristicAgent`] (the game's own rules of thumb,
-//!   [`Game::heuristic_action`]), [`GreedyAgent`] (one ply, driven by [`Game::evaluate`]) and
+//!   [`Knowledge::heuristic_action`]), [`GreedyAgent`] (one ply, driven by [`Game::evaluate`]) and
 //!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
 //! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
 //!   built into a fresh agent for each game with a seed the arena derives.
@@ -23,7 +23,9 @@ mod heuristic;
 mod ismcts;
 #[cfg(test)]
 mod nplayer_tests;
-pub mod playout;
+/// The game loop the arena plays through (kept at `agents::playout` for its users).
+pub use crate::playout;
+pub mod profile;
 mod random;
 pub mod scheduler;
 pub mod selfplay;
@@ -32,6 +34,7 @@ pub(crate) mod testgame;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use crate::knowledge::position_value;
 pub use greedy::{GreedyAgent, GreedyConfig};
 pub use heuristic::HeuristicAgent;
 pub use ismcts::{Ismcts, IsmctsConfig, RootStat, SearchStats};
@@ -39,6 +42,7 @@ pub use random::RandomAgent;
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
+use crate::knowledge::Knowledge;
 use crate::rng::derive;
 
 /// Something that chooses moves.
@@ -87,16 +91,6 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 /// The error for a running game without legal actions (an engine bug, reported).
 pub(crate) fn no_moves<G: Game>() -> Error {
     Error::invalid(format!("{}: no legal action in a running game", G::NAME))
-}
-
-/// What a position is worth to `player`: the true result once the game is over, the game's
-/// `evaluate` before.
-pub(crate) fn position_value<G: Game>(game: &G, player: Player) -> f64 {
-    if game.is_terminal() {
-        game.returns().get(player).copied().unwrap_or(0.0)
-    } else {
-        game.evaluate(player)
-    }
 }
 
 /// Who plays with whom, read once from a game ([`Game::team`]): in a team game partners
@@ -172,10 +166,10 @@ pub(crate) fn played<G: Game>(game: &G, action: G::Action) -> Result<G> {
 
 /// Fills `values` with the worth to `mover`'s team ([`Teams::value`]) of each of `actions`
 /// played from `game`, in order. Without teams the game judges them all at once
-/// ([`Game::evaluate_after`]: the same values, faster where the game has a way); where it has
+/// ([`Knowledge::evaluate_after`]: the same values, faster where the game has a way); where it has
 /// no way or that fails, each move is played in turn ([`played`]), so an error names the move
 /// that failed.
-pub(crate) fn judge_moves<G: Game>(
+pub(crate) fn judge_moves<G: Knowledge>(
     game: &G,
     actions: &[G::Action],
     mover: Player,
@@ -197,7 +191,7 @@ pub(crate) fn judge_moves<G: Game>(
 /// Judged as [`judge_moves`] does, `values` its scratch, except that the move-by-move way
 /// keeps the best position as it goes: building it again after [`judge_moves`] cost
 /// Zinordia's search (always move by move, for its teams) 1.8% an iteration.
-pub(crate) fn best_reply<G: Game>(
+pub(crate) fn best_reply<G: Knowledge>(
     game: &G,
     actions: &[G::Action],
     mover: Player,
@@ -227,9 +221,12 @@ pub(crate) fn best_reply<G: Game>(
 }
 
 /// The move a judging agent plays without judging, given the legal moves `legal` of
-/// `game`: the only one, or the game's [`Game::dominant_action`]; `None` when there is a
+/// `game`: the only one, or the game's [`Knowledge::dominant_action`]; `None` when there is a
 /// choice to weigh. An error when nothing is legal.
-pub(crate) fn obvious_move<G: Game>(game: &G, legal: &[G::Action]) -> Result<Option<G::Action>> {
+pub(crate) fn obvious_move<G: Knowledge>(
+    game: &G,
+    legal: &[G::Action],
+) -> Result<Option<G::Action>> {
     match legal {
         [] => Err(no_moves::<G>()),
         [only] => Ok(Some(*only)),
@@ -261,7 +258,7 @@ pub enum AgentSpec {
 impl AgentSpec {
     /// A fresh agent for one game: its seed is the spec's own seed mixed with `salt` (the
     /// arena derives the salt from the tournament seed, game index and seat).
-    pub fn build<G: Game>(&self, salt: u64) -> Box<dyn Agent<G>> {
+    pub fn build<G: Knowledge>(&self, salt: u64) -> Box<dyn Agent<G>> {
         match self {
             AgentSpec::Random { seed } => Box::new(RandomAgent::<G>::new(agent_seed(*seed, salt))),
             AgentSpec::Heuristic { seed } => {

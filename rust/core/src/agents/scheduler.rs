@@ -11,14 +11,14 @@ use super::arena::{agent_salt, Fixture, Progress};
 use super::playout::cancelled;
 use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::knowledge::Knowledge;
 use crate::simulate::pool;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Where a tournament's agents come from.
-pub trait AgentProvider<G: Game>: Sync {
+pub trait AgentProvider<G: Knowledge>: Sync {
     /// Whether agent `agent` may be built and played on a pool thread; `false` keeps every
     /// game it plays on the caller's thread.
     fn pooled(&self, agent: usize) -> bool {
@@ -30,7 +30,7 @@ pub trait AgentProvider<G: Game>: Sync {
 }
 
 /// Rust agents from their configurations: every one is pooled.
-impl<G: Game> AgentProvider<G> for [AgentSpec] {
+impl<G: Knowledge> AgentProvider<G> for [AgentSpec] {
     fn build(&self, agent: usize, salt: u64) -> Result<Box<dyn Agent<G>>> {
         self.get(agent)
             .map(|s| s.build::<G>(salt))
@@ -61,7 +61,7 @@ pub fn run_schedule<G, P, T, F>(
     watch: Watch<'_>,
 ) -> Result<Vec<T>>
 where
-    G: Game,
+    G: Knowledge,
     P: AgentProvider<G> + ?Sized,
     T: Send,
     F: Fn(&Fixture, &mut [Box<dyn Agent<G>>]) -> Result<T> + Sync,

@@ -11,7 +11,7 @@
 use super::arena::{check_choice, play_with, unique_names, Fixture, Progress};
 use super::scheduler::{run_schedule, AgentProvider, Watch};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::knowledge::Knowledge;
 use crate::simulate::game_seed;
 use std::ops::Range;
 
@@ -89,7 +89,7 @@ pub fn selfplay_games<G, P>(
     watch: Watch<'_>,
 ) -> Result<Vec<Trajectory>>
 where
-    G: Game,
+    G: Knowledge,
     P: AgentProvider<G> + ?Sized,
 {
     let names = unique_names(names.to_vec());

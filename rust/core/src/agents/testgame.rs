@@ -33,11 +33,11 @@ pub struct LanesOptions {
     /// Declare a compact observation (divisors all 1; every element is 0 or 1) without a
     /// writer of its own, so `Game::observation_u8`'s default is what writes it.
     pub compact: bool,
-    /// How `Game::evaluate_after` answers, so the agents' paths through it are tested.
+    /// How `Knowledge::evaluate_after` answers, so the agents' paths through it are tested.
     pub judge: Judge,
 }
 
-/// `Game::evaluate_after` for Lanes: the trait's default (no faster way), a list judged by
+/// `Knowledge::evaluate_after` for Lanes: the trait's default (no faster way), a list judged by
 /// copying, playing and evaluating each move (the same values), or a failure every time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -389,23 +389,6 @@ impl Game for Lanes {
     fn render(&self, _player: Option<Player>) -> String {
         format!("{self:?}")
     }
-    fn evaluate_after(&self, actions: &[Play], player: Player, out: &mut Vec<f64>) -> Result<bool> {
-        match self.options.judge {
-            Judge::Default => Ok(false),
-            Judge::Listed => {
-                out.clear();
-                for &a in actions {
-                    let mut after = self.clone();
-                    after.apply(a)?;
-                    out.push(after.evaluate(player));
-                }
-                Ok(true)
-            }
-            Judge::Fails => Err(Error::invalid(
-                "Lanes: evaluate_after fails (judge = fails)",
-            )),
-        }
-    }
     fn evaluate(&self, player: Player) -> f64 {
         if self.finished() {
             return self.returns()[player];
@@ -426,5 +409,25 @@ impl Game for Lanes {
             v += (f64::from(mine - theirs) / 6.0).tanh();
         }
         v / LANES as f64
+    }
+}
+
+impl crate::knowledge::Knowledge for Lanes {
+    fn evaluate_after(&self, actions: &[Play], player: Player, out: &mut Vec<f64>) -> Result<bool> {
+        match self.options.judge {
+            Judge::Default => Ok(false),
+            Judge::Listed => {
+                out.clear();
+                for &a in actions {
+                    let mut after = self.clone();
+                    after.apply(a)?;
+                    out.push(after.evaluate(player));
+                }
+                Ok(true)
+            }
+            Judge::Fails => Err(Error::invalid(
+                "Lanes: evaluate_after fails (judge = fails)",
+            )),
+        }
     }
 }

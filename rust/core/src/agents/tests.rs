@@ -1182,7 +1182,7 @@ fn a_game_declaring_divisors_gets_a_correct_compact_observation_by_default() {
 #[test]
 fn judging_through_evaluate_after_or_its_failure_changes_no_game() {
     // Greedy's scoring and the search's expansions ask the game to judge a list of moves at
-    // once (`Game::evaluate_after`); a game that does it (`Listed`, the same values) plays the
+    // once (`Knowledge::evaluate_after`); a game that does it (`Listed`, the same values) plays the
     // same games as one that has no such way, and so does one whose `evaluate_after` fails:
     // the agents then judge move by move, where an error would name the move.
     let specs = [spec("greedy:samples=3"), spec("ismcts:60,expand=4")];

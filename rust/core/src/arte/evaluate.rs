@@ -6,23 +6,7 @@ use super::combat::card_score;
 use super::notation::Action;
 use super::rules::score_combat;
 use super::state::{Arte, Kind, Phase, Side, Stage};
-use crate::game::{Game, Player, SearchParams};
-
-/// Arte da Guerra's search settings (`Game::search_params`): ISMCTS explores with c = 0.2
-/// rather than 0.1. Its leaf values swing by whole cards of the victory-pile lead, so the
-/// default exploration left good second moves unvisited. ISMCTS@1000 against the heuristic
-/// player (200 games, seed 1): c = 0.1 73.5%, 0.2 79.5%, 0.3 78.5%, 0.4 72.0%; against
-/// Greedy (200 games, seed 103): 63.5%, 65.5%, 63.5% (research/issue-14.md).
-pub(super) const SEARCH: SearchParams = SearchParams {
-    exploration: 0.2,
-    // Root sequential halving over Greedy's 64 best moves, every candidate on the same
-    // redraws: against Greedy 841 of 1,200 fresh games where the UCB root scored 810 (+2.6
-    // points), 192-0-8 against Heuristic where it scored 191-0-9, at 0.97 times the
-    // instructions an iteration (issue 14, round 18; with rounds 14 and 16, 1,965 of 2,800
-    // fresh games against 1,917).
-    ismcts_halving: 64,
-    ..SearchParams::DEFAULT
-};
+use crate::game::{Game, Player};
 
 impl Arte {
     /// The heuristic value for `p` in [-1, 1], from what `p` sees: the victory-pile lead,

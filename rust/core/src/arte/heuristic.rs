@@ -1,4 +1,4 @@
-//! The rule-based player (`Game::heuristic_action`, issue 14): Arte da Guerra played by rules
+//! The rule-based player (`Knowledge::heuristic_action`, issue 14): Arte da Guerra played by rules
 //! of thumb, without search, from what the player to move sees (AG-9).
 //!
 //! Drafts: the picker hides the card it wants most (the chooser then takes it only blind) and

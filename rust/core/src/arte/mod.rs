@@ -124,6 +124,9 @@ impl Game for Arte {
     fn evaluate(&self, player: Player) -> f64 {
         self.heuristic(player)
     }
+}
+
+impl crate::knowledge::Knowledge for Arte {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
@@ -145,8 +148,5 @@ impl Game for Arte {
             }
             _ => None,
         }
-    }
-    fn search_params() -> crate::game::SearchParams {
-        evaluate::SEARCH
     }
 }

@@ -1,4 +1,4 @@
-//! A round's combat solved exactly (ISMCTS's routine decisions, `Game::routine_action`).
+//! A round's combat solved exactly (ISMCTS's routine decisions, `Knowledge::routine_action`).
 //!
 //! Once both formations are face up, the rest of the round is a small game of perfect
 //! information without chance: the fields and rows are public, the hands take no part. The

@@ -26,66 +26,6 @@ use super::cards::Card;
 use super::formation::{best_completion, best_formation, Formation};
 use super::state::*;
 use crate::error::Result;
-use crate::game::SearchParams;
-
-/// Battle Line's search settings ([`crate::game::Game::search_params`]).
-///
-/// Greedy scores each move on 3 redraws of the hidden cards: `evaluate` reads the
-/// opponent's redrawn hand, so one redraw judged every move on a single guess of it.
-/// Against the heuristic player, 200 games on each of seeds 1, 2, 3, 7 (research/issue-14.md):
-/// 1 redraw 55.2% (53.5-58.0%), 2 59.0%, 3 65.2% (61.0-68.0%), 4 63.8% (58.0-66.0%), 8
-/// 68.8% (67.0-69.5%). 3 is the fewest that clear 60% on every seed, and a stronger Greedy
-/// leaves ISMCTS@1000 less of a margin over it (against 8 redraws: 55.0%, seed 103).
-///
-/// ISMCTS explores with c = 0.2: against the heuristic player at 1,000 iterations (200
-/// games, seeds 1 and 2) c = 0.1 scored 67.0% and 65.5%, c = 0.2 68.5% and 72.0%.
-///
-/// Below the root ISMCTS plays the routine decisions (claims, the draw) by the rule and
-/// judges 4 untried moves, not 8, at each expansion: the tree's levels are plays, and an
-/// iteration costs 16% fewer instructions. ISMCTS@1000 against the heuristic player, 500
-/// games (seeds 1-3): 371, 74.2%, where `routine` off with 8 scored 355, 71.0%; against
-/// Greedy, 500 games (seeds 103, 7, 104): 325, 65.0%, against 295, 59.0%
-/// (research/issue-14.md).
-// Every field is set today; the update keeps this compiling when `SearchParams` grows.
-#[allow(clippy::needless_update)]
-pub(super) const SEARCH: SearchParams = SearchParams {
-    exploration: 0.2,
-    greedy_samples: 3,
-    ismcts_routine: true,
-    ismcts_expand_samples: 4,
-    // Root sequential halving over Greedy's 8 best moves, every candidate on the same
-    // redraws. With round 15's redraw inferring the opponent's hand from its last troop play
-    // (`infer.rs`), the two scored 1,204 of 1,800 fresh games against Greedy where the
-    // default before them scored 1,124 (+4.4 points), at 0.96 times the instructions an
-    // iteration (issue 14, rounds 16 and 17); round 27 found the gain was the halving's:
-    // with the uniform redraw it scores 2.5 points more (`BattleLine::resample`).
-    ismcts_halving: 8,
-    // The reply to the root's move judged among 16 candidates, not 4: it re-expands almost
-    // every iteration (the opponent's hand is redrawn each time), so with 4 the tree's
-    // opponent answered with the best of 4 random plays. Against Greedy 827 of 1,200 fresh
-    // games where the default before scored 802 (+2.1 points), against Heuristic 147 of 200
-    // where it had 148; 1.14 times the instructions an iteration of the search before it,
-    // with `judge.rs` judging candidates without re-evaluating what a move leaves unchanged
-    // (issue 14, round 20).
-    ismcts_first_reply_expand: 16,
-    // The halving's two finalists are compared on leaves two plies deeper (the opponent's
-    // reply, then the searcher's, each the best of 4 legal moves by `evaluate`); the rounds
-    // that only cut the field keep the cheaper leaves. Against Greedy on 2,400 paired fresh
-    // games +1.83 points (1,657 where the search before had 1,613), against Heuristic 312 of
-    // 400 where it had 301, at 1.12 times the instructions an iteration (issue 14, round 28,
-    // on the uniform redraw; round 26 had measured +2.12 and +1.29 on the inferred one).
-    ismcts_finalist_depth: 2,
-    ismcts_finalist_expand: 4,
-    // Those two plies are the rule-based player's moves (`heuristic.rs`), not each mover's
-    // best of 4 random moves by `evaluate`: the finalists are told apart by how a turn of
-    // sensible play goes on from them, a judgement that is not `evaluate`'s one-ply choice.
-    // Against Greedy on the 4,800 paired fresh games planned to decide it (the screen's
-    // 2,400 left out) 3,363 (70.06%) where the search before had 3,309 (+1.13 points);
-    // against Heuristic 325 of 400 where it had 327; 1.03 times the instructions an
-    // iteration (issue 14, round 30).
-    ismcts_finalist_heuristic: true,
-    ..SearchParams::DEFAULT
-};
 
 /// A formation's standing on one scale for every flag: kind (0 Host .. 4 Wedge) plus the
 /// total as a fraction; under Fog only the total counts.

@@ -167,7 +167,9 @@ pub(crate) fn heuristic_action(g: &BattleLine, rng: &mut GameRng) -> Option<Acti
     match g.phase {
         Phase::Over => None,
         // The lowest provable flag, the game's dominant move (one rule for both).
-        Phase::Claim => Some(crate::game::Game::dominant_action(g).unwrap_or(Action::Done)),
+        Phase::Claim => {
+            Some(crate::knowledge::Knowledge::dominant_action(g).unwrap_or(Action::Done))
+        }
         Phase::Draw | Phase::ScoutDraw => Some(Action::Draw(draw_choice(g, me))),
         Phase::ScoutReturn => scout_return(g, me).map(Action::Return),
         Phase::Play => play(g, rng),

@@ -1,4 +1,4 @@
-//! The mover's candidate moves judged fast and exactly ([`Game::evaluate_after`], issue 14
+//! The mover's candidate moves judged fast and exactly ([`Knowledge::evaluate_after`](crate::knowledge::Knowledge::evaluate_after), issue 14
 //! round 20): what the search's expansions ask for every candidate they compare.
 //!
 //! Judging a move the plain way is copy, play, `evaluate`, and most of `evaluate` is the
@@ -18,9 +18,9 @@
 use super::evaluate::{value_of, WEIGHTS};
 use super::notation::Action;
 use super::state::{BattleLine, NUM_FLAGS};
-use crate::agents::position_value;
 use crate::error::Result;
 use crate::game::Game;
+use crate::knowledge::position_value;
 
 /// `evaluate(player)` after each of `actions` (legal in `g`), in order, into `out`.
 pub(super) fn evaluate_after(
@@ -69,6 +69,7 @@ pub(super) fn evaluate_after(
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::knowledge::Knowledge;
     use crate::rng::GameRng;
 
     /// Every legal move's fast value equals copy-play-evaluate's, bit for bit, for both

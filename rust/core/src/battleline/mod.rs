@@ -140,6 +140,9 @@ impl Game for BattleLine {
     fn evaluate(&self, player: Player) -> f64 {
         self.evaluate_for(player).unwrap_or(0.0)
     }
+}
+
+impl crate::knowledge::Knowledge for BattleLine {
     // Zero-sum: one model evaluation for both players instead of one each.
     fn evaluate_each(&self, out: &mut [f64]) {
         let both = self.evaluate_both();
@@ -175,8 +178,5 @@ impl Game for BattleLine {
     fn dominant_action(&self) -> Option<Action> {
         (self.phase == Phase::Claim && self.claimable != 0)
             .then(|| Action::Claim(self.claimable.trailing_zeros() as u8))
-    }
-    fn search_params() -> crate::game::SearchParams {
-        evaluate::SEARCH
     }
 }

@@ -2,32 +2,6 @@
 //! from what that player may see (SK-10).
 
 use super::state::{zone_of, Outcome, Strifull};
-use crate::game::SearchParams;
-
-/// STRIFULL's search settings (`Game::search_params`). Every attack is settled by dice
-/// (SK-6.5), so Greedy scores a move on 16 redraws of the hidden cards and the dice: on one
-/// draw it judged an attack by a single roll. Against the heuristic player (400 games, seats
-/// swapped, seeds 1-3) Greedy scored 52.7-56.4% with 1 redraw, 61.1-64.4% with 4,
-/// 64.1-65.5% with 8, 66.7-69.6% with 16 and 69.3-70.9% with 64 (research/issue-14.md).
-///
-/// ISMCTS settles each leaf's unfinished turn with the heuristic move: a leaf in the middle
-/// of a turn (after a battle move, before the attack) was scored without the attack to
-/// come. ISMCTS@1000 against this Greedy (200 games, seeds 103 and 7): 66.0% and 66.2%
-/// unsettled, 69.5% and 73.8% settled (research/issue-14.md).
-///
-/// `routine` stays off: with it (`ismcts:1000,routine=1`) the search plays the attack by
-/// rule below the root (STRIFULL's `routine_action`, the attack judged by material), +5.4%
-/// instructions an iteration, 73.5% against 68.5% on the screen (100 games, seed 103) but
-/// 66.5% against 65.0% on 400 fresh deals (research/issue-14-round12-st.md).
-pub(super) const SEARCH: SearchParams = SearchParams {
-    greedy_samples: 16,
-    ismcts_settle: true,
-    // Root sequential halving over Greedy's 64 best moves, every candidate on the same
-    // redraws (issue 14, round 16: with the arranged redraw, +5.25 points against Greedy over
-    // 1,000 fresh games, at 0.94 times the instructions an iteration).
-    ismcts_halving: 64,
-    ..SearchParams::DEFAULT
-};
 
 /// `evaluate`'s weights ([`Strifull::heuristic`]): a live row, a troop, the stat its zone
 /// uses and the other one, a card of the pile, a troop holding half a row alone (a

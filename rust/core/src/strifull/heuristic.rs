@@ -1,4 +1,4 @@
-//! The rule-based player (`Game::heuristic_action`, issue 14): STRIFULL played by rules of
+//! The rule-based player (`Knowledge::heuristic_action`, issue 14): STRIFULL played by rules of
 //! thumb, without search, from what the player to move sees (SK-10).
 //!
 //! Setup: swap troops so that each zone holds the troops whose stat it uses (ATK in attack,
@@ -75,7 +75,7 @@ pub(crate) fn material_action(g: &Strifull, rng: &mut GameRng) -> Option<Action>
     choose(g, rng, true)
 }
 
-/// The search's routine decision ([`crate::game::Game::routine_action`], ISMCTS's opt-in
+/// The search's routine decision ([`crate::knowledge::Knowledge::routine_action`], ISMCTS's opt-in
 /// `routine`, off for STRIFULL by default: [`super::evaluate::SEARCH`]): below the root the
 /// attack (SK-4.1 steps IV-IX) is played by [`material_action`] instead of branched on;
 /// every other decision is searched.

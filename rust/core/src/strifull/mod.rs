@@ -135,13 +135,13 @@ impl Game for Strifull {
     fn evaluate(&self, player: Player) -> f64 {
         self.heuristic(player)
     }
+}
+
+impl crate::knowledge::Knowledge for Strifull {
     fn heuristic_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::heuristic_action(self, rng)
     }
     fn routine_action(&self, rng: &mut crate::rng::GameRng) -> Option<Action> {
         heuristic::routine_action(self, rng)
-    }
-    fn search_params() -> crate::game::SearchParams {
-        evaluate::SEARCH
     }
 }

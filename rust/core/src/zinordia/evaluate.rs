@@ -5,41 +5,8 @@
 //! board is open; unrevealed picks are not read).
 
 use super::state::{Phase, Zinordia};
-use crate::game::{Player, SearchParams};
+use crate::game::Player;
 use crate::hex::coords::distance;
-
-/// Zinordia's search settings. A turn is many decisions (which Star plays, each step, the
-/// ability, collecting a marker), so Greedy judges a move after the rest of its turn is
-/// played by the rule-based player (`settle`), and attacks roll dice, so on several redraws.
-/// Against the heuristic player (100 games, seed 1, seats swapped): plain Greedy 23%;
-/// settling 53% with 1 redraw, 71% with 4, 74% with 8 (research/issue-14.md, "Zinordia").
-/// ISMCTS scores its leaves the same way, after the rule-based player finishes the leaf's
-/// turn (`ismcts_settle`, one whole turn): a leaf in the middle of a turn (a Star moved, its
-/// attack not yet made) misjudges the turn. Against the settled Greedy 255 of 400 fresh
-/// games (63.8%) where leaves scored mid-turn had 211 (52.8%), at 1.17 times the old
-/// default's instructions an iteration (research/issue-14-round11-zin.md). From round
-/// 13 to 18 each expansion below the root judged 16 untried actions rather than the usual 8
-/// (`ismcts_expand_samples`): against the settled Greedy 179 of 300 fresh games (seeds 253,
-/// 254) where 8 had 170, and 69-0-31 where 8 had 64-0-36 on seed 103, at 1.17 times the
-/// instructions an iteration (research/issue-14-round13-zin.md).
-///
-/// Since round 19 the search plays the routine decisions below the root by the rule-based
-/// player (`ismcts_routine`: reaction windows, setup, the turn's last Star's play, the
-/// steps after a play's activation), so the tree branches on the decisions that matter
-/// and reaches further on the same iterations; its expansions judge 8 candidates again,
-/// which keeps the cost an iteration within 1.20 times the default before it (1.17×,
-/// where the routine with 16 cost 1.375×). Against the settled Greedy 281 of 400 fresh
-/// games (70.25%) where the default before had 238; against Heuristic 197-0-3 where it had
-/// 186-0-14 (research/issue-14-round19.md).
-pub(super) const SEARCH: SearchParams = SearchParams {
-    greedy_samples: 4,
-    greedy_settle: true,
-    ismcts_settle: true,
-    ismcts_settle_turns: 1,
-    ismcts_routine: true,
-    ismcts_expand_samples: 8,
-    ..SearchParams::DEFAULT
-};
 
 impl Zinordia {
     /// A team's strength in [0, 1]: the mean over its Star slots of (Vida + Armadura) over

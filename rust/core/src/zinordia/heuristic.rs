@@ -321,7 +321,7 @@ fn play_step(g: &Zinordia, play: Play, legal: &[Action], rng: &mut GameRng) -> O
     }
 }
 
-/// The decisions ISMCTS takes by rule below its root (`Game::routine_action`, the search's
+/// The decisions ISMCTS takes by rule below its root (`Knowledge::routine_action`, the search's
 /// opt-in `routine`), so the tree branches on which Star plays, where it goes before its
 /// activation and what it activates:
 /// - a reaction window, and setup (selection, placement): the rule-based player's answer;

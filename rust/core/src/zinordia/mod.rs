@@ -146,14 +146,14 @@ impl Game for Zinordia {
     fn evaluate(&self, player: Player) -> f64 {
         self.value(player)
     }
+}
+
+impl crate::knowledge::Knowledge for Zinordia {
     fn heuristic_action(&self, rng: &mut GameRng) -> Option<Action> {
         heuristic::choose(self, rng)
     }
     fn routine_action(&self, rng: &mut GameRng) -> Option<Action> {
         heuristic::routine(self, rng)
-    }
-    fn search_params() -> crate::game::SearchParams {
-        evaluate::SEARCH
     }
 }
 

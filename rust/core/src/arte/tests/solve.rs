@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::arte::solve::{combat_move, combat_value};
+use crate::knowledge::Knowledge;
 
 /// The payoff the solver optimises, computed by playing `g`'s combat out through
 /// `legal_actions` and `apply`: player 0's victory-pile gain over player 1's from here to

@@ -3,6 +3,7 @@
 //! play (BL-6.1).
 
 use super::*;
+use crate::knowledge::Knowledge;
 
 fn choice(g: &BattleLine) -> String {
     let mut rng = GameRng::seed(1);

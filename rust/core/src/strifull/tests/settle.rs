@@ -3,6 +3,7 @@
 //! when it falls (SK-7.1).
 
 use super::*;
+use crate::knowledge::Knowledge;
 use crate::strifull::heuristic::material_action;
 
 /// The material move and the routine decision are functions of the mover's view: on a

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::{game, mode};
 use crate::game::Game;
+use crate::knowledge::Knowledge;
 use crate::rng::GameRng;
 use crate::zinordia::options::Selection;
 use crate::zinordia::{Action, Options, Phase, Zinordia};
@@ -268,7 +269,7 @@ fn the_heuristic_player_plays_legal_moves_to_the_end() {
         let mut rng = GameRng::seed(6);
         let mut plies = 0;
         while !Game::is_terminal(&g) {
-            let a = Game::heuristic_action(&g, &mut rng).expect("a move");
+            let a = Knowledge::heuristic_action(&g, &mut rng).expect("a move");
             Game::apply(&mut g, a).expect("the heuristic move is legal");
             plies += 1;
             assert!(plies < 20_000);
@@ -281,7 +282,7 @@ fn the_heuristic_player_plays_legal_moves_to_the_end() {
 fn the_heuristic_picks_strong_stars_and_collects_markers() {
     let mut g = game(mode("duel", None), 1);
     let mut rng = GameRng::seed(1);
-    let Some(Action::Pick(first)) = Game::heuristic_action(&g, &mut rng) else {
+    let Some(Action::Pick(first)) = Knowledge::heuristic_action(&g, &mut rng) else {
         panic!("a pick")
     };
     // The strongest Star of the roster by the heuristic's own measure, whatever the seed
@@ -295,7 +296,7 @@ fn the_heuristic_picks_strong_stars_and_collects_markers() {
         .map(crate::zinordia::heuristic::worth)
         .max();
     assert_eq!(Some(worth(first)), top);
-    let Some(Action::Pick(again)) = Game::heuristic_action(&g, &mut GameRng::seed(99)) else {
+    let Some(Action::Pick(again)) = Knowledge::heuristic_action(&g, &mut GameRng::seed(99)) else {
         panic!("a pick")
     };
     assert_eq!(Some(worth(again)), top);
@@ -305,7 +306,10 @@ fn the_heuristic_picks_strong_stars_and_collects_markers() {
     let m = g.markers[0];
     super::put(&mut g, s, m);
     g.apply(Action::Play(0)).unwrap();
-    assert_eq!(Game::heuristic_action(&g, &mut rng), Some(Action::Collect));
+    assert_eq!(
+        Knowledge::heuristic_action(&g, &mut rng),
+        Some(Action::Collect)
+    );
 }
 
 #[test]
@@ -371,8 +375,8 @@ fn zinordias_routine_decisions_follow_the_rule_based_player() {
                 continue;
             }
             let salt = seed * 100_000 + k as u64;
-            let routine = Game::routine_action(g, &mut GameRng::seed(salt));
-            let heuristic = Game::heuristic_action(g, &mut GameRng::seed(salt));
+            let routine = Knowledge::routine_action(g, &mut GameRng::seed(salt));
+            let heuristic = Knowledge::heuristic_action(g, &mut GameRng::seed(salt));
             let legal = super::legal(g);
             if let Some(a) = routine {
                 assert!(legal.contains(&a), "{a:?} is not legal");

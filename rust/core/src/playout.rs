@@ -5,8 +5,10 @@
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::session::Session;
-use crate::simulate::MAX_PLIES;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Safety net: a game still running after this many plies is an engine bug, reported.
+pub const MAX_PLIES: usize = 1_000_000;
 
 /// What a playout moves on: a bare game, or a [`Session`] that records every move.
 pub trait Playing<G: Game> {
