@@ -637,3 +637,54 @@ def test_terminal_text_from_data_carries_no_control_characters() -> None:
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]", shown), repr(shown)
     assert shown.count("\n") == 1 and "R10" in shown and "G3" in shown
     assert terminal("a\nb\tc") == "a\nb\ufffdc"
+
+
+def card_text(root: ET.Element, cls: str = "card") -> dict[str, str]:
+    """Each glyph of class ``cls``: its ``data-card`` (or ``data-leader``) to its text."""
+    return {
+        g.get("data-card") or g.get("data-leader") or "": " ".join(
+            t.text or "" for t in g.iter(f"{NS}text")
+        )
+        for g in root.iter(f"{NS}g")
+        if g.get("class") == cls
+    }
+
+
+def test_strifull_cards_show_whole_names_and_one_legend() -> None:
+    from kingdoms.strifull import card_set
+
+    by_id = {
+        c["id"]: c for c in [*card_set(None, None)["troops"], *card_set(None, None)["leaders"]]
+    }
+    g = played("strifull", 3, 40)
+    root = parse(g.svg())
+    shown = card_text(root)
+    assert shown
+    for cid, words in shown.items():
+        c = by_id[cid]
+        # the whole name, over two lines, and the element's code next to the numbers
+        assert " ".join(words.split()).startswith(c["name"]), (cid, words)
+        assert (
+            f"{c['atk']}" in words
+            and {"fire": "Fi", "water": "Wa", "wind": "Wi", "earth": "Ea"}[c["element"]] in words
+        )
+    svg = g.svg()
+    assert svg.lower().count("atk / def") == 1  # said once, in the legend
+    legends = [e for e in root.iter(f"{NS}g") if e.get("class") == "legend"]
+    assert len(legends) == 1
+    legend = " ".join(t.text or "" for t in legends[0].iter(f"{NS}text"))
+    for element in ("fire", "water", "wind", "earth"):
+        assert element in legend
+    leaders = card_text(root, "leader")
+    for side in g.to_dict()["sides"]:
+        words = " ".join(leaders[side["leader"]].split())
+        assert by_id[side["leader"]]["name"] in words and "leader" in words
+
+
+def test_strifull_names_wrap_between_words_and_cut_only_past_two_lines() -> None:
+    from kingdoms._svg.strifull import wrap_name
+
+    assert wrap_name("Ilusionista dos Espelhos d'Água") == ["Ilusionista dos", "Espelhos d'Água"]
+    assert wrap_name("Adepto do Fogo") == ["Adepto do Fogo", ""]
+    first, second = wrap_name("a" * 40)
+    assert len(first) <= 16 and second.endswith("…")
