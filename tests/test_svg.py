@@ -688,3 +688,14 @@ def test_strifull_names_wrap_between_words_and_cut_only_past_two_lines() -> None
     assert wrap_name("Adepto do Fogo") == ["Adepto do Fogo", ""]
     first, second = wrap_name("a" * 40)
     assert len(first) <= 16 and second.endswith("…")
+
+
+def test_battle_line_troops_carry_their_colours_letter() -> None:
+    g = played("battleline", 2, 55)
+    for player in (None, 0):
+        shown = card_text(parse(g.svg(player)))
+        troops = {k: v for k, v in shown.items() if k[1:].isdigit()}
+        assert len(troops) > 10
+        for name, words in troops.items():
+            # "5 R": the value and the colour's letter, not colour alone
+            assert f"{name[1:]} {name[0]}" in words, (name, words)
