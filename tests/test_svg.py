@@ -349,8 +349,42 @@ def test_player_replay_page_hides_other_players_moves(tmp_path: Path) -> None:
     page = tmp_path / "p0.html"
     assert main(["view", str(rec), "--player", "0", "-o", str(page)]) == 0
     html = page.read_text(encoding="utf-8")
-    assert "P1: (hidden)" in html
-    assert "P1: hide" not in html
+    # each of P1's moves as P0's views tell it (kingdoms._seen.seen_move), no more
+    from kingdoms._seen import seen_move
+
+    h = kingdoms.new_game("arte", seed=3)
+    for i, text in enumerate(g.record().actions, 1):
+        a = h.parse_action(text)
+        shown = f"{i}. P{h.current_player}: {seen_move(h, a, 0)}"
+        assert shown in html, shown
+        h.apply(a)
+
+
+def test_player_replay_page_shows_public_moves_and_the_records_headers(tmp_path: Path) -> None:
+    from kingdoms.records import GameRecord
+
+    g = played("battleline", 2, 20)
+    about = GameRecord(
+        g.record(),
+        players=["Ana", "Bia"],
+        event="Club night",
+        date="2026.12.07",
+        comments={0: "a bold start"},
+        headers={"Round": "3"},
+    )
+    rec = tmp_path / "game.txt"
+    kingdoms.write_records([about], rec)
+    for player in (None, 0):
+        page = tmp_path / "p.html"
+        args = [] if player is None else ["--player", str(player)]
+        assert main(["view", str(rec), *args, "-o", str(page)]) == 0
+        html = page.read_text(encoding="utf-8")
+        for shown in ("Club night", "2026.12.07", "Ana", "Bia", "Round", "Result"):
+            assert shown in html, shown
+        # the opponent's troop, played in the open, reads as itself
+        assert f"3. P1: {g.record().actions[2]}" in html
+        assert "(hidden)" not in html and "(secret)" not in html
+        assert ("a bold start" in html) == (player is None)
 
 
 def test_arte_secret_orders_show_to_their_owner_only() -> None:
