@@ -5,6 +5,7 @@ the `render` / `view` commands."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import subprocess
@@ -733,3 +734,21 @@ def test_battle_line_troops_carry_their_colours_letter() -> None:
         for name, words in troops.items():
             # "5 R": the value and the colour's letter, not colour alone
             assert f"{name[1:]} {name[0]}" in words, (name, words)
+
+
+def test_arte_victory_and_defeated_piles_show_every_card_whole() -> None:
+    g = played("arte", 3, 400)
+    state = g.to_dict()
+    root = parse(g.svg())
+    boxes = {
+        grp.get("data-card"): next(grp.iter(f"{NS}rect"))
+        for grp in root.iter(f"{NS}g")
+        if grp.get("class") == "card"
+    }
+    piles = [pl[k] for pl in state["players"] for k in ("victory", "defeated")]
+    assert max(map(len, piles)) >= 5
+    for pile in piles:
+        rects = sorted((float(boxes[c].get("x", 0)), float(boxes[c].get("width", 0))) for c in pile)
+        # no card of a pile covers another: every name can be read
+        for (x, w), (nx, _) in itertools.pairwise(rects):
+            assert nx >= x + w, pile
