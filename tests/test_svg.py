@@ -752,3 +752,15 @@ def test_arte_victory_and_defeated_piles_show_every_card_whole() -> None:
         # no card of a pile covers another: every name can be read
         for (x, w), (nx, _) in itertools.pairwise(rects):
             assert nx >= x + w, pile
+
+
+@pytest.mark.parametrize("name", [*GAMES, "zinordia"])
+def test_the_whole_picture_marks_the_last_move(name: str) -> None:
+    g = played(name, 2, 25)
+    last = g.to_dict()["history"][-1]
+    root = parse(g.svg())
+    marks = [e for e in root.iter(f"{NS}g") if e.get("class") == "last-move"]
+    assert len(marks) == 1
+    assert " ".join(t.text or "" for t in marks[0].iter(f"{NS}text")) == f"last move: {last}"
+    fresh = parse(kingdoms.new_game(name, seed=2).svg())
+    assert not [e for e in fresh.iter(f"{NS}g") if e.get("class") == "last-move"]

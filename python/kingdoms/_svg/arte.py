@@ -260,6 +260,9 @@ def draw(
     d.append(d_.text(width - 16, height - 12, legend, 9, anchor="end", fill="#7a6a4f"))
     if action is not None:
         _arrow(d, state, action, spots)
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
 
 

@@ -183,6 +183,9 @@ def draw(
 
     if action is not None:
         _arrow(d, state, action, spots, flag_x, side_y, bottom, mid)
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
 
 

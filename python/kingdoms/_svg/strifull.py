@@ -184,6 +184,9 @@ def draw(
             d_.arrow(d, a[0], a[1], t[0], t[1], colour="#6c6c6c", kind="last-combat", width=2.5)
     if action is not None and state.get("player") is not None:
         _arrow(d, action, int(state["player"]), spots)
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
 
 

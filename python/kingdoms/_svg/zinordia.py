@@ -203,4 +203,7 @@ def draw(
         y += 14
         key = "A1: side A's first Star · gold disc: Renown marker (a gold ring: under a Star)"
         d.append(d_.text(x0, y, key, 10, anchor="start", fill="#6b6150", class_="legend"))
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
