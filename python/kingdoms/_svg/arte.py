@@ -102,7 +102,7 @@ def draw(
     right = LEFT + field_w + 30
     # victory and defeated piles are laid side by side, every card's name in view
     longest = max(
-        [9, *(len(pl.get(k) or []) for pl in state["players"] for k in ("victory", "defeated"))]
+        [4, *(len(pl.get(k) or []) for pl in state["players"] for k in ("victory", "defeated"))]
     )
     width = max(right + 62 + longest * (W + 4) + 20, right + 210 + 3 * (W + 6) + 20)
     band = 3 * (H + GAP) + 40 + H + 30
