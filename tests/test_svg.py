@@ -5,6 +5,7 @@ the `render` / `view` commands."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import subprocess
@@ -349,8 +350,42 @@ def test_player_replay_page_hides_other_players_moves(tmp_path: Path) -> None:
     page = tmp_path / "p0.html"
     assert main(["view", str(rec), "--player", "0", "-o", str(page)]) == 0
     html = page.read_text(encoding="utf-8")
-    assert "P1: (hidden)" in html
-    assert "P1: hide" not in html
+    # each of P1's moves as P0's views tell it (kingdoms._seen.seen_move), no more
+    from kingdoms._seen import seen_move
+
+    h = kingdoms.new_game("arte", seed=3)
+    for i, text in enumerate(g.record().actions, 1):
+        a = h.parse_action(text)
+        shown = f"{i}. P{h.current_player}: {seen_move(h, a, 0)}"
+        assert shown in html, shown
+        h.apply(a)
+
+
+def test_player_replay_page_shows_public_moves_and_the_records_headers(tmp_path: Path) -> None:
+    from kingdoms.records import GameRecord
+
+    g = played("battleline", 2, 20)
+    about = GameRecord(
+        g.record(),
+        players=["Ana", "Bia"],
+        event="Club night",
+        date="2026.12.07",
+        comments={0: "a bold start"},
+        headers={"Round": "3"},
+    )
+    rec = tmp_path / "game.txt"
+    kingdoms.write_records([about], rec)
+    for player in (None, 0):
+        page = tmp_path / "p.html"
+        args = [] if player is None else ["--player", str(player)]
+        assert main(["view", str(rec), *args, "-o", str(page)]) == 0
+        html = page.read_text(encoding="utf-8")
+        for shown in ("Club night", "2026.12.07", "Ana", "Bia", "Round", "Result"):
+            assert shown in html, shown
+        # the opponent's troop, played in the open, reads as itself
+        assert f"3. P1: {g.record().actions[2]}" in html
+        assert "(hidden)" not in html and "(secret)" not in html
+        assert ("a bold start" in html) == (player is None)
 
 
 def test_arte_secret_orders_show_to_their_owner_only() -> None:
@@ -637,3 +672,95 @@ def test_terminal_text_from_data_carries_no_control_characters() -> None:
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]", shown), repr(shown)
     assert shown.count("\n") == 1 and "R10" in shown and "G3" in shown
     assert terminal("a\nb\tc") == "a\nb\ufffdc"
+
+
+def card_text(root: ET.Element, cls: str = "card") -> dict[str, str]:
+    """Each glyph of class ``cls``: its ``data-card`` (or ``data-leader``) to its text."""
+    return {
+        g.get("data-card") or g.get("data-leader") or "": " ".join(
+            t.text or "" for t in g.iter(f"{NS}text")
+        )
+        for g in root.iter(f"{NS}g")
+        if g.get("class") == cls
+    }
+
+
+def test_strifull_cards_show_whole_names_and_one_legend() -> None:
+    from kingdoms.strifull import card_set
+
+    by_id = {
+        c["id"]: c for c in [*card_set(None, None)["troops"], *card_set(None, None)["leaders"]]
+    }
+    g = played("strifull", 3, 40)
+    root = parse(g.svg())
+    shown = card_text(root)
+    assert shown
+    for cid, words in shown.items():
+        c = by_id[cid]
+        # the whole name, over two lines, and the element's code next to the numbers
+        assert " ".join(words.split()).startswith(c["name"]), (cid, words)
+        assert (
+            f"{c['atk']}" in words
+            and {"fire": "Fi", "water": "Wa", "wind": "Wi", "earth": "Ea"}[c["element"]] in words
+        )
+    svg = g.svg()
+    assert svg.lower().count("atk / def") == 1  # said once, in the legend
+    legends = [e for e in root.iter(f"{NS}g") if e.get("class") == "legend"]
+    assert len(legends) == 1
+    legend = " ".join(t.text or "" for t in legends[0].iter(f"{NS}text"))
+    for element in ("fire", "water", "wind", "earth"):
+        assert element in legend
+    leaders = card_text(root, "leader")
+    for side in g.to_dict()["sides"]:
+        words = " ".join(leaders[side["leader"]].split())
+        assert by_id[side["leader"]]["name"] in words and "leader" in words
+
+
+def test_strifull_names_wrap_between_words_and_cut_only_past_two_lines() -> None:
+    from kingdoms._svg.strifull import wrap_name
+
+    assert wrap_name("Ilusionista dos Espelhos d'Água") == ["Ilusionista dos", "Espelhos d'Água"]
+    assert wrap_name("Adepto do Fogo") == ["Adepto do Fogo", ""]
+    first, second = wrap_name("a" * 40)
+    assert len(first) <= 16 and second.endswith("…")
+
+
+def test_battle_line_troops_carry_their_colours_letter() -> None:
+    g = played("battleline", 2, 55)
+    for player in (None, 0):
+        shown = card_text(parse(g.svg(player)))
+        troops = {k: v for k, v in shown.items() if k[1:].isdigit()}
+        assert len(troops) > 10
+        for name, words in troops.items():
+            # "5 R": the value and the colour's letter, not colour alone
+            assert f"{name[1:]} {name[0]}" in words, (name, words)
+
+
+def test_arte_victory_and_defeated_piles_show_every_card_whole() -> None:
+    g = played("arte", 3, 400)
+    state = g.to_dict()
+    root = parse(g.svg())
+    boxes = {
+        grp.get("data-card"): next(grp.iter(f"{NS}rect"))
+        for grp in root.iter(f"{NS}g")
+        if grp.get("class") == "card"
+    }
+    piles = [pl[k] for pl in state["players"] for k in ("victory", "defeated")]
+    assert max(map(len, piles)) >= 5
+    for pile in piles:
+        rects = sorted((float(boxes[c].get("x", 0)), float(boxes[c].get("width", 0))) for c in pile)
+        # no card of a pile covers another: every name can be read
+        for (x, w), (nx, _) in itertools.pairwise(rects):
+            assert nx >= x + w, pile
+
+
+@pytest.mark.parametrize("name", [*GAMES, "zinordia"])
+def test_the_whole_picture_marks_the_last_move(name: str) -> None:
+    g = played(name, 2, 25)
+    last = g.to_dict()["history"][-1]
+    root = parse(g.svg())
+    marks = [e for e in root.iter(f"{NS}g") if e.get("class") == "last-move"]
+    assert len(marks) == 1
+    assert " ".join(t.text or "" for t in marks[0].iter(f"{NS}text")) == f"last move: {last}"
+    fresh = parse(kingdoms.new_game(name, seed=2).svg())
+    assert not [e for e in fresh.iter(f"{NS}g") if e.get("class") == "last-move"]

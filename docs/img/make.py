@@ -63,10 +63,15 @@ def main() -> int:
     screenshot(bl.svg(action=act), "battleline.png")
     screenshot(bl.svg(bl.current_player), "battleline-player.png")
     sk = played("strifull", 3, 40)
-    screenshot(sk.svg(0), "strifull.png")
+    screenshot(sk.svg(), "strifull.png")
+    screenshot(sk.svg(0), "strifull-player.png")
     ar = played("arte", 5, 45)
-    screenshot(ar.svg(0), "arte.png")
-    screenshot(played("zinordia", 4, 60).svg(), "zinordia.png")
+    screenshot(ar.svg(), "arte.png")
+    screenshot(ar.svg(0), "arte-player.png")
+    screenshot(played("arte", 3, 400).svg(), "arte-end.png")
+    zi = played("zinordia", 4, 60)
+    screenshot(zi.svg(), "zinordia.png")
+    screenshot(zi.svg(0), "zinordia-player.png")
     for orientation, picture in (
         ("pointy", "\n . . . . . .\n. . # # . . .\n . ~ ~ . . .\n. . . # . . .\n . . . . . .\n"),
         (

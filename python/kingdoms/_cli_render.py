@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import kingdoms
+from kingdoms.records import GameRecord
 
 
 def add_render_parsers(sub: Any) -> None:
@@ -82,15 +83,20 @@ def parse_records(text: str) -> list[kingdoms.Record]:
     """The records in `text`, whatever its form: one JSON record (`Record.to_json`), JSON
     lines (one record a line, as `kingdoms tournament --records FILE.jsonl` writes), or the
     text form (`[Game "..."]` headers, docs/records.md). Told apart by the first character."""
+    return [g.record for g in parse_game_records(text)]
+
+
+def parse_game_records(text: str) -> list[GameRecord]:
+    """:func:`parse_records`, keeping the text form's headers and comments."""
     body = text.lstrip()
     if body.startswith("["):
-        return [g.record for g in kingdoms.read_records(body)]
+        return kingdoms.read_records(body)
     if not body.startswith("{"):
         raise kingdoms.StateError(
             'not a record: expected JSON ({...}) or the text form ([Game "..."] headers)'
         )
     try:
-        return [kingdoms.Record.from_json(body)]
+        return [GameRecord(kingdoms.Record.from_json(body))]
     except kingdoms.KingdomsError:
         lines = [line for line in body.splitlines() if line.strip()]
         if len(lines) < 2:
@@ -98,18 +104,22 @@ def parse_records(text: str) -> list[kingdoms.Record]:
     out = []
     for n, line in enumerate(lines, 1):
         try:
-            out.append(kingdoms.Record.from_json(line))
+            out.append(GameRecord(kingdoms.Record.from_json(line)))
         except kingdoms.KingdomsError as e:
             raise kingdoms.StateError(f"line {n}: {e}") from None
     return out
 
 
 def _read_record(path: str, index: int = 0) -> kingdoms.Record:
+    return _read_game_record(path, index).record
+
+
+def _read_game_record(path: str, index: int = 0) -> GameRecord:
     from kingdoms.records import read_text_file
 
     # The engine's one reader of user files: a FIFO or /dev/zero is refused, not read.
     text = read_text_file(Path(path), "the record")
-    records = parse_records(text)
+    records = parse_game_records(text)
     if not 0 <= index < len(records):
         raise SystemExit(
             f"kingdoms: --index {index} is not in {path!r}: it holds {len(records)} record(s) "
@@ -157,9 +167,9 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_view(args: argparse.Namespace) -> int:
     from kingdoms._svg.replay import replay_html
 
-    record = _read_record(args.record, args.index)
+    about = _read_game_record(args.record, args.index)
     # The one validated path for a record: it refuses file options (`cards_file`), options
     # that are not the game's (`seed`, `name`, `position`) and illegal actions.
-    kingdoms.replay(record)
-    _write(args.output, replay_html(record, args.player))
+    kingdoms.replay(about.record)
+    _write(args.output, replay_html(about, args.player))
     return 0

@@ -38,6 +38,10 @@ def game_svg(
         raise NotImplementedError(f"no picture for the game {game.name!r} yet") from None
     if player is None:
         state = game.to_dict()
+        history = state.get("history")
+        if isinstance(history, list) and history:
+            # the whole state knows the last move; a player's view does not say it
+            state = {**state, "last_move": str(history[-1])}
     else:
         if isinstance(player, bool) or not isinstance(player, int):
             raise TypeError(f"player must be an int or None, got {type(player).__name__}")

@@ -442,6 +442,17 @@ def badge(
     return g
 
 
+def last_move(width: float, state: dict[str, Any]) -> Element | None:
+    """The last move's notation in the picture's top right corner (class ``last-move``), when
+    the state names it (``last_move``, set from the whole state's history); else ``None``."""
+    move = state.get("last_move")
+    if not move:
+        return None
+    g = Group(class_="last-move")
+    g.append(text(width - 10, 12, f"last move: {move}", 11, anchor="end", weight="bold"))
+    return g
+
+
 def highlight_box(x: float, y: float, w: float, h: float) -> Element:
     """A highlight frame around a place."""
     return Rectangle(

@@ -100,7 +100,11 @@ def draw(
     top = 1 - bottom
     field_w = TW + GAP + 3 * (W + GAP)
     right = LEFT + field_w + 30
-    width = max(right + 62 + 9 * (W / 2 + 4) + W + 30, right + 210 + 3 * (W + 6) + 20)
+    # victory and defeated piles are laid side by side, every card's name in view
+    longest = max(
+        [4, *(len(pl.get(k) or []) for pl in state["players"] for k in ("victory", "defeated"))]
+    )
+    width = max(right + 62 + longest * (W + 4) + 20, right + 210 + 3 * (W + 6) + 20)
     band = 3 * (H + GAP) + 40 + H + 30
     height = 20 + band + 40 + band + 20
     d = d_.canvas(width, height)
@@ -180,13 +184,13 @@ def draw(
                         d.append(d_.highlight_box(x, hand_y, W, H))
                 x += W + 4
         secret_orders = len(pl.get("placing") or []) + len(pl.get("deploying") or [])
-        # victory and defeated piles, fanned
+        # victory and defeated piles, side by side (a fan hid all but the top name)
         for k, key in enumerate(("victory", "defeated")):
             pile = pl.get(key) or []
             py = row_y(2 + k)
             d.append(d_.text(right, py + H / 2, f"{key} {len(pile)}", 10, anchor="start"))
             for i, card in enumerate(pile):
-                cx = right + 62 + i * (W / 2 + 4)
+                cx = right + 62 + i * (W + 4)
                 d.append(_back(cx, py, "?") if card is None else _card(cx, py, card, cards))
         notes = []
         if secret_orders:
@@ -256,6 +260,9 @@ def draw(
     d.append(d_.text(width - 16, height - 12, legend, 9, anchor="end", fill="#7a6a4f"))
     if action is not None:
         _arrow(d, state, action, spots)
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
 
 

@@ -32,6 +32,8 @@ def _card(x: float, y: float, name: str, w: float = W, h: float = H) -> d_.Eleme
     if name[0] in TROOP_COLOURS and name[1:].isdigit():
         fill, ink = TROOP_COLOURS[name[0]]
         value = name[1:]
+        # the colour's letter too, for players who cannot tell the colours apart
+        corner = f"{value} {name[0]}"
         return d_.card_face(
             x,
             y,
@@ -40,7 +42,7 @@ def _card(x: float, y: float, name: str, w: float = W, h: float = H) -> d_.Eleme
             name=name,
             fill=fill,
             ink=ink,
-            lines=[(value, 15), ("", 2), (value, 24)] if h >= 50 else [(value, 11)],
+            lines=[(corner, 15), ("", 2), (value, 24)] if h >= 50 else [(name, 11)],
             title=f"{COLOUR_NAMES[name[0]]} {value}",
         )
     size = 9 if len(name) <= 7 else 8
@@ -181,6 +183,9 @@ def draw(
 
     if action is not None:
         _arrow(d, state, action, spots, flag_x, side_y, bottom, mid)
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
 
 

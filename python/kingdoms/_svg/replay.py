@@ -16,7 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import kingdoms
+from kingdoms._seen import seen_move
 from kingdoms._svg import _draw as d_
+from kingdoms.records import GameRecord
 
 #: Largest replay page, in bytes (about 20,000 plies of a long Zinordia game).
 MAX_PAGE_BYTES = 32 * 1024 * 1024
@@ -40,10 +42,16 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 #moves li.current { background: #ffd400; font-weight: bold; }
 #moves li:hover { background: #efe6cf; }
 .ply[hidden] { display: none; }
+#headers { display: grid; grid-template-columns: max-content auto; gap: 2px 12px;
+           margin: 0 0 8px; font-size: 13px; }
+#headers dt { font-weight: bold; }
+#headers dd { margin: 0; }
+#moves li .comment { color: #6b5f48; font-style: italic; }
 </style>
 </head>
 <body>
 <h1>$title</h1>
+$headers
 <div id="controls">
 <button id="first" type="button" title="first (Home)">|◀ first</button>
 <button id="prev" type="button" title="previous (←)">◀ previous</button>
@@ -104,8 +112,9 @@ $moves
 def positions(record: Any, player: int | None = None) -> Iterator[tuple[str, str]]:
     """``(move that led here, svg)`` for ply 0 (the deal) to the end of ``record``. With a
     ``player``, the pictures are that player's views and other players' moves are listed
-    only as whose they were: a record names secret cards (Arte da Guerra's hidden draft
-    card, deployments), which a player's page must not show."""
+    as that player's views tell them (``kingdoms._seen.seen_move``): a record names secret
+    cards (Arte da Guerra's hidden draft card, deployments), which a player's page must not
+    show, but a Battle Line troop played in the open reads as itself."""
     # Through `replay`, the one validated path for a record: a record's options never name
     # a file to read (`cards_file`) nor pass for other arguments (`seed`, `position`).
     start = kingdoms.Record(record.game, record.seed, [], record.options, record.position)
@@ -114,13 +123,11 @@ def positions(record: Any, player: int | None = None) -> Iterator[tuple[str, str
     for i, text in enumerate(record.actions):
         mover = game.current_player
         try:
-            game.apply(text)
+            action = game.parse_action(text)
+            move = f"P{mover}: {seen_move(game, action, player)}"
+            game.apply(action)
         except kingdoms.KingdomsError as e:
             raise kingdoms.StateError(f"record action {i}: {e}") from None
-        if player is None or mover == player:
-            move = f"P{mover}: {game.parse_action(text)}"
-        else:
-            move = f"P{mover}: (hidden)"
         yield (move, game.svg(player))
 
 
@@ -131,10 +138,29 @@ def _json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _headers(about: GameRecord, player: int | None) -> str:
+    """The record's Event, Date, players, other headers and result, as a list (a player's
+    page too: none of them is hidden information; the seed is not among them)."""
+    rows = [("Event", about.event), ("Date", about.date)]
+    rows += [(f"Player {i}", name) for i, name in enumerate(about.players)]
+    rows += sorted(about.headers.items())
+    rows.append(("Result", about.result))
+    items = [
+        f"<dt>{d_.html_text(k, 40)}</dt><dd>{d_.html_text(v)}</dd>"
+        for k, v in rows
+        if v is not None
+    ]
+    return f'<dl id="headers">{"".join(items)}</dl>' if items else ""
+
+
 def replay_html(record: Any, player: int | None = None) -> str:
-    """The replay page of ``record`` (a :class:`kingdoms.Record`), as one HTML string. A
-    player's page is built from that player's views only: its title leaves out the seed
-    (which would let the player rebuild every hidden card and die)."""
+    """The replay page of ``record`` (a :class:`kingdoms.Record`, or a
+    :class:`kingdoms.records.GameRecord` whose headers the page lists), as one HTML string.
+    A player's page is built from that player's views only: its title leaves out the seed
+    (which would let the player rebuild every hidden card and die), and it leaves out the
+    record's comments (an annotator may name hidden cards)."""
+    about = record if isinstance(record, GameRecord) else GameRecord(record)
+    record = about.record
     if player is None:
         title = f"{record.game}, seed {record.seed}: {len(record.actions)} actions (everything)"
     else:
@@ -146,7 +172,9 @@ def replay_html(record: Any, player: int | None = None) -> str:
     size = 0
     plies = len(record.actions)
     for i, (move, svg) in enumerate(positions(record, player)):
-        moves.append(f'<li data-ply="{i}">{i}. {d_.html_text(move)}</li>')
+        note = about.comments.get(i - 1) if player is None and i else None
+        comment = f' <span class="comment">{d_.html_text(note)}</span>' if note else ""
+        moves.append(f'<li data-ply="{i}">{i}. {d_.html_text(move)}{comment}</li>')
         start = start or svg
         frame = []
         for line in svg.split("\n"):
@@ -165,6 +193,7 @@ def replay_html(record: Any, player: int | None = None) -> str:
     divs += [f'<div class="ply" data-ply="{i}" hidden></div>' for i in range(1, len(frames))]
     return PAGE.substitute(
         title=d_.html_text(title),
+        headers=_headers(about, player),
         plies="\n".join(divs),
         moves="\n".join(moves),
         frames=_json({"pieces": list(pieces), "frames": frames}),

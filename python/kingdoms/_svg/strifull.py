@@ -15,10 +15,13 @@ ELEMENT_COLOURS = {
     "wind": ("#8ce99a", "#1b4332"),
     "earth": ("#8d6e4a", "#ffffff"),
 }
-ELEMENT_SIGNS = {"fire": "🜂", "water": "🜄", "wind": "🜁", "earth": "🜃"}
+#: Two letters an element, written on every card, so colour is not the only sign
+ELEMENT_CODES = {"fire": "Fi", "water": "Wa", "wind": "Wi", "earth": "Ea"}
 PLAYER_COLOURS = ("#2e6f8e", "#a23e48")
 BACK = "#3b3355"
-W, H = 62, 50
+W, H = 104, 66
+NAME_SIZE = 9.5
+NAME_CHARS = 16  # a name line's characters at NAME_SIZE on a card W wide
 GAP = 6
 LEFT = 20
 
@@ -57,9 +60,9 @@ def draw(
     bottom = 0 if player is None else player
     top = 1 - bottom
     field_w = 7 * (W + GAP)
-    width = LEFT * 2 + field_w + 150
+    width = LEFT + field_w + 20 + 2 * W + 10 + 12
     band = 3 * (H + GAP) + 40
-    height = 24 + band + 30 + band + 34
+    height = 24 + band + 30 + band + 56
     d = d_.canvas(width, height)
     spots: dict[tuple[int, str], tuple[float, float]] = {}
     centre = 24 + band + 15
@@ -166,21 +169,12 @@ def draw(
     d.append(
         d_.text(LEFT + field_w + 20, centre, _status(state), 11, anchor="start", weight="bold")
     )
-    if any(
+    face_down = any(
         not t.get("revealed") and t.get("card")
         for side in state["sides"]
         for t in side["field"].values()
-    ):
-        d.append(
-            d_.text(
-                width - 10,
-                height - 14,
-                "dashed ▼: face down, seen by its owner",
-                9,
-                anchor="end",
-                fill="#7a6a4f",
-            )
-        )
+    )
+    d.append(_legend(LEFT, height - 18, face_down))
     combat = state.get("last_combat")
     if combat:
         # the last attack, thin and grey, so the picture tells what just happened
@@ -190,6 +184,9 @@ def draw(
             d_.arrow(d, a[0], a[1], t[0], t[1], colour="#6c6c6c", kind="last-combat", width=2.5)
     if action is not None and state.get("player") is not None:
         _arrow(d, action, int(state["player"]), spots)
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
 
 
@@ -205,7 +202,6 @@ def _troop(
     atk = f"{c.get('atk', '?')}" + (f"+{ga}" if ga else "")
     de = f"{c.get('def', '?')}" + (f"+{gd}" if gd else "")
     name = str(c.get("name", cid))
-    short = name if len(name) <= 12 else name[:11] + "…"
     g = d_.card_face(
         x,
         y,
@@ -214,45 +210,62 @@ def _troop(
         name=cid,
         fill=fill,
         ink=ink,
-        lines=[(short, 8), ("atk / def", 7), (f"{atk} / {de}", 13)],
+        lines=[*((ln, NAME_SIZE) for ln in wrap_name(name)), ("", 3), (f"{atk} / {de}", 15)],
         title=f"{name} ({c.get('element', '?')}) ATK {atk} DEF {de}"
         + ("" if troop.get("revealed") else ", face down"),
         face_down_marker=not troop.get("revealed"),
     )
+    code = ELEMENT_CODES.get(c.get("element", ""))
+    if code:
+        g.append(d_.text(x + 5, y + H - 9, code, 10, fill=ink, anchor="start", weight="bold"))
     if not troop.get("revealed"):
         g.append(d_.text(x + W - 8, y + H - 8, "▼", 9, fill=ink))
+    return g
+
+
+def wrap_name(name: str, width: int = NAME_CHARS) -> list[str]:
+    """``name`` on two lines of at most ``width`` characters, broken between words (a
+    one-line name gets an empty second line, so the numbers below line up); only a name too
+    long for two lines is cut, with an ellipsis."""
+    words = name.split()
+    first = ""
+    while words and len(f"{first} {words[0]}".strip()) <= width:
+        first = f"{first} {words.pop(0)}".strip()
+    if not first:  # one word longer than a line: break it
+        return [name[: width - 1] + "-", _cut(name[width - 1 :], width)]
+    return [first, _cut(" ".join(words), width)]
+
+
+def _cut(s: str, width: int) -> str:
+    return s if len(s) <= width else s[: width - 1] + "…"
+
+
+def _legend(x: float, y: float, face_down: bool) -> d_.Element:
+    """One key for every card: the numbers are attack / defence, the colours the elements."""
+    g = d_.Group(class_="legend")
+    g.append(d_.text(x, y, "card: name, then ATK / DEF", 11, anchor="start", fill=d_.INK))
+    ex = x + 190
+    for element, (fill, ink) in ELEMENT_COLOURS.items():
+        g.append(d_.Rectangle(ex, y - 8, 20, 16, rx=3, fill=fill, stroke="#555555"))
+        g.append(d_.text(ex + 10, y, ELEMENT_CODES[element], 10, fill=ink, weight="bold"))
+        g.append(d_.text(ex + 25, y, element, 11, anchor="start"))
+        ex += 74
+    if face_down:
+        g.append(d_.text(ex + 10, y, "dashed ▼: face down, seen by its owner", 11, anchor="start"))
     return g
 
 
 def _leader(x: float, y: float, side: dict[str, Any], leader: dict[str, Any]) -> d_.Element:
     g = d_.Group(class_="leader", data_leader=str(side.get("leader")))
     element = side.get("element")
-    fill = ELEMENT_COLOURS.get(element or "", ("#dddddd", d_.INK))[0]
-    g.append(
-        d_.Circle(x + W / 2, y + H / 2, H / 2 - 2, fill="#fff8e1", stroke="#b08900", stroke_width=3)
-    )
-    g.append(d_.text(x + W / 2, y + H / 2 - 6, "♛", 16, fill="#b08900"))
-    g.append(
-        d_.Circle(
-            x + W / 2,
-            y + H / 2 + 12,
-            6,
-            fill=fill if element else "#ffffff",
-            stroke="#333333",
-            stroke_width=1,
-        )
-    )
-    g.append(
-        d_.text(
-            x + W / 2,
-            y + H / 2 + 12,
-            (element or "?")[:1].upper(),
-            7,
-            fill="#ffffff" if element else d_.INK,
-            weight="bold",
-        )
-    )
-    g.append_title(f"{leader.get('name', side.get('leader'))}, element {element or 'hidden'}")
+    fill, ink = ELEMENT_COLOURS.get(element or "", ("#ffffff", d_.INK))
+    name = str(leader.get("name", side.get("leader")))
+    g.append(d_.Rectangle(x, y, W, H, rx=10, fill="#fff8e1", stroke="#b08900", stroke_width=3))
+    g.append(d_.text(x + W / 2, y + 10, "♛ leader", 10, fill="#7a5b00", weight="bold"))
+    for i, line in enumerate(wrap_name(name)):
+        g.append(d_.text(x + W / 2, y + 24 + i * 12, line, NAME_SIZE, weight="bold"))
+    g.append(d_.badge(x + W / 2, y + H - 10, element or "element hidden", fill=fill, ink=ink))
+    g.append_title(f"{name}, element {element or 'hidden'}")
     return g
 
 

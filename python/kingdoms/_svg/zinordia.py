@@ -84,7 +84,7 @@ def draw(
     board_h = max(ys) - min(ys) + 2 * margin + top
     picks = state.get("picks") or []
     stars = state.get("stars") or []
-    panel_h = 40 + 16 * (len(picks) + len(stars) + 7)
+    panel_h = 40 + 16 * (len(picks) + len(stars) + 8)
     width = board_w + PANEL_W
     height = max(board_h + 20, panel_h)
     d = d_.canvas(width, height)
@@ -201,6 +201,14 @@ def draw(
         legend = "V Vida · Â Âmago · Ar Armadura · R Renown · @ q,r its zone"
         d.append(d_.text(x0, y, legend, 10, anchor="start", fill="#6b6150", class_="legend"))
         y += 14
-        key = "A1: side A's first Star · gold disc: Renown marker (a gold ring: under a Star)"
-        d.append(d_.text(x0, y, key, 10, anchor="start", fill="#6b6150", class_="legend"))
+        # two lines: one ran past the panel's right edge
+        for key in (
+            "A1: side A's first Star · gold disc: Renown marker",
+            "(a gold ring: under a Star)",
+        ):
+            d.append(d_.text(x0, y, key, 10, anchor="start", fill="#6b6150", class_="legend"))
+            y += 14
+    mark = d_.last_move(width, state)
+    if mark is not None:
+        d.append(mark)
     return d_.svg_text(d)
