@@ -653,3 +653,15 @@ def test_tournament_tables_show_agent_names_as_plain_text() -> None:
     out = buffer.getvalue()
     assert "[bold red]x[/]" in out
     assert "\x1b]" not in out and "\x07" not in out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_another_seats_secret_draft_card_is_never_named(seed: int) -> None:
+    """Arte's picker hides one of three cards face down: the other seat's screen and page
+    never name it, even when no drawn position holds the two cards shown (ART draft)."""
+    from kingdoms._seen import seen_move
+
+    g = kingdoms.new_game("arte", seed=seed)
+    for a in g.legal_actions():
+        seen = seen_move(g, a, 1)
+        assert str(a) not in seen and str(a).split(" ")[1] not in seen, seen

@@ -6,18 +6,22 @@ import kingdoms
 
 WORLDS = 8
 """Positions drawn from a viewer's view to tell which moves that viewer can tell apart."""
+MORE_WORLDS = 32
+"""Positions drawn at most when the first ``WORLDS`` hold no move that fits the view after
+(a move that shows a card few drawn positions hold)."""
 
 
 def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None) -> str:
     """How `viewer` sees `action` played in `before` (None: everyone sees everything).
 
-    The move's notation when the viewer's view after it tells it apart, else its kind and
-    "(secret)" (Zinordia's "pick (secret)", a Scout's "return (secret)"). Decided from the
-    viewer's views alone: in positions drawn from the view before the move (fixed seeds),
-    every legal move that leads to the view after it; when they all read alike, that is
-    the move (when none does — a move that shows a card no drawn position held — the move
-    shows itself). A move whose mark on the view is not its own (Zinordia: an ability aimed
-    at an empty zone leaves no trace of its target) reads as secret too.
+    Decided from the viewer's views alone, never from the move itself: in positions drawn
+    from the view before the move (fixed seeds), every legal move that leads to the view
+    after it. When those all read alike, that notation is the move; when they differ, the
+    move reads as its kind and "(secret)" (Zinordia's "pick (secret)", Arte's "hide
+    (secret)"); when no drawn position holds a fitting move, "a secret move" — a move is
+    never shown because the drawing missed it. A move whose mark on the view is not its own
+    (Zinordia: an ability aimed at an empty zone leaves no trace of its target) reads as
+    secret too.
     """
     mover = before.current_player
     if viewer is None or mover == viewer:
@@ -26,7 +30,9 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
     after.apply(action)
     seen, target = before.position(viewer), after.position(viewer)
     fits: set[str] = set()
-    for k in range(WORLDS):
+    for k in range(MORE_WORLDS):
+        if k >= WORLDS and fits:
+            break
         world = kingdoms.new_game(before.name, k, position=seen, **before.options)
         for b in world.legal_actions():
             moved = world.clone()
@@ -35,10 +41,10 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
                 fits.add(str(b))
         if len(fits) > 1:
             break
-    if not fits or fits == {str(action)}:
+    if fits == {str(action)}:
         return str(action)
     kinds = {f.split(" ")[0] for f in fits}
-    return f"{kinds.pop()} (secret)" if len(kinds) == 1 else "a secret move"
+    return f"{kinds.pop()} (secret)" if len(kinds) == 1 and len(fits) > 1 else "a secret move"
 
 
-__all__ = ["WORLDS", "seen_move"]
+__all__ = ["MORE_WORLDS", "WORLDS", "seen_move"]
