@@ -182,6 +182,15 @@ def test_map_text_follows_the_options() -> None:
         Zinordia.map_text(mode="chess")
 
 
+def test_map_text_of_a_game_uses_its_own_options() -> None:
+    teams = Zinordia(seed=1, mode="teams")
+    assert teams.map_text() == Zinordia.map_text(mode="teams")
+    assert teams.map_text() != Zinordia.map_text()
+    assert Zinordia(seed=1).map_text() == Zinordia.map_text()
+    with pytest.raises(TypeError, match="own"):
+        teams.map_text(mode="duel")
+
+
 def test_doc_examples_run() -> None:
     import doctest
     import re

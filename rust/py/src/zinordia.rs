@@ -7,11 +7,13 @@ use std::collections::BTreeMap;
 use kingdoms_core::zinordia::content::{REFERENCE_MAPS, REFERENCE_MODES, REFERENCE_ROSTER};
 use kingdoms_core::zinordia::{Options, Zinordia};
 use kingdoms_core::{Error, Game};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::classes::PyZinordia;
 use crate::errors::IntoPy;
+use crate::game::PyGame;
 use crate::json;
 
 #[pymethods]
@@ -30,13 +32,51 @@ impl PyZinordia {
         m
     }
 
-    /// The battlefield the given rules options play on, in the `kingdoms.hex` text format
-    /// (`HexMap.from_text` reads it). Raises `OptionsError` or `DataError` like the
-    /// constructor.
-    #[staticmethod]
+    /// The battlefield a game plays on, in the `kingdoms.hex` text format
+    /// (`HexMap.from_text` reads it): `Zinordia.map_text(**options)` for a set of rules
+    /// options, `game.map_text()` for that game's own options.
+    #[classattr]
+    fn map_text() -> MapText {
+        MapText { game: None }
+    }
+}
+
+/// `Zinordia.map_text`: a descriptor, so the class call takes rules options and the call on
+/// a game uses that game's options (a static method would silently ignore them).
+#[pyclass(module = "kingdoms._kingdoms", name = "ZinordiaMapText", frozen)]
+pub struct MapText {
+    /// The game's rules options when reached through a game.
+    game: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+#[pymethods]
+impl MapText {
+    fn __get__(&self, instance: &Bound<'_, PyAny>, _owner: &Bound<'_, PyAny>) -> PyResult<MapText> {
+        if instance.is_none() {
+            return Ok(MapText { game: None });
+        }
+        let game = instance.cast::<PyGame>()?;
+        Ok(MapText {
+            game: Some(game.borrow().inner.options_json()),
+        })
+    }
+
+    /// The battlefield: of these rules options, or of the game this was reached through.
+    /// Raises `OptionsError` or `DataError` like the constructor.
     #[pyo3(signature = (**options))]
-    fn map_text(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
-        let map = json::kwargs_map(options)?;
+    fn __call__(&self, py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let map = match &self.game {
+            None => json::kwargs_map(options)?,
+            Some(own) => {
+                if options.is_some_and(|o| !o.is_empty()) {
+                    return Err(PyTypeError::new_err(
+                        "game.map_text() takes no options: it uses the game's own; \
+                         call Zinordia.map_text(**options) for others",
+                    ));
+                }
+                own.clone()
+            }
+        };
         py.detach(|| {
             let opts: Options = serde_json::from_value(serde_json::Value::Object(map))
                 .map_err(|e| Error::options(format!("zinordia: {e}")))?;
@@ -47,7 +87,8 @@ impl PyZinordia {
     }
 }
 
-/// Zinordia's extras are methods of its class; nothing else to add to the module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
-    Ok(())
+/// Zinordia's extras are methods of its class; the module holds the `map_text` descriptor's
+/// class.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MapText>()
 }
