@@ -182,6 +182,25 @@ def test_map_text_follows_the_options() -> None:
         Zinordia.map_text(mode="chess")
 
 
+def test_zn_2_9_the_picture_draws_terrain() -> None:
+    import tomllib
+
+    terrain = tomllib.loads(reference_files()["terrain.toml"])["kinds"]
+    assert terrain["forest"]["defence"] == 1 and terrain["hill"]["attack"] == 1
+    m = kingdoms.hex.HexMap.from_text(Zinordia.map_text())
+    want = {f"{h.q},{h.r}": m.terrain(h) for h in m.zones()}
+    assert {"forest", "hill"} <= set(want.values())
+    root = ET.fromstring(Zinordia(seed=2).svg())
+    zones = {e.get("data-hex"): e for e in root.iter() if e.get("class") == "zone"}
+    fills = {}
+    for h, e in zones.items():
+        assert e.get("data-terrain") == want[h]
+        fills.setdefault(want[h], set()).add(next(iter(e)).get("fill"))
+    assert len(fills["forest"]) == 1 and len(fills["hill"]) == 1
+    assert fills["forest"] != fills["hill"] != fills["plain"]
+    assert fills["forest"] != fills["plain"]
+
+
 def test_map_text_of_a_game_uses_its_own_options() -> None:
     teams = Zinordia(seed=1, mode="teams")
     assert teams.map_text() == Zinordia.map_text(mode="teams")

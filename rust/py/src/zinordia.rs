@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use kingdoms_core::zinordia::content::{REFERENCE_MAPS, REFERENCE_MODES, REFERENCE_ROSTER};
+use kingdoms_core::zinordia::terrain::REFERENCE_TERRAIN;
 use kingdoms_core::zinordia::{Options, Zinordia};
 use kingdoms_core::{Error, Game};
 use pyo3::exceptions::PyTypeError;
@@ -19,13 +20,14 @@ use crate::json;
 #[pymethods]
 impl PyZinordia {
     /// The reference content's TOML files by path (`roster.toml`, `modes.toml`,
-    /// `maps/<id>.toml`): a documented stand-in for the unprinted roster and maps, and a
-    /// template for one's own content.
+    /// `terrain.toml`, `maps/<id>.toml`): a documented stand-in for the unprinted roster,
+    /// terrain and maps, and a template for one's own content.
     #[staticmethod]
     fn reference_files() -> BTreeMap<String, &'static str> {
         let mut m = BTreeMap::new();
         m.insert("roster.toml".to_string(), REFERENCE_ROSTER);
         m.insert("modes.toml".to_string(), REFERENCE_MODES);
+        m.insert("terrain.toml".to_string(), REFERENCE_TERRAIN);
         for (id, text) in REFERENCE_MAPS {
             m.insert(format!("maps/{id}.toml"), text);
         }

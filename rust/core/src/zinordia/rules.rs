@@ -62,6 +62,7 @@ impl Zinordia {
             .map(&map_id)
             .ok_or_else(|| Error::options("map: not in the content"))?;
         let (map, graph) = (game_map.map.clone(), Arc::clone(&game_map.graph));
+        let terrain = game_map.modifiers.clone();
         if options.max_rounds == 0 || options.max_rounds > MAX_ROUNDS {
             return Err(Error::options(format!(
                 "max_rounds: must be 1 to {MAX_ROUNDS}"
@@ -84,6 +85,7 @@ impl Zinordia {
             options: options.clone(),
             mode: mode_ix,
             graph,
+            terrain,
             map: map.clone(),
             zones,
             players,
