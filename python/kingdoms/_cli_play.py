@@ -24,7 +24,7 @@ from rich.text import Text
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
 from kingdoms._subprocess import Forfeit
-from kingdoms._text import terminal
+from kingdoms._text import move_text, terminal
 from kingdoms.agents import ISMCTS, AgentLike, RustAgent, parse
 
 HUMAN = "human"
@@ -297,7 +297,8 @@ WORLDS = 8
 def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None) -> str:
     """How `viewer` sees `action` played in `before` (None: everyone sees everything).
 
-    The move's notation when the viewer's view after it tells it apart, else its kind and
+    The move as a person reads it (`move_text`: Zinordia's names) when the viewer's view
+    after it tells it apart, else its kind and
     "(secret)" (Zinordia's "pick (secret)", a Scout's "return (secret)"). Decided from the
     viewer's views alone: in positions drawn from the view before the move (fixed seeds),
     every legal move that leads to the view after it; when they all read alike, that is
@@ -307,7 +308,7 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
     """
     mover = before.current_player
     if viewer is None or mover == viewer:
-        return str(action)
+        return move_text(before, action)
     after = before.clone()
     after.apply(action)
     seen, target = before.position(viewer), after.position(viewer)
@@ -322,7 +323,7 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
         if len(fits) > 1:
             break
     if not fits or fits == {str(action)}:
-        return str(action)
+        return move_text(before, action)
     kinds = {f.split(" ")[0] for f in fits}
     return f"{kinds.pop()} (secret)" if len(kinds) == 1 else "a secret move"
 

@@ -540,6 +540,7 @@ class Zinordia(Game):
     @staticmethod
     def reference_files() -> dict[str, str]: ...
     map_text: ClassVar[ZinordiaMapText]
+    def action_text(self, action: Action | str | int) -> str: ...
 
 @final
 class ZinordiaMapText:

@@ -17,6 +17,7 @@ from typing import Any
 
 import kingdoms
 from kingdoms._svg import _draw as d_
+from kingdoms._text import move_text
 
 #: Largest replay page, in bytes (about 20,000 plies of a long Zinordia game).
 MAX_PAGE_BYTES = 32 * 1024 * 1024
@@ -114,11 +115,14 @@ def positions(record: Any, player: int | None = None) -> Iterator[tuple[str, str
     for i, text in enumerate(record.actions):
         mover = game.current_player
         try:
-            game.apply(text)
+            action = game.parse_action(text)
+            # Read in the position it is played from (names of Stars and abilities).
+            shown = move_text(game, action)
+            game.apply(action)
         except kingdoms.KingdomsError as e:
             raise kingdoms.StateError(f"record action {i}: {e}") from None
         if player is None or mover == player:
-            move = f"P{mover}: {game.parse_action(text)}"
+            move = f"P{mover}: {shown}"
         else:
             move = f"P{mover}: (hidden)"
         yield (move, game.svg(player))

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use kingdoms_core::session::Session;
 use kingdoms_core::zinordia::content::{REFERENCE_MAPS, REFERENCE_MODES, REFERENCE_ROSTER};
 use kingdoms_core::zinordia::terrain::REFERENCE_TERRAIN;
 use kingdoms_core::zinordia::{Options, Zinordia};
@@ -40,6 +41,26 @@ impl PyZinordia {
     #[classattr]
     fn map_text() -> MapText {
         MapText { game: None }
+    }
+
+    /// An action as a person reads it, with names (`use Investida → Vésper at 2,3`), in this
+    /// position; the notation (`str(action)`) is unchanged. Takes an `Action`, notation or
+    /// id like `apply`.
+    fn action_text(slf: PyRef<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let base = slf.as_super();
+        let id = base.resolve(action)?;
+        let game = base
+            .inner
+            .as_any()
+            .downcast_ref::<Session<Zinordia>>()
+            .map(|s| &s.game)
+            .ok_or_else(|| PyTypeError::new_err("not a Zinordia game"))?;
+        let a = game
+            .shared
+            .action_from_id(id)
+            .ok_or_else(|| Error::illegal("ZN-0", "no such action"))
+            .py()?;
+        Ok(game.action_text(a))
     }
 }
 
