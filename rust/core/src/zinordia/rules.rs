@@ -441,12 +441,20 @@ impl Zinordia {
 
     /// The zones within `left` zones of movement from `from` (ZN-6.2, ZN-2.8; `from`
     /// included) as bits by zone id, found on the zone bitsets: `None` when they do not
-    /// apply (a zone costing more than 1 to enter), where the Dijkstra of `HexMap` decides.
+    /// apply (a zone costing more than 2 to enter), where the Dijkstra of `HexMap` decides.
     /// Both move generation and `check` use it.
-    fn reach_bits(&self, from: Hex, left: u16) -> Option<u64> {
+    pub(super) fn reach_bits(&self, from: Hex, left: u16) -> Option<u64> {
         let start = self.shared.zone_id(from)?;
-        let open = self.board.unit_open_bits()?;
-        Some(self.shared.graph.reachable(start, open, u32::from(left)))
+        if let Some(open) = self.board.unit_open_bits() {
+            return Some(self.shared.graph.reachable(start, open, u32::from(left)));
+        }
+        // Forests and hills (ZN-2.9) cost 2: the two-cost sweep, still on bitsets.
+        let (unit, double) = self.board.two_cost_open_bits()?;
+        Some(
+            self.shared
+                .graph
+                .reachable_two_costs(start, unit, double, u32::from(left)),
+        )
     }
 
     /// Whether the play may collect a Renown marker now (ZN-6.4, ZN-12.2): `check` and move

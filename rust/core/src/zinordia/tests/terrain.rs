@@ -192,3 +192,30 @@ fn zn_2_9_a_forest_blocks_sight_on_the_map_but_not_range() {
     assert!(!map.line_of_sight(from, beyond, false));
     assert!(!map.field_of_view(from, None, false).contains(&beyond));
 }
+
+#[test]
+fn zn_6_2_moves_on_bitsets_equal_the_cheapest_paths() {
+    // The two-cost sweep (forests and hills) against HexMap's Dijkstra, along random games.
+    use crate::rng::GameRng;
+    for seed in 0..20 {
+        let mut g = game(mode("duel", None), seed);
+        let mut rng = GameRng::seed(seed);
+        for _ in 0..300 {
+            if let (Some(p), Some(from)) = (g.play, g.play.and_then(|p| g.stars[p.star].zone)) {
+                let left = g.agilidade(p.star).saturating_sub(p.moved);
+                let bits = g.reach_bits(from, left).unwrap();
+                let mut want = 0u64;
+                for (h, _) in g.board.reachable(from, u64::from(left)).unwrap() {
+                    want |= 1 << g.shared.zone_id(h).unwrap();
+                }
+                assert_eq!(bits, want);
+            }
+            let moves = legal(&g);
+            if moves.is_empty() {
+                break;
+            }
+            let a = moves[rng.roll(moves.len() as u32) as usize - 1];
+            g.apply(a).unwrap();
+        }
+    }
+}
