@@ -4,6 +4,7 @@ Rule ids refer to docs/rules/zinordia.md."""
 
 from __future__ import annotations
 
+import html
 import random
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -182,6 +183,34 @@ def test_map_text_follows_the_options() -> None:
         Zinordia.map_text(mode="chess")
 
 
+def test_zn_2_9_the_picture_draws_terrain() -> None:
+    import tomllib
+
+    terrain = tomllib.loads(reference_files()["terrain.toml"])["kinds"]
+    assert terrain["forest"]["defence"] == 1 and terrain["hill"]["attack"] == 1
+    m = kingdoms.hex.HexMap.from_text(Zinordia.map_text())
+    want = {f"{h.q},{h.r}": m.terrain(h) for h in m.zones()}
+    assert {"forest", "hill"} <= set(want.values())
+    root = ET.fromstring(Zinordia(seed=2).svg())
+    zones = {e.get("data-hex"): e for e in root.iter() if e.get("class") == "zone"}
+    fills = {}
+    for h, e in zones.items():
+        assert e.get("data-terrain") == want[h]
+        fills.setdefault(want[h], set()).add(next(iter(e)).get("fill"))
+    assert len(fills["forest"]) == 1 and len(fills["hill"]) == 1
+    assert fills["forest"] != fills["hill"] != fills["plain"]
+    assert fills["forest"] != fills["plain"]
+
+
+def test_map_text_of_a_game_uses_its_own_options() -> None:
+    teams = Zinordia(seed=1, mode="teams")
+    assert teams.map_text() == Zinordia.map_text(mode="teams")
+    assert teams.map_text() != Zinordia.map_text()
+    assert Zinordia(seed=1).map_text() == Zinordia.map_text()
+    with pytest.raises(TypeError, match="own"):
+        teams.map_text(mode="duel")
+
+
 def test_doc_examples_run() -> None:
     import doctest
     import re
@@ -265,3 +294,42 @@ def test_play_zinordia_screens_show_coordinates_ability_names_and_the_legend(
     assert "V Vida" in svg and "Ar Armadura" in svg
     assert "team" not in svg.split("</text>")[0], "sides by letter in the title"
     assert re.search(r">-?\d+,-?\d+<", svg), "coordinates on the zones"
+
+
+def test_actions_read_with_names_where_shown_in_full() -> None:
+    import tomllib
+    from kingdoms._cli_play import seen_move
+    from kingdoms._svg import replay
+
+    g = Zinordia(seed=3)
+    pick = g.legal_actions()[0]
+    assert g.action_text(pick).startswith("pick ") and g.action_text(pick) != str(pick)
+    assert seen_move(g, pick, 1) == "pick (secret)"
+    rng = random.Random(3)
+    named = None
+    for _ in range(400):
+        if g.is_terminal:
+            break
+        for a in g.legal_actions():
+            text = g.action_text(a)
+            if str(a).startswith("use ") and " → " in text:
+                named = (g.clone(), a, text)
+                break
+        if named:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    assert named is not None
+    before, a, text = named
+    q, r = str(a).split()[2].split(",")[:2]
+    target = next(s for s in before.to_dict()["stars"] if s["zone"] == f"{q},{r}")
+    roster = tomllib.loads(reference_files()["roster.toml"])["stars"]
+    names = {s["id"]: s["name"] for s in roster}
+    abilities = {ab["name"] for s in roster for ab in s["abilities"]}
+    assert text.split(" → ")[0].removeprefix("use ") in abilities
+    assert f"→ {names[target['star']]} at {q},{r}" in text
+    assert before.parse_action(str(a)) == a  # the notation is unchanged
+    assert seen_move(before, a, None) == text
+    assert seen_move(before, a, before.current_player) == text
+    before.apply(a)
+    page = replay.replay_html(before.record())
+    assert html.escape(text) in page

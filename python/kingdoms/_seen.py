@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import kingdoms
+from kingdoms._text import move_text
 
 WORLDS = 8
 """Positions drawn from a viewer's view to tell which moves that viewer can tell apart."""
@@ -14,6 +15,7 @@ MORE_WORLDS = 32
 def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None) -> str:
     """How `viewer` sees `action` played in `before` (None: everyone sees everything).
 
+    A move shown in full reads as a person reads it (`move_text`: Zinordia's names).
     Decided from the viewer's views alone, never from the move itself: in positions drawn
     from the view before the move (fixed seeds), every legal move that leads to the view
     after it. When those all read alike, that notation is the move; when they differ, the
@@ -25,7 +27,7 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
     """
     mover = before.current_player
     if viewer is None or mover == viewer:
-        return str(action)
+        return move_text(before, action)
     after = before.clone()
     after.apply(action)
     seen, target = before.position(viewer), after.position(viewer)
@@ -42,7 +44,7 @@ def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None
         if len(fits) > 1:
             break
     if fits == {str(action)}:
-        return str(action)
+        return move_text(before, action)
     kinds = {f.split(" ")[0] for f in fits}
     return f"{kinds.pop()} (secret)" if len(kinds) == 1 and len(fits) > 1 else "a secret move"
 

@@ -36,3 +36,11 @@ def clean(s: object, limit: int = MAX_TEXT) -> str:
 def terminal(s: object) -> str:
     """``s`` for the terminal: printable text, newlines kept, nothing else cut."""
     return _UNPRINTABLE_LINES.sub("\ufffd", str(s))
+
+
+def move_text(game: object, action: object) -> str:
+    """A move as a person reads it in the position ``game`` it is played from: the game's
+    ``action_text`` where it has one (Zinordia names Stars and abilities), else the
+    notation. Only for moves shown in full; a secret move keeps its secret form."""
+    describe = getattr(game, "action_text", None)
+    return str(describe(action)) if callable(describe) else str(action)

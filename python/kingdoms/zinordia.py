@@ -138,5 +138,6 @@ def content_options(
 
 def reference_files() -> dict[str, str]:
     """The reference content's TOML files by path (``roster.toml``, ``modes.toml``,
-    ``maps/<id>.toml``): a template for one's own."""
+    ``maps/<id>.toml``; ``terrain.toml`` the terrain kinds maps may use): a template for
+    one's own."""
     return Zinordia.reference_files()

@@ -1,5 +1,5 @@
-"""Zinordia: the hex battlefield (obstacles, start and privilege zones, Renown markers, each
-Star as its player's token with its Vida) and a panel of the players' picks and Stars'
+"""Zinordia: the hex battlefield (obstacles, terrain kinds, start and privilege zones,
+Renown markers, each Star as its player's token with its Vida) and a panel of the players' picks and Stars'
 values, drawn from a state dict (``to_dict()`` or ``view(p)``: a view's unrevealed picks are
 ``null`` and are drawn as ``?``)."""
 
@@ -17,6 +17,8 @@ OBSTACLE = "#5c5c5c"
 START = "#cfe3f2"
 PRIVILEGE = "#f2d4d7"
 MARKER = "#f2b600"
+# Terrain kinds of data/zinordia/terrain.toml (ZN-2.9) by name; other kinds draw as ZONE.
+TERRAIN = {"forest": "#9cc48a", "hill": "#d6b98c"}
 SIZE = 26.0
 PANEL_W = 330
 
@@ -114,14 +116,15 @@ def draw(
         marks.add(_zone(action.get("zone")))
     for h in zones:
         tags = m.tags(h)
-        fill = OBSTACLE if m.cost(h) is None else ZONE
+        terrain = m.terrain(h) or ""
+        fill = OBSTACLE if m.cost(h) is None else TERRAIN.get(terrain, ZONE)
         if "start" in tags and m.cost(h) is not None:
             fill = START
         elif "privilege" in tags and m.cost(h) is not None:
             fill = PRIVILEGE
-        g = d_.Group(class_="zone", data_hex=f"{h.q},{h.r}")
+        g = d_.Group(class_="zone", data_hex=f"{h.q},{h.r}", data_terrain=terrain)
         g.append(d_.Lines(*corners(h), close=True, fill=fill, stroke="#6b6150", stroke_width=1))
-        g.append_title(f"{h.q},{h.r}" + (f" ({', '.join(tags)})" if tags else ""))
+        g.append_title(f"{h.q},{h.r} {terrain}" + (f" ({', '.join(tags)})" if tags else ""))
         d.append(g)
         cx, cy = centre(h)
         if m.cost(h) is not None:
@@ -205,6 +208,8 @@ def draw(
         for key in (
             "A1: side A's first Star · gold disc: Renown marker",
             "(a gold ring: under a Star)",
+            "green: forest (cost 2, defence +1)",
+            "brown: hill (cost 2, attack +1)",
         ):
             d.append(d_.text(x0, y, key, 10, anchor="start", fill="#6b6150", class_="legend"))
             y += 14

@@ -231,7 +231,7 @@ impl PyGame {
     }
 
     /// The id of an `Action` of this game or of a notation string.
-    fn resolve(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    pub(crate) fn resolve(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         if let Ok(a) = action.cast::<PyAction>() {
             let a = a.get();
             if a.game != self.inner.name() {

@@ -164,9 +164,49 @@ impl ZoneGraph {
         }
         reach
     }
+
+    /// [`ZoneGraph::reachable`] where entering a zone of `unit` costs 1 and one of `double`
+    /// costs 2, within a budget of `budget`: the zones [`HexMap::reachable`] finds (zones
+    /// reached for at most `d` are those one step from the zones reached for `d - cost`).
+    pub fn reachable_two_costs(&self, start: usize, unit: u64, double: u64, budget: u32) -> u64 {
+        if start >= self.len() {
+            return 0;
+        }
+        let around = |set: u64| {
+            let (mut out, mut f) = (0u64, set);
+            while f != 0 {
+                out |= self.neighbours(f.trailing_zeros() as usize);
+                f &= f - 1;
+            }
+            out
+        };
+        // reach: zones reached for at most d; prev: for at most d - 1 (R_d = R_{d-1}, one
+        // step into a cost-1 zone from R_{d-1}, one into a cost-2 zone from R_{d-2}).
+        let (mut prev, mut reach) = (0u64, 1u64 << start);
+        for _ in 0..budget {
+            let next = reach | (around(reach) & unit) | (around(prev) & double);
+            if next == reach && reach == prev {
+                break;
+            }
+            (prev, reach) = (reach, next);
+        }
+        reach
+    }
 }
 
 impl HexMap {
+    /// The zones a mover may enter now as (cost-1 bits, cost-2 bits) in zone order, when the
+    /// map has at most [`MAX_BIT_ZONES`] zones and none of them costs more than 2; `None`
+    /// otherwise.
+    pub fn two_cost_open_bits(&self) -> Option<(u64, u64)> {
+        if self.zone_cells().len() > MAX_BIT_ZONES {
+            return None;
+        }
+        let costs = self.costs();
+        let free = !self.occupied_zone_bits();
+        (costs.max <= 2).then_some((costs.unit & free, costs.dear & free))
+    }
+
     /// The zones a mover may enter now (existing, passable, unoccupied) as bits in zone
     /// order, when the map has at most [`MAX_BIT_ZONES`] zones and each of those zones costs
     /// 1 to enter (so steps are costs); `None` otherwise.

@@ -39,7 +39,8 @@ pub struct Damage {
 
 impl Zinordia {
     /// ZN-7.2 to ZN-7.4: the attacker rolls 2d6 once (plus `bonus`); each target, in the
-    /// order given, rolls 1d6 plus its Agilidade and defence bonuses. The roll is kept as `last_roll`.
+    /// order given, rolls 1d6 plus its Agilidade and defence bonuses, its zone's terrain
+    /// defence modifier among them (ZN-2.9). The roll is kept as `last_roll`.
     pub fn roll_attack(&mut self, targets: &[usize], bonus: i32) -> AttackRoll {
         let dice = [self.rng.roll(6) as u8, self.rng.roll(6) as u8];
         let total = i32::from(dice[0]) + i32::from(dice[1]) + bonus;
@@ -49,7 +50,8 @@ impl Zinordia {
                 let die = self.rng.roll(6) as u8;
                 let d = i32::from(die)
                     + i32::from(self.agilidade(star))
-                    + self.stat(star, Stat::Defence);
+                    + self.stat(star, Stat::Defence)
+                    + i32::from(self.shared.modifiers(self.stars[star].zone).defence);
                 Defence {
                     star,
                     die,

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_path_to_error::Segment;
 
 use super::ability::{Ability, Effect, Problem};
+use super::terrain::{Modifiers, Vocabulary};
 use crate::error::{Error, Result};
 use crate::hex::text::parse as parse_map;
 use crate::hex::{HexMap, ZoneGraph};
@@ -198,6 +199,8 @@ pub struct GameMap {
     /// The zones' adjacency, ranges and axes as bitsets, built once per content: movement
     /// and target generation run on it (`rules.rs`, `activate.rs`).
     pub graph: Arc<ZoneGraph>,
+    /// Each zone's terrain modifiers by zone id (ZN-2.9, ZN-7.2).
+    pub modifiers: Vec<Modifiers>,
 }
 
 /// A whole content set: roster, maps, modes, validated together.
@@ -268,12 +271,16 @@ impl Content {
             }
             let map = parse_map(src.text, &place)?;
             validate_map(&map).map_err(|why| Error::data(&place, why))?;
+            let modifiers = Vocabulary::reference()?
+                .zone_modifiers(&map)
+                .map_err(|why| Error::data(&place, why))?;
             let graph = ZoneGraph::new(&map)
                 .ok_or_else(|| Error::data(&place, format!("at most {MAX_ZONES} zones")))?;
             loaded.push(GameMap {
                 id: (*id).to_string(),
                 map,
                 graph: Arc::new(graph),
+                modifiers,
             });
         }
         let modes = load_modes(modes, &stars, &loaded)?;
@@ -295,7 +302,7 @@ impl Content {
     }
 }
 
-fn check_id(id: &str) -> std::result::Result<(), String> {
+pub(super) fn check_id(id: &str) -> std::result::Result<(), String> {
     if id.is_empty()
         || id.len() > 32
         || !id
@@ -308,7 +315,7 @@ fn check_id(id: &str) -> std::result::Result<(), String> {
 }
 
 /// Parse TOML text into a table, syntax errors naming line and column.
-fn parse_table(src: Source) -> Result<toml::Table> {
+pub(super) fn parse_table(src: Source) -> Result<toml::Table> {
     src.text.parse::<toml::Table>().map_err(|e| {
         let at = e.span().map(|s| line_col(src.text, s.start));
         let place = match at {
@@ -342,14 +349,16 @@ fn raw_id(v: &toml::Value) -> Option<&str> {
 }
 
 /// Deserialize one entry, mapping a failure to (path segments, message).
-fn decode<T: DeserializeOwned>(v: toml::Value) -> std::result::Result<T, (Vec<Segment>, String)> {
+pub(super) fn decode<T: DeserializeOwned>(
+    v: toml::Value,
+) -> std::result::Result<T, (Vec<Segment>, String)> {
     serde_path_to_error::deserialize(v).map_err(|e| {
         let segs = e.path().iter().cloned().collect();
         (segs, e.into_inner().message().to_string())
     })
 }
 
-fn path_text(segs: &[Segment]) -> String {
+pub(super) fn path_text(segs: &[Segment]) -> String {
     let mut out = String::new();
     for s in segs {
         match s {

@@ -10,7 +10,7 @@
 //! resumable data), `json` (saved states and views through serde),
 //! `position` (the position string),
 //! `observe` (views' hidden parts, determinization, observation tensor, text picture),
-//! `evaluate` (the heuristic value) and `heuristic` (the rule-based player).
+//! [`terrain`] (terrain kinds as data), `evaluate` (the heuristic value) and `heuristic` (the rule-based player).
 
 pub mod ability;
 pub mod activate;
@@ -28,6 +28,7 @@ pub mod resolution;
 pub mod resolve;
 pub mod rules;
 pub mod state;
+pub mod terrain;
 
 pub use ability::{Ability, Effect, Kind, Target, Trigger};
 pub use content::{Content, GameMap, Mode, Source, Star};

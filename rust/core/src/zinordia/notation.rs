@@ -319,3 +319,84 @@ impl Zinordia {
         self.shared.parse_with(text, roster)
     }
 }
+
+impl Zinordia {
+    /// An action as a person reads it, with names (`use Investida → Vésper at 2,3`), in the
+    /// state it is played from. Display only: records and parsing keep the notation.
+    pub fn action_text(&self, a: Action) -> String {
+        let sh = &self.shared;
+        let at = |z: u8| {
+            sh.zones
+                .get(usize::from(z))
+                .map_or_else(|| "?".to_string(), |h| format!("{},{}", h.x, h.y))
+        };
+        let star_name = |s: usize| {
+            self.stars
+                .get(s)
+                .and_then(|st| sh.content.stars.get(st.roster))
+                .map(|d| d.name.clone())
+        };
+        let slot_star = |slot: u8| {
+            self.current_player()
+                .map(|p| p * sh.per_player + usize::from(slot))
+        };
+        let ability = |s: Option<usize>, i: u8| {
+            s.filter(|&s| s < self.stars.len())
+                .and_then(|s| self.ability(s, i))
+                .map_or_else(|| format!("{}", u16::from(i) + 1), |ab| ab.name.clone())
+        };
+        let alt = |alt: bool| if alt { " (alternative cost)" } else { "" };
+        match a {
+            Action::Pick(s) => match sh.content.stars.get(usize::from(s)) {
+                Some(d) => format!("pick {}", d.name),
+                None => sh.action_notation(a),
+            },
+            Action::Place { slot, zone } => match slot_star(slot).and_then(star_name) {
+                Some(n) => format!("place {n} at {}", at(zone)),
+                None => sh.action_notation(a),
+            },
+            Action::Play(slot) => match slot_star(slot).and_then(star_name) {
+                Some(n) => format!("play {n}"),
+                None => sh.action_notation(a),
+            },
+            Action::Move(zone) => match self.play.and_then(|p| star_name(p.star)) {
+                Some(n) => format!("move {n} to {}", at(zone)),
+                None => sh.action_notation(a),
+            },
+            Action::Activate {
+                ability: i,
+                target,
+                alt: paid,
+            } => {
+                let user = self.play.map(|p| p.star);
+                let on = sh
+                    .zones
+                    .get(usize::from(target))
+                    .and_then(|&h| self.board.occupant(h))
+                    .and_then(|s| star_name(s as usize));
+                let whom = on.map_or_else(String::new, |n| format!(" → {n}"));
+                format!(
+                    "use {}{whom} at {}{}",
+                    ability(user, i),
+                    at(target),
+                    alt(paid)
+                )
+            }
+            Action::React {
+                ability: i,
+                alt: paid,
+            } => {
+                let star = self.offers.front().map(|o| o.star);
+                let who = star
+                    .and_then(star_name)
+                    .map_or_else(String::new, |n| format!("{n}: "));
+                format!("{who}react {}{}", ability(star, i), alt(paid))
+            }
+            Action::Collect => match self.play.and_then(|p| star_name(p.star)) {
+                Some(n) => format!("collect Renown ({n})"),
+                None => sh.action_notation(a),
+            },
+            Action::EndPlay | Action::EndTurn | Action::Decline => sh.action_notation(a),
+        }
+    }
+}

@@ -92,8 +92,10 @@ impl Zinordia {
             steps.push(Step::new(user, Root::SelfEffects));
             let affected = self.affected(user, ab, target);
             if ab.kind == Kind::Attack {
-                let bonus =
-                    i32::from(ab.attack_bonus) + self.stat(user, super::ability::Stat::Attack);
+                // ZN-2.9: the attacker's zone's terrain attack modifier is a bonus too.
+                let bonus = i32::from(ab.attack_bonus)
+                    + self.stat(user, super::ability::Stat::Attack)
+                    + i32::from(self.shared.modifiers(self.stars[user].zone).attack);
                 let roll = self.roll_attack(&affected, bonus);
                 for d in roll.defences.iter().rev() {
                     let root = if d.hit { Root::Effects } else { Root::OnMiss };

@@ -62,6 +62,7 @@ impl Zinordia {
             .map(&map_id)
             .ok_or_else(|| Error::options("map: not in the content"))?;
         let (map, graph) = (game_map.map.clone(), Arc::clone(&game_map.graph));
+        let terrain = game_map.modifiers.clone();
         if options.max_rounds == 0 || options.max_rounds > MAX_ROUNDS {
             return Err(Error::options(format!(
                 "max_rounds: must be 1 to {MAX_ROUNDS}"
@@ -84,6 +85,7 @@ impl Zinordia {
             options: options.clone(),
             mode: mode_ix,
             graph,
+            terrain,
             map: map.clone(),
             zones,
             players,
@@ -439,12 +441,20 @@ impl Zinordia {
 
     /// The zones within `left` zones of movement from `from` (ZN-6.2, ZN-2.8; `from`
     /// included) as bits by zone id, found on the zone bitsets: `None` when they do not
-    /// apply (a zone costing more than 1 to enter), where the Dijkstra of `HexMap` decides.
+    /// apply (a zone costing more than 2 to enter), where the Dijkstra of `HexMap` decides.
     /// Both move generation and `check` use it.
-    fn reach_bits(&self, from: Hex, left: u16) -> Option<u64> {
+    pub(super) fn reach_bits(&self, from: Hex, left: u16) -> Option<u64> {
         let start = self.shared.zone_id(from)?;
-        let open = self.board.unit_open_bits()?;
-        Some(self.shared.graph.reachable(start, open, u32::from(left)))
+        if let Some(open) = self.board.unit_open_bits() {
+            return Some(self.shared.graph.reachable(start, open, u32::from(left)));
+        }
+        // Forests and hills (ZN-2.9) cost 2: the two-cost sweep, still on bitsets.
+        let (unit, double) = self.board.two_cost_open_bits()?;
+        Some(
+            self.shared
+                .graph
+                .reachable_two_costs(start, unit, double, u32::from(left)),
+        )
     }
 
     /// Whether the play may collect a Renown marker now (ZN-6.4, ZN-12.2): `check` and move

@@ -25,6 +25,8 @@ pub struct Shared {
     /// The zones' adjacency, ranges and axes as bitsets by zone id (a battlefield has at
     /// most 64 zones): move and target generation run on it. The content's, shared.
     pub graph: Arc<ZoneGraph>,
+    /// Each zone's terrain modifiers by zone id (ZN-2.9).
+    pub terrain: Vec<super::terrain::Modifiers>,
     pub players: usize,
     /// Stars per player.
     pub per_player: usize,
@@ -42,6 +44,12 @@ impl Shared {
     }
     pub fn zone_id(&self, h: Hex) -> Option<usize> {
         self.map.zone_index(h)
+    }
+    /// The terrain modifiers of a zone (ZN-2.9); none off the map.
+    pub fn modifiers(&self, h: Option<Hex>) -> super::terrain::Modifiers {
+        h.and_then(|h| self.zone_id(h))
+            .and_then(|z| self.terrain.get(z).copied())
+            .unwrap_or_default()
     }
     /// Star slots in the game (every player's).
     pub fn num_stars(&self) -> usize {

@@ -13,6 +13,7 @@ mod protocol;
 mod position;
 mod random;
 mod setup;
+mod terrain;
 mod turn;
 
 use std::sync::Arc;
