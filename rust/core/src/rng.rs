@@ -125,7 +125,7 @@ pub fn os_seed() -> u64 {
 }
 
 /// SplitMix64's finalizer: a cheap bijective mixer for deriving seeds (not for seeds an
-/// agent sees: it can be run backwards; use [`derive`]).
+/// agent sees: it can be run backwards; use [`derive()`]).
 pub fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -7,7 +7,7 @@
 //! replay the same shuffle with the seats swapped (duplicate format), which cancels most of
 //! the luck of the deal. Every group plays the same deals.
 //!
-//! **Teams.** In a team game ([`Game::team`](crate::game::Game::team): `T` teams of `m` seats) a rotation moves whole
+//! **Teams.** In a team game ([`Game::team`]: `T` teams of `m` seats) a rotation moves whole
 //! teams and, within them, slots: rotation `r` shifts teams by `r % T` and slots by `r / T`,
 //! so partners stay partners and each agent still sits in every seat once in `k` rotations.
 //! Who partners whom is [`Partners`]: `Rotate` (default) plays every way of splitting the
@@ -24,7 +24,7 @@
 //! ([`tournament_games`]: fixtures `start..stop`, e.g. one task of a cluster) and the parts
 //! merged ([`merge`]) into exactly the result of one local run.
 //!
-//! **Results** come from [`Game::returns`](crate::game::Game::returns), not from a single winner. Teams are ranked by
+//! **Results** come from [`Game::returns`], not from a single winner. Teams are ranked by
 //! their return (a team's is the mean of its seats'; without teams every seat is a team of
 //! one): places `1, 2, ...`, tied teams sharing the better place. An agent wins a game when
 //! its team is first alone, shares the win (a "draw" in [`Wdl`]) when its team ties for
@@ -231,7 +231,7 @@ fn illegal_choice<G: Knowledge>(
 }
 
 /// The salt of the agent in `seat` of game `index` of a tournament under `seed`: keyed by
-/// the secret `seed` through [`derive`] (one-way), so nothing an agent sees of it leads back
+/// the secret `seed` through [`derive()`] (one-way), so nothing an agent sees of it leads back
 /// to the deals.
 pub fn agent_salt(seed: u64, index: u64, seat: usize) -> u64 {
     derive(seed, &[0x7E57_A6E7_5A17, index, seat as u64])
@@ -332,7 +332,7 @@ pub struct TournamentConfig {
     pub bootstrap: u32,
     /// Partnerships in a team game (ignored without teams).
     pub partners: Partners,
-    /// Every game starts from this position ([`Game::from_position`](crate::game::Game::from_position)) instead of the seed's
+    /// Every game starts from this position ([`Game::from_position`]) instead of the seed's
     /// setup; a view position has its hidden parts dealt afresh from each game's seed.
     pub position: Option<String>,
 }
@@ -382,7 +382,7 @@ fn combinations(items: &[usize], k: usize, out: &mut Vec<Vec<usize>>) {
 }
 
 /// The seats of each team, teams numbered in order of their first seat: `teams[s]` is the
-/// team of seat `s` ([`Game::team`](crate::game::Game::team)). An error unless all teams have the same size (a
+/// team of seat `s` ([`Game::team`]). An error unless all teams have the same size (a
 /// rotation must keep partners together).
 pub fn team_seats(teams: &[usize]) -> Result<Vec<Vec<usize>>> {
     let mut ids: Vec<usize> = Vec::new();
@@ -565,7 +565,7 @@ pub struct GameOutcome {
     pub seats: Vec<usize>,
     /// The winning seat as the game reports it (`None`: a draw).
     pub winner: Option<Player>,
-    /// `returns[s]`: the final return of seat `s` ([`Game::returns`](crate::game::Game::returns)); the tables come
+    /// `returns[s]`: the final return of seat `s` ([`Game::returns`]); the tables come
     /// from these.
     pub returns: Vec<f64>,
     pub plies: u64,
@@ -1156,7 +1156,7 @@ where
     )
 }
 
-/// The team of each seat of `G` under `options` ([`Game::team`](crate::game::Game::team), read from its first deal).
+/// The team of each seat of `G` under `options` ([`Game::team`], read from its first deal).
 pub fn seat_teams<G: Knowledge>(options: &G::Options, seed: u64) -> Result<Vec<usize>> {
     let g = G::new(game_seed(seed, 0), options)?;
     Ok((0..g.num_players()).map(|p| g.team(p)).collect())

@@ -241,7 +241,7 @@ pub(crate) fn to_move<G: Game>(game: &G) -> Result<usize> {
 }
 
 /// Combine an agent's own seed with the salt an arena gives it for one game and seat:
-/// keyed by the salt (secret, derived from the match seed) through the one-way [`derive`].
+/// keyed by the salt (secret, derived from the match seed) through the one-way [`derive()`].
 pub fn agent_seed(seed: u64, salt: u64) -> u64 {
     derive(salt, &[0xA6E7_5EED, seed])
 }
