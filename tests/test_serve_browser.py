@@ -163,6 +163,10 @@ def one_move(driver: Any, n: int) -> str:
         try:
             return _one_move(driver, n, version)
         except StaleElementReferenceException:
+            # a click may have sent the move already: wait for its answer
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and body(driver, "version") == version:
+                time.sleep(0.1)
             if body(driver, "version") != version:
                 return "picture"
             driver.execute_script("var c = document.getElementById('cancel'); if (c) c.click();")
@@ -188,6 +192,8 @@ def _one_move(driver: Any, n: int, version: str) -> str:
                 break
     if body(driver, "version") == version and how == "list":
         moves = driver.find_elements(By.CSS_SELECTOR, "#moves button")
+        if not moves and body(driver, "version") != version:
+            return how
         assert moves, "our turn without moves"
         click(driver, moves[n % len(moves)])
     WebDriverWait(driver, 60).until(lambda d: body(d, "version") != version)

@@ -51,8 +51,9 @@
 
   function players() {
     var mode = document.querySelector('#options select[data-key="mode"]');
-    if (mode) { return parseInt(String(mode.value).split("/")[1], 10); }
-    return 2;
+    if (!mode) { return 2; }
+    var o = gameInfo().options.filter(function (x) { return x.key === "mode"; })[0];
+    return parseInt(String(o.choices[parseInt(mode.value, 10)].value).split("/")[1], 10);
   }
 
   function buildOptions() {
@@ -115,6 +116,7 @@
     lastLog = 0;
     $("log").textContent = "";
     $("hints").textContent = "";
+    $("banner").textContent = "";
     $("play").hidden = false;
     render(s);
   }
@@ -194,10 +196,14 @@
     drawTargets();
   }
 
+  var busy = false;  // a move on its way: further clicks wait for its answer
+
   function play(notation) {
+    if (busy) { return; }
+    busy = true;
     clickedAt = performance.now();
     picked = [];
-    change("move", { move: notation });
+    change("move", { move: notation }).then(function () { busy = false; });
   }
 
   function change(what, extra) {
