@@ -356,3 +356,58 @@ def test_fifty_sessions_stay_within_the_documented_memory_bound() -> None:
         assert len(app.sessions.by_id) == 51
     print(f"50 sessions: {grown / 2**20:.1f} MiB")
     assert grown < FIFTY_SESSIONS_BYTES, grown
+
+
+def test_people_at_one_screen_each_get_their_own_side(client: TestClient) -> None:
+    s = new(client, "battleline", ["human", "human"])
+    sid = s["session"]
+    assert s["seat"] == 0 and s["humans"] == [0, 1] and s["moves"]
+    other = client.get(f"/api/sessions/{sid}/state?seat=1", headers=H).json()
+    assert other["moves"] == [] and other["to_move"] == 0 and other["svg"] != s["svg"]
+    while s["to_move"] == 0:
+        move = s["moves"][0]["notation"]
+        s = client.post(
+            f"/api/sessions/{sid}/move", json={"seat": 0, "move": move}, headers=H
+        ).json()
+    other = client.get(f"/api/sessions/{sid}/state?seat=1", headers=H).json()
+    assert other["to_move"] == 1 and other["moves"]
+    # seat 1 sees seat 0's moves as its view tells them
+    assert [e["player"] for e in other["log"]] == [0] * len(other["log"])
+    code = client.post(f"/api/sessions/{sid}/move", json={"seat": 0, "move": "pass"}, headers=H)
+    assert code.status_code == 409 and "not your turn" in code.json()["error"]
+
+
+def test_a_late_agent_forfeits_and_never_blocks_another_game() -> None:
+    asgi, _ = create_app(TOKEN, "127.0.0.1", 8000, bot_seconds=0.2)
+    with TestClient(asgi, base_url=BASE) as c:
+        slow = new(c, "arte", ["ismcts:time=3", "human"])  # seat 0 thinks first
+        sid = slow["session"]
+        # another game is played while the agent thinks
+        quick = new(c, "battleline", ["human", "human"])
+        move = quick["moves"][0]["notation"]
+        r = c.post(
+            f"/api/sessions/{quick['session']}/move", json={"seat": 0, "move": move}, headers=H
+        )
+        assert r.status_code == 200 and len(r.json()["log"]) == 1
+        state = slow
+        while not state["over"]:
+            state = c.get(
+                f"/api/sessions/{sid}/state?seat=1&since={state['version']}", headers=H
+            ).json()
+        assert state["result"] == "player 0 (ismcts:time=3) forfeits: no move in 0.2 s"
+        assert c.get(f"/api/sessions/{sid}/record", headers=H).status_code == 200
+
+
+def test_a_loaded_record_goes_on_from_its_end(client: TestClient) -> None:
+    g = kingdoms.new_game("arte", seed=12)
+    for _ in range(6):
+        g.apply(g.legal_actions()[0])
+    from kingdoms.records import write_records
+
+    text = write_records([g.record()])
+    r = client.post("/api/load", json={"record": text, "seats": ["human", "human"]}, headers=H)
+    assert r.status_code == 200, r.text
+    s = r.json()
+    assert s["over"] is False and s["log"] == [] and s["svg"] == str(g.svg(0))
+    r = client.post("/api/load", json={"record": text, "seats": ["human"]}, headers=H)
+    assert r.status_code == 400 and "2 players" in r.json()["error"]
