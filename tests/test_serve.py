@@ -126,6 +126,16 @@ def test_foreign_origin_and_host_are_refused(client: TestClient) -> None:
     assert r.status_code == 403
 
 
+def test_listening_on_every_address_checks_the_origin_against_the_host() -> None:
+    asgi, _ = create_app(TOKEN, "0.0.0.0", 8000)
+    with TestClient(asgi, base_url="http://192.0.2.7:8000") as c:
+        assert c.get("/api/games", headers=H).status_code == 200
+        own = {**H, "Origin": "http://192.0.2.7:8000"}
+        assert c.get("/api/games", headers=own).status_code == 200
+        foreign = {**H, "Origin": "http://evil.example"}
+        assert c.get("/api/games", headers=foreign).status_code == 403
+
+
 def test_the_cli_prints_the_url_first_and_listens_on_loopback() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "kingdoms", "serve", "--no-browser", "--port", "0"],
@@ -178,6 +188,8 @@ def test_bad_input_names_what_and_changes_nothing(client: TestClient) -> None:
         {"game": "arte", "options": {"cards_file": "/etc/passwd"}, "seats": ["human", "random"]},
     )
     assert code == 400 and "cards_file" in msg
+    code, msg = post("/api/sessions", b" " * (1 << 20) + b"{}")
+    assert code == 400 and "more than 1048576 bytes" in msg
     code, msg = post("/api/sessions", b"\xff not json")
     assert code == 400 and "not JSON" in msg
     code, msg = post(f"/api/sessions/{sid}/move", {"seat": 0, "move": "Z99@4"})

@@ -103,10 +103,12 @@ class Guard:
 
     def refuse(self, request: Request) -> Response | None:
         host = request.headers.get("host", "")
-        if host not in self.hosts:
+        if self.hosts and host not in self.hosts:
             return _error(403, f"host {host[:60]!r} is not this server's address")
         origin = request.headers.get("origin")
-        if origin is not None and origin not in self.origins:
+        # listening on every address, the page's origin is the address it was loaded from
+        origins = self.origins or {f"http://{host}"}
+        if origin is not None and origin not in origins:
             return _error(403, f"origin {origin[:60]!r} is not this server's page")
         query = request.query_params.get("token")
         if request.url.path == "/" and query is not None:
@@ -196,9 +198,17 @@ class App:
                 return
 
     async def body(self, request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise kingdoms.KingdomsError(f"request: {len(raw)} bytes; at most {MAX_BODY}")
+        declared = request.headers.get("content-length", "0")
+        if not declared.isdigit() or int(declared) > MAX_BODY:
+            raise kingdoms.KingdomsError(f"request: more than {MAX_BODY} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise kingdoms.KingdomsError(f"request: more than {MAX_BODY} bytes")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
             data = json.loads(raw or b"{}")
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -364,7 +374,10 @@ def _handler(
 
 def addresses(host: str, port: int) -> tuple[set[str], set[str]]:
     """The Host headers and Origins the server answers: its own address and port, and the
-    loopback names when it listens on loopback."""
+    loopback names when it listens on loopback. Listening on every address (`0.0.0.0`,
+    `::`), any Host (the machine's names are not known), with the Origin of that Host."""
+    if host in ("0.0.0.0", "::", ""):
+        return set(), set()
     names = {host}
     if host in ("127.0.0.1", "localhost", "::1"):
         names |= {"127.0.0.1", "localhost", "[::1]"}
