@@ -423,3 +423,22 @@ def test_a_loaded_record_goes_on_from_its_end(client: TestClient) -> None:
     assert s["over"] is False and s["log"] == [] and s["svg"] == str(g.svg(0))
     r = client.post("/api/load", json={"record": text, "seats": ["human"]}, headers=H)
     assert r.status_code == 400 and "2 players" in r.json()["error"]
+
+
+def test_zinordias_secret_picks_read_as_secret_until_the_reveal() -> None:
+    s = Session(kingdoms.new_game("zinordia", seed=5), ["human", "heuristic"], {})
+    while not any("note" in e for e in s.state(0)["log"]):
+        if s.game.current_player == 0:
+            s.play(0, str(s.game.legal_actions()[0]))
+            continue
+        turn = s.bot_turn()
+        assert turn is not None
+        player, generation, copy, agent = turn
+        s.bot_done(player, generation, s.think(player, copy, agent), None)
+    log = s.state(0)["log"]
+    theirs = [e["move"] for e in log if e["player"] == 1]
+    assert theirs and all("secret" in m for m in theirs)
+    picks = s.game.view(0)["picks"]
+    assert log[-1]["note"] == "picks revealed: " + "; ".join(
+        f"player {i} {', '.join(p)}" for i, p in enumerate(picks)
+    )
