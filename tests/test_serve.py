@@ -390,10 +390,11 @@ def test_people_at_one_screen_each_get_their_own_side(client: TestClient) -> Non
 
 
 def test_a_late_agent_forfeits_and_never_blocks_another_game() -> None:
-    asgi, _ = create_app(TOKEN, "127.0.0.1", 8000, bot_seconds=0.2)
+    asgi, _ = create_app(TOKEN, "127.0.0.1", 8000, bot_seconds=0.2, search_workers=1)
     with TestClient(asgi, base_url=BASE) as c:
         slow = new(c, "arte", ["ismcts:time=3", "human"])  # seat 0 thinks first
         sid = slow["session"]
+        new(c, "arte", ["ismcts:time=3", "human"])  # a second search waits for the thread
         # another game is played while the agent thinks
         quick = new(c, "battleline", ["human", "human"])
         move = quick["moves"][0]["notation"]

@@ -151,8 +151,11 @@ class App:
         self.bots = dict(bots or {})
         self.sessions = sessions or Sessions()
         self.bot_seconds = bot_seconds
-        self.pool = ThreadPoolExecutor(
-            max_workers=workers or max(2, os.cpu_count() or 2), thread_name_prefix="kingdoms-serve"
+        # Searches (agents' moves, hints) in their own pool, so that a long search never
+        # holds up another game's pictures and moves.
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="kingdoms-serve")
+        self.search_pool = ThreadPoolExecutor(
+            max_workers=workers or max(2, os.cpu_count() or 2), thread_name_prefix="kingdoms-search"
         )
         self.changed: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
@@ -161,6 +164,9 @@ class App:
 
     async def run(self, func: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.pool, func, *args)
+
+    async def search(self, func: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.search_pool, func, *args)
 
     def notify(self, session: Session) -> None:
         event = self.changed.pop(session.id, None)
@@ -184,7 +190,7 @@ class App:
             failure = None
             try:
                 move = await asyncio.wait_for(
-                    self.run(session.think, player, game, agent), self.bot_seconds
+                    self.search(session.think, player, game, agent), self.bot_seconds
                 )
             except asyncio.TimeoutError:
                 failure = f"no move in {self.bot_seconds:g} s"
@@ -322,7 +328,7 @@ class App:
         elif what == "resign":
             await self.run(session.resign, seat)
         elif what == "hint":
-            return JSONResponse(await self.run(session.hint, seat), headers=SECURITY_HEADERS)
+            return JSONResponse(await self.search(session.hint, seat), headers=SECURITY_HEADERS)
         else:
             return _error(404, "no such change")
         self.notify(session)
@@ -352,6 +358,7 @@ class App:
         for sid in list(self.sessions.by_id):
             self.sessions.drop(sid)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.search_pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _handler(
@@ -395,12 +402,14 @@ def create_app(
     bots: dict[str, str] | None = None,
     sessions: Sessions | None = None,
     bot_seconds: float = 60.0,
+    search_workers: int | None = None,
 ) -> tuple[ASGIApp, App]:
     """The ASGI app of `kingdoms serve` for a server at `host:port` with access `token`,
-    and the `App` behind it (its sessions and pool)."""
+    and the `App` behind it (its sessions and pools). `search_workers`: threads for the
+    agents' searches and hints (default: one per core, at least 2)."""
     if len(token) < 16:
         raise kingdoms.KingdomsError("token: at least 16 characters")
-    app = App(token, bots=bots, sessions=sessions, bot_seconds=bot_seconds)
+    app = App(token, bots=bots, sessions=sessions, bot_seconds=bot_seconds, workers=search_workers)
     routes = [
         Route("/", _handler(app, app.page), methods=["GET"]),
         Route("/static/{name}", _handler(app, app.static), methods=["GET"]),
