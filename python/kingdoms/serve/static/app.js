@@ -274,7 +274,8 @@
         window.kingdomsTimings.botStart = undefined;
       }
     }
-    if (s.thinking !== null && window.kingdomsTimings.botStart === undefined) {
+    var agentTurn = !s.over && s.to_move !== null && s.humans.indexOf(s.to_move) < 0;
+    if (agentTurn && window.kingdomsTimings.botStart === undefined) {
       window.kingdomsTimings.botStart = performance.now();
     }
     $("undo").disabled = !s.can_undo;
