@@ -29,8 +29,8 @@
 
 mod common;
 
-use kingdoms_core::agents::arena::{tournament, Progress, TournamentConfig};
-use kingdoms_core::agents::{AgentSpec, Ismcts};
+use kingdoms_core::arena::{tournament, Progress, TournamentConfig};
+use kingdoms_core::search::{AgentSpec, Ismcts};
 use kingdoms_core::simulate::simulate;
 use kingdoms_core::Knowledge;
 use kingdoms_core::{with_game, Error, GameRng, Result};

@@ -1,14 +1,14 @@
 //! The Rust agents' settings in Python, derived from their declaration
-//! (`kingdoms_core::agents::options`): keywords read through serde, attributes by name or
+//! (`kingdoms_core::search::options`): keywords read through serde, attributes by name or
 //! alias, the repr of the settings that differ from the defaults, pickling by the settings'
 //! dict, the class docstring and signature, and `agent_options(kind)` for the stub check.
 #![deny(clippy::indexing_slicing)]
 
-use kingdoms_core::agents::options::{
+use kingdoms_core::error::clip;
+use kingdoms_core::search::options::{
     changed_options, options_from_json, options_json, AgentOptions, OptionInfo,
 };
-use kingdoms_core::agents::{GreedyConfig, IsmctsConfig};
-use kingdoms_core::error::clip;
+use kingdoms_core::search::{GreedyConfig, IsmctsConfig};
 use kingdoms_core::Error;
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;

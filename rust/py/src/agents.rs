@@ -11,13 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kingdoms_core::agents::arena::{
+use kingdoms_core::arena::elo::Rating;
+use kingdoms_core::arena::scheduler::AgentProvider;
+use kingdoms_core::arena::{
     self, GameOutcome, Pairing, Partners, Progress, Skill, TournamentResult, Wdl,
 };
-use kingdoms_core::agents::elo::Rating;
-use kingdoms_core::agents::scheduler::AgentProvider;
-use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::rng::{derive, mix64};
+use kingdoms_core::search::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::{with_game, DynGame, Error, Game, Knowledge, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -74,7 +74,7 @@ fn act_py(spec: &AgentSpec, calls: &AtomicU64, game: &Bound<'_, PyAny>) -> PyRes
 }
 
 /// Run an agent's `work` with the GIL released on a worker thread while this thread checks
-/// for Ctrl-C every 50 ms. A signal sets the work's cancel flag (`agents::cancel`); the work
+/// for Ctrl-C every 50 ms. A signal sets the work's cancel flag (`search::cancel`); the work
 /// stops at its next check and the signal's exception (`KeyboardInterrupt`) is raised.
 pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
@@ -89,7 +89,7 @@ pub(crate) fn interruptible<T: Send>(
             let (done, finished) = channel::<()>();
             let watched = flag.clone();
             let worker = scope.spawn(move || {
-                let r = kingdoms_core::agents::cancel::watching(watched, work);
+                let r = kingdoms_core::search::cancel::watching(watched, work);
                 let _ = done.send(());
                 r
             });
@@ -311,7 +311,7 @@ impl PyIsmcts {
         let inner: &dyn DynGame = &*g.inner;
         let salt = self.calls.fetch_add(1, Ordering::Relaxed);
         let config = IsmctsConfig {
-            seed: kingdoms_core::agents::agent_seed(self.config.seed, salt),
+            seed: kingdoms_core::search::agent_seed(self.config.seed, salt),
             ..self.config.clone()
         };
         let (iterations, nodes, seconds, rows) =

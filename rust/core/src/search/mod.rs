@@ -1,5 +1,5 @@
-//! Agents and arenas, written once against the [`Game`] trait: every game (and any added
-//! later) gets them by implementing it.
+//! The agents, written once against the [`Game`] and [`Knowledge`] traits: every game (and
+//! any added later) gets them by implementing them.
 //!
 //! - [`Agent`]: chooses a move for the player to move. Agents see the true game but reach
 //!   hidden information only through [`Game::resample_hidden`], so they never cheat.
@@ -8,28 +8,21 @@
 //!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
 //! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
 //!   built into a fresh agent for each game with a seed the arena derives.
-//! - [`arena`]: matches and multi-core tournaments (run by [`scheduler`], games played by
-//!   [`playout`]); [`elo`]: ratings with confidence intervals; [`batch`]: many games stepped
-//!   together for reinforcement learning.
+//! - [`options`]: each agent's settings declared once, from which the command line, the
+//!   Python keywords and the docs are derived; [`profile`]: each game's own settings.
+//!
+//! Matches and tournaments are [`crate::arena`]; many games stepped together for
+//! reinforcement learning, [`crate::batch`].
 
-pub mod arena;
-#[cfg(test)]
-mod arena_tests;
-pub mod batch;
 pub mod cancel;
-pub mod elo;
 mod greedy;
 mod heuristic;
 mod ismcts;
 #[cfg(test)]
 mod nplayer_tests;
 pub mod options;
-/// The game loop the arena plays through (kept at `agents::playout` for its users).
-pub use crate::playout;
 pub mod profile;
 mod random;
-pub mod scheduler;
-pub mod selfplay;
 #[cfg(test)]
 pub(crate) mod testgame;
 #[cfg(test)]

@@ -110,8 +110,8 @@ macro_rules! agent_options {
 
         impl $name {
             /// Every setting with its aliases, type and doc.
-            pub const FIELD_LIST: &'static [$crate::agents::options::OptionInfo] = &[
-                $($crate::agents::options::OptionInfo {
+            pub const FIELD_LIST: &'static [$crate::search::options::OptionInfo] = &[
+                $($crate::search::options::OptionInfo {
                     name: stringify!($field),
                     aliases: &[$($($alias),+)?],
                     rust_type: stringify!($ty),

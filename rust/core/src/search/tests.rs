@@ -1,9 +1,9 @@
 //! Agents, arenas and batches on the test game `Lanes` (hidden hands, chance draws).
 
-use super::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
-use super::batch::{Batch, Mask, Views};
 use super::testgame::{Judge, Lanes, LanesOptions, Play};
 use super::*;
+use crate::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
+use crate::batch::{Batch, Mask, Views};
 use crate::game::Game;
 use crate::session::Session;
 
