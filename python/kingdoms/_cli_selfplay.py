@@ -11,14 +11,12 @@ from typing import Any
 import kingdoms
 from kingdoms import selfplay
 from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP
-from kingdoms._cli_tournament import add_ray_argument, progress_bar
+from kingdoms._cli_common import add_option_argument, add_ray_argument, parse_options, progress_bar
 from kingdoms.agents import parse
 
 
 def add_selfplay_parser(sub: Any) -> None:
     """Register the `selfplay` subcommand on the CLI's subparsers."""
-    from kingdoms.cli import add_option_argument, parse_options
-
     p = sub.add_parser(
         "selfplay",
         help="write self-play training data (observations, masks, actions, returns, visits)",

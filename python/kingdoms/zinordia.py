@@ -61,13 +61,37 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kingdoms._kingdoms import DataError, Zinordia
+from kingdoms._svg.zinordia import draw as DRAW
+from kingdoms._types import ZinordiaOptions as Options
+
+# ---- the game's Python side (``kingdoms._games``) ----------------------------------------
+
+#: The modes ``kingdoms bench zinordia`` measures without ``--option``: label -> rules options.
+BENCH_MODES: dict[str, dict[str, Any]] = {
+    "duel": {},
+    "free-for-all, 3 players": {"mode": "free_for_all", "players": 3},
+    "free-for-all, 4 players": {"mode": "free_for_all", "players": 4},
+    "teams, 2 v 2": {"mode": "teams"},
+}
+
+
+def observation_bounds(**options: Any) -> tuple[Any, Any]:
+    """``(low, high)``: float32 arrays of the observation's shape bounding every entry under
+    these rules options (computed in Rust beside the observation, as
+    ``Zinordia(**options).observation_bounds()``)."""
+    return Zinordia(seed=0, **options).observation_bounds()
+
 
 __all__ = [
+    "BENCH_MODES",
+    "DRAW",
     "MODES",
+    "Options",
     "Placement",
     "Selection",
     "Zinordia",
     "content_options",
+    "observation_bounds",
     "reference_files",
 ]
 

@@ -467,6 +467,27 @@ impl PyGame {
         PyArray1::from_vec(py, buf).reshape(shape)
     }
 
+    /// `(low, high)`: float32 arrays of the observation's shape, the least and greatest value
+    /// each element can take under this game's rules options and content (computed in Rust
+    /// beside the observation; they never change during a game).
+    fn observation_bounds<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>)> {
+        let shape = self.inner.observation_shape();
+        let (low, high) = self.inner.observation_bounds().ok_or_else(|| {
+            kingdoms_core::Error::invalid(format!(
+                "{} declares no observation bounds",
+                self.inner.name()
+            ))
+            .into_py_err()
+        })?;
+        Ok((
+            PyArray1::from_vec(py, low).reshape(shape.clone())?,
+            PyArray1::from_vec(py, high).reshape(shape)?,
+        ))
+    }
+
     // ---- copies and serialization ----
     fn clone(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         wrap(py, self.inner.clone_box())

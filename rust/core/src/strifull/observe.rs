@@ -9,6 +9,32 @@ use crate::rng::GameRng;
 /// 36 cell rows (the observer's 18 cells, then the opponent's), then one row per side.
 pub const OBS_ROWS: usize = 2 * CELLS + 2;
 pub const OBS_FEATURES: usize = 40;
+/// The bounds of the observation ([`crate::Game::observation_bounds`]), from the card-data
+/// format (`cards.rs`, `effects.rs`), so they hold for every card set: troop ATK and DEF are
+/// 0..=20 (shown over 10), growth counters and "until end of turn" modifiers -10..=10 (over
+/// 5), a pile at most 30 cards (over 12); everything else is a flag or a share in [0, 1].
+pub fn observation_bounds() -> crate::game::ObservationBounds {
+    let mut low = vec![0.0; OBS_ROWS * OBS_FEATURES];
+    let mut high = vec![1.0; OBS_ROWS * OBS_FEATURES];
+    let mut set = |row: usize, cols: std::ops::Range<usize>, lo: f32, hi: f32| {
+        for c in cols {
+            let i = row * OBS_FEATURES + c;
+            if let (Some(l), Some(h)) = (low.get_mut(i), high.get_mut(i)) {
+                (*l, *h) = (lo, hi);
+            }
+        }
+    };
+    for cell in 0..2 * CELLS {
+        set(cell, 8..10, 0.0, 20.0 / 10.0); // printed ATK / 10, DEF / 10
+        set(cell, 10..12, -10.0 / 5.0, 10.0 / 5.0); // growth counters / 5
+        set(cell, 13..15, -10.0 / 5.0, 10.0 / 5.0); // until-end-of-turn modifier / 5
+    }
+    for side in 2 * CELLS..OBS_ROWS {
+        set(side, 10..11, 0.0, 30.0 / 12.0); // pile size / 12
+    }
+    (low, high)
+}
+
 /// Ability-kind flags, shared by cell rows and leader rows.
 const FLAGS: usize = 10;
 

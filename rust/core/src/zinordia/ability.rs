@@ -1020,35 +1020,83 @@ fn validate_effect(
                 )?;
             }
         }
-        Effect::Renown { op, amount } => {
-            if *amount == 0 {
-                return Err(problem(format!("{field}.amount"), "must be at least 1"));
+        Effect::Renown { op, amount } => validate_renown(*op, *amount, field, on_user, ability)?,
+        Effect::Amago { amount, drain } => validate_amago(*amount, *drain, field, on_user)?,
+        Effect::Leap | Effect::Dash { .. } => validate_move(e, field, on_user, ability, depth)?,
+        Effect::If {
+            marked,
+            target_vida_at_most,
+            user_adjacent_ally,
+            consume,
+            then,
+        } => {
+            if marked.is_none() && target_vida_at_most.is_none() && user_adjacent_ally.is_none() {
+                return Err(problem(field, "an if needs at least one condition"));
             }
-            let fits = match op {
-                RenownOp::Transfer => matches!(ability.target, Target::Ally),
-                RenownOp::Steal => matches!(
-                    ability.target,
-                    Target::Enemy | Target::Source | Target::Star
-                ),
-            };
-            if on_user || !fits || ability.area.shape != AreaShape::Single {
+            if let Some(m) = marked {
+                validate_mark_name(m, &format!("{field}.marked"))?;
+            } else if *consume {
                 return Err(problem(
-                    format!("{field}.op"),
-                    "a transfer targets one ally, a theft one enemy (or a reaction's source)",
+                    format!("{field}.consume"),
+                    "consumes the mark named by marked",
                 ));
             }
+            validate_list(then, &format!("{field}.then"), on_user, ability, depth)?;
         }
-        Effect::Amago { amount, drain } => {
-            if *amount == 0 {
-                return Err(problem(format!("{field}.amount"), "must not be 0"));
-            }
-            if *drain && (*amount > 0 || on_user) {
-                return Err(problem(
-                    format!("{field}.drain"),
-                    "a drain takes Âmago (amount < 0) from another Star",
-                ));
-            }
-        }
+    }
+    Ok(())
+}
+
+/// A Renown transfer (to one ally) or theft (from one enemy or a reaction's source).
+fn validate_renown(
+    op: RenownOp,
+    amount: u8,
+    field: &str,
+    on_user: bool,
+    ability: &Ability,
+) -> Result<(), Problem> {
+    if amount == 0 {
+        return Err(problem(format!("{field}.amount"), "must be at least 1"));
+    }
+    let fits = match op {
+        RenownOp::Transfer => matches!(ability.target, Target::Ally),
+        RenownOp::Steal => matches!(
+            ability.target,
+            Target::Enemy | Target::Source | Target::Star
+        ),
+    };
+    if on_user || !fits || ability.area.shape != AreaShape::Single {
+        return Err(problem(
+            format!("{field}.op"),
+            "a transfer targets one ally, a theft one enemy (or a reaction's source)",
+        ));
+    }
+    Ok(())
+}
+
+/// A change of Âmago; a drain takes it from another Star.
+fn validate_amago(amount: i8, drain: bool, field: &str, on_user: bool) -> Result<(), Problem> {
+    if amount == 0 {
+        return Err(problem(format!("{field}.amount"), "must not be 0"));
+    }
+    if drain && (amount > 0 || on_user) {
+        return Err(problem(
+            format!("{field}.drain"),
+            "a drain takes Âmago (amount < 0) from another Star",
+        ));
+    }
+    Ok(())
+}
+
+/// A leap (the user to its empty target zone) or a dash (along a direction).
+fn validate_move(
+    e: &Effect,
+    field: &str,
+    on_user: bool,
+    ability: &Ability,
+    depth: usize,
+) -> Result<(), Problem> {
+    match e {
         Effect::Leap => {
             if !on_user || ability.target != Target::EmptyZone || depth != 1 {
                 return Err(problem(
@@ -1074,26 +1122,7 @@ fn validate_effect(
                 validate_list(path, &format!("{field}.path"), false, ability, depth)?;
             }
         }
-        Effect::If {
-            marked,
-            target_vida_at_most,
-            user_adjacent_ally,
-            consume,
-            then,
-        } => {
-            if marked.is_none() && target_vida_at_most.is_none() && user_adjacent_ally.is_none() {
-                return Err(problem(field, "an if needs at least one condition"));
-            }
-            if let Some(m) = marked {
-                validate_mark_name(m, &format!("{field}.marked"))?;
-            } else if *consume {
-                return Err(problem(
-                    format!("{field}.consume"),
-                    "consumes the mark named by marked",
-                ));
-            }
-            validate_list(then, &format!("{field}.then"), on_user, ability, depth)?;
-        }
+        _ => {}
     }
     Ok(())
 }
