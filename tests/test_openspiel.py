@@ -193,3 +193,22 @@ def test_rules_options_still_travel_as_json() -> None:
         pyspiel.load_game(
             bl, {"traitor_troops_only": True, "options": '{"traitor_troops_only": false}'}
         )
+
+
+def test_undo_action_is_refused_and_changes_nothing() -> None:
+    # OpenSpiel's Python games cannot implement undo_action: the C++ trampoline for Python
+    # states (open_spiel/python/pybind11/python_games.h, PyState) does not forward
+    # UndoAction, and an implementation must pop State::history_ and decrement
+    # move_number_ (spiel.h), protected C++ members that pyspiel exposes to Python only
+    # for reading (history(), move_number()). docs/rl.md says so; clone() or child() is
+    # the way back, and it is exact.
+    game = pyspiel.load_game(ko.game_name("battleline"), {"seed": 3})
+    state = _dealt(game)
+    before = state.clone()
+    player, action = state.current_player(), state.legal_actions()[0]
+    state.apply_action(action)
+    after = state.clone()
+    with pytest.raises(pyspiel.SpielError, match="UndoAction function is not overridden"):
+        state.undo_action(player, action)
+    assert state == after and state.history() == after.history()
+    assert before.child(action) == after and before.history() == after.history()[:-1]

@@ -158,6 +158,27 @@ def test_own_content_from_files(tmp_path: Path) -> None:
         content_options(maps=tmp_path / "missing")
 
 
+def test_own_terrain_kinds_from_a_file(tmp_path: Path) -> None:
+    # ZN-2.9: the terrain kinds are data a user can replace (forests defending by 2 here).
+    kinds = reference_files()["terrain.toml"]
+    terrain = tmp_path / "terrain.toml"
+    terrain.write_text(kinds.replace("defence = 1", "defence = 2"))
+    opts = content_options(terrain=terrain)
+    assert opts == {"terrain_toml": terrain.read_text()}
+    g = Zinordia(seed=1, **opts)
+    assert g.to_dict()["options"]["terrain_toml"] == terrain.read_text()
+    assert kingdoms.from_dict(g.to_dict()).to_dict() == g.to_dict()
+    assert "terrain_toml" not in Zinordia(seed=1).to_dict()["options"]
+    terrain.write_text(kinds.replace("cost = 2", "cost = 12", 1))
+    with pytest.raises(kingdoms.DataError, match=r"terrain_toml, kind \"forest\", field cost"):
+        Zinordia(seed=1, **content_options(terrain=terrain))
+    terrain.write_text(kinds.replace("[kinds.hill]", "[kinds.mound]"))
+    with pytest.raises(
+        kingdoms.DataError, match=r"map \"arena\".*\"hill\" is not a kind of terrain_toml"
+    ):
+        Zinordia(seed=1, **content_options(terrain=terrain))
+
+
 def test_pictures_show_the_board_and_hide_picks() -> None:
     g = Zinordia(seed=5)
     g.apply("pick ignara")

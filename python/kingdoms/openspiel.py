@@ -23,7 +23,9 @@ draw of a stream seeded by the game parameter ``seed`` (default 0). Zero-sum whe
 returns always sum to zero (two sides), general-sum otherwise (Zinordia's free-for-all:
 +1 for the winner, -1 for each loser). :meth:`KingdomsState.resample_from_infostate`
 redraws everything the player cannot see (``Game.resample_hidden``), as ISMCTS needs.
-States serialise (``pyspiel.serialize_game_and_state``) and pickle.
+States serialise (``pyspiel.serialize_game_and_state``) and pickle. ``undo_action`` is
+OpenSpiel's refusal (``SpielError``): a Python game cannot pop the C++ history an undo must
+pop (docs/rl.md); keep a ``state.clone()`` to go back.
 
 - ``information_state_string(p)``: ``p``'s view of the state (``Game.view``) followed by
   ``p``'s own moves so far. Opponents' moves are not listed: their text can name a card

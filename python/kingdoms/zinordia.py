@@ -27,8 +27,9 @@ Rules options (keyword arguments of :class:`Zinordia` and ``kingdoms.new_game("z
     ``"alternate"`` (default: one Star at a time) or ``"blocks"``;
 ``max_rounds``
     rounds before the tie rule decides (default 30);
-``roster_toml``, ``maps_toml``, ``modes_toml``
-    one's own content as text (see :func:`content_options` to read it from files);
+``roster_toml``, ``maps_toml``, ``modes_toml``, ``terrain_toml``
+    one's own content as text: roster, maps, modes, and the terrain kinds the maps name
+    (see :func:`content_options` to read it from files);
 
 and the second readings of the rules (each an **Option** of ``docs/rules/zinordia.md``):
 
@@ -127,10 +128,12 @@ def content_options(
     roster: str | os.PathLike[str] | None = None,
     maps: str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]] | None = None,
     modes: str | os.PathLike[str] | None = None,
+    terrain: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Read one's own content from files into rules options for :class:`Zinordia`.
 
-    ``roster`` and ``modes`` are TOML files; ``maps`` is a directory of ``<id>.toml`` map
+    ``roster``, ``modes`` and ``terrain`` (the terrain kinds the maps may name, the format
+    of ``reference_files()["terrain.toml"]``) are TOML files; ``maps`` is a directory of ``<id>.toml`` map
     files (at most 256, each staying in the folder once links are followed) or a
     ``{id: path}`` mapping. Files are read as the engine reads data files: regular files
     of at most 1 MiB (a FIFO or device is refused, never read), UTF-8. What is not given
@@ -145,6 +148,8 @@ def content_options(
         out["roster_toml"] = _read(roster, "roster")
     if modes is not None:
         out["modes_toml"] = _read(modes, "modes")
+    if terrain is not None:
+        out["terrain_toml"] = _read(terrain, "terrain")
     if maps is not None:
         if isinstance(maps, Mapping):
             items = [(str(k), v) for k, v in maps.items()]

@@ -38,17 +38,21 @@ const F_VIEWER: usize = 12;
 
 /// The content field of `options`: `ref`, or `custom:` and a digest of its TOML texts.
 fn content_tag(options: &Options) -> String {
-    if options.roster_toml.is_none() && options.maps_toml.is_none() && options.modes_toml.is_none()
-    {
+    if !options.custom_content() {
         return "ref".into();
     }
-    // FNV-1a (64 bits) of the three texts as JSON: stable across machines and versions,
-    // unlike std's hasher; a tag, not a security measure.
-    let text = serde_json::to_string(&(
+    // FNV-1a (64 bits) of the texts as JSON: stable across machines and versions, unlike
+    // std's hasher; a tag, not a security measure. The terrain kinds join the three other
+    // texts only when given, so a digest of earlier custom content stays the same.
+    let three = (
         &options.roster_toml,
         &options.maps_toml,
         &options.modes_toml,
-    ))
+    );
+    let text = match &options.terrain_toml {
+        None => serde_json::to_string(&three),
+        Some(terrain) => serde_json::to_string(&(three.0, three.1, three.2, terrain)),
+    }
     .unwrap_or_default();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
@@ -369,10 +373,10 @@ fn check_content(f: &Fields<'_>, options: &Options) -> Result<()> {
             "expected ref or custom:<digest>".to_string()
         }
         ("ref", _) => "a position of the reference content, but the options carry \
-                       custom content (roster_toml, maps_toml or modes_toml)"
+                       custom content (roster_toml, maps_toml, modes_toml or terrain_toml)"
             .to_string(),
         (_, "ref") => "a position of a game with custom content: pass the same \
-                       roster_toml / maps_toml / modes_toml options beside it"
+                       roster_toml / maps_toml / modes_toml / terrain_toml options beside it"
             .to_string(),
         _ => "the options carry other custom content than this position's".to_string(),
     };
