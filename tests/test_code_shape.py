@@ -197,6 +197,30 @@ def import_cycles() -> list[list[str]]:
     return sorted(nx.simple_cycles(import_graph()), key=lambda c: (len(c), c))
 
 
+# ---- Rust modules ----------------------------------------------------------------------
+
+CORE = ROOT / "rust/core/src"
+
+
+def rust_module_graph(root: Path = CORE) -> nx.DiGraph:
+    """The crate's top-level modules (a file or a folder of `src/`) and which uses which,
+    from every `crate::module` path outside tests."""
+    modules = {p.stem for p in root.glob("*.rs")} | {p.name for p in root.iterdir() if p.is_dir()}
+    modules -= {"lib"}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for path in root.rglob("*.rs"):
+        rel = path.relative_to(root)
+        if is_test_file(rel) or rel.name == "lib.rs":
+            continue
+        text = _mask(path.read_text()).split("#[cfg(test)]")[0]
+        here = rel.parts[0].removesuffix(".rs")
+        for used in re.findall(r"\bcrate::(\w+)", text):
+            if used in modules and used != here:
+                graph.add_edge(here, used)
+    return graph
+
+
 # ---- tests -----------------------------------------------------------------------------
 
 
@@ -229,6 +253,13 @@ def test_the_package_has_no_import_cycles() -> None:
     assert not cycles, "\n".join(" -> ".join([*c, c[0]]) for c in cycles)
 
 
+def test_the_rust_modules_have_no_cycles() -> None:
+    graph = rust_module_graph()
+    assert graph.has_edge("simulate", "playout") and graph.has_edge("zinordia", "hex")
+    cycles = list(nx.simple_cycles(graph))
+    assert not cycles, "\n".join(" -> ".join([*c, c[0]]) for c in cycles)
+
+
 def test_the_import_graph_sees_deferred_imports() -> None:
     graph = import_graph()
     # cli.py imports its subcommands at the top; _tournament defers its progress bar
@@ -241,6 +272,10 @@ if __name__ == "__main__":
     print(f"Rust functions over {LIMIT} lines, outside tests:")
     for n, where, name in long_functions():
         print(f"{n:5d}  {name:28s} {where}")
+    rust = list(nx.simple_cycles(rust_module_graph()))
+    print(f"\nCycles among rust/core/src's modules: {len(rust)}")
+    for c in rust:
+        print("  " + " -> ".join([*c, c[0]]))
     cycles = import_cycles()
     print(f"\nImport cycles in python/kingdoms: {len(cycles)}")
     for c in cycles:

@@ -364,7 +364,7 @@ pub trait DynGame: Send + Sync + Any {
     fn resample_hidden(&self, player: Player, seed: u64) -> Result<Box<dyn DynGame>>;
     fn observation_shape(&self) -> Vec<usize>;
     fn observation(&self, player: Player, out: &mut [f32]) -> Result<()>;
-    /// [`Game::observation_bounds`](crate::Game::observation_bounds).
+    /// [`Game::observation_bounds`]: the bounds of each element of the observation.
     fn observation_bounds(&self) -> Option<crate::game::ObservationBounds>;
     fn render(&self, player: Option<Player>) -> Result<String>;
     fn evaluate(&self, player: Player) -> Result<f64>;

@@ -882,7 +882,7 @@ fn check_factions(set: &mut CardSet, raw: &[(String, RawFaction)]) -> Result<()>
                 format!("its troops allow only {total} cards in a deck; a deck needs {DECK_SIZE}"),
             ));
         }
-        growth_sources(&set, faction).map_err(|why| Error::data(place.clone(), why))?;
+        growth_sources(set, faction).map_err(|why| Error::data(place.clone(), why))?;
         let mut deck = Vec::with_capacity(raw.recommended.len());
         for id in &raw.recommended {
             deck.push(set.troop_index(id).ok_or_else(|| {

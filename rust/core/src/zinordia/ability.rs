@@ -1097,13 +1097,11 @@ fn validate_move(
     depth: usize,
 ) -> Result<(), Problem> {
     match e {
-        Effect::Leap => {
-            if !on_user || ability.target != Target::EmptyZone || depth != 1 {
-                return Err(problem(
-                    field,
-                    "a leap moves the user to its target: target \"empty_zone\", in effects",
-                ));
-            }
+        Effect::Leap if !on_user || ability.target != Target::EmptyZone || depth != 1 => {
+            return Err(problem(
+                field,
+                "a leap moves the user to its target: target \"empty_zone\", in effects",
+            ));
         }
         Effect::Dash { distance, path } => {
             if ability.target != Target::Direction || depth != 1 {

@@ -573,7 +573,7 @@ fn read_resume(f: &Fields<'_>) -> Result<Value> {
             })
         }
         t => match f.parts(F_RESUME, t, 4, ':')?[..] {
-            [kind, star, ability, target] if kind == "activation" => json!({
+            ["activation", star, ability, target] => json!({
                 "kind": "activation",
                 "star": int(star)?,
                 "ability": int(ability)?,
