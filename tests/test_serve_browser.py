@@ -194,7 +194,13 @@ def _one_move(driver: Any, n: int, version: str) -> str:
         moves = driver.find_elements(By.CSS_SELECTOR, "#moves button")
         if not moves and body(driver, "version") != version:
             return how
-        assert moves, "our turn without moves"
+        assert moves, "our turn without moves: " + str(
+            driver.execute_script(
+                "return [document.body.dataset.version, document.body.dataset.ready,"
+                " document.body.dataset.toMove, document.getElementById('status').textContent,"
+                " document.getElementById('error').textContent];"
+            )
+        )
         click(driver, moves[n % len(moves)])
     WebDriverWait(driver, 60).until(lambda d: body(d, "version") != version)
     return how
@@ -335,6 +341,33 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     assert errors(browser) == []
     outside = [u for u in requests(browser) if not u.startswith(server + "/")]
     assert outside == []
+
+
+def test_any_agent_spec_for_a_seat_and_a_refused_one(browser: Any, server: str) -> None:
+    open_page(browser, server)
+    Select(browser.find_element(By.ID, "game")).select_by_value("arte")
+    seat = Select(browser.find_element(By.CSS_SELECTOR, '#seats select[data-seat="1"]'))
+    seat.select_by_value("")  # another agent spec
+    spec = browser.find_element(By.CSS_SELECTOR, '#seats input[data-spec="1"]')
+    assert spec.is_displayed()
+    spec.send_keys("cmd:touch /tmp/kingdoms-serve-pwned")
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    assert "--bot NAME=SPEC" in browser.find_element(By.ID, "error").text
+    assert not os.path.exists("/tmp/kingdoms-serve-pwned")
+    spec.clear()
+    spec.send_keys("ismcts:200,c=0.5")
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 30).until(lambda d: body(d, "ready") != "")
+    settle(browser)
+    one_move(browser, 0)
+    WebDriverWait(browser, 60).until(
+        lambda d: (
+            "ismcts:200,c=0.5" in d.find_element(By.ID, "log").text
+            or "ismcts:200,c=0.5" in d.find_element(By.ID, "status").text
+        )
+    )
+    assert not browser.find_element(By.ID, "error").is_displayed()
 
 
 def test_zz_report_the_latencies() -> None:

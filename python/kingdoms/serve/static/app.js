@@ -91,8 +91,21 @@
         opt.value = a.spec;
         sel.appendChild(opt);
       });
+      var other = el("option", "another agent spec…");
+      other.value = "";
+      sel.appendChild(other);
+      var spec = el("input");
+      spec.type = "text";
+      spec.size = 16;
+      spec.placeholder = "e.g. ismcts:2000,c=0.5";
+      spec.dataset.spec = String(p);
+      spec.hidden = true;
+      sel.addEventListener("change", function (s, i) {
+        return function () { i.hidden = s.value !== ""; };
+      }(sel, spec));
       sel.value = old[p] || (p === 0 ? "human" : "ismcts");
       label.appendChild(sel);
+      label.appendChild(spec);
       box.appendChild(label);
     }
   }
@@ -108,7 +121,9 @@
   }
 
   function chosenSeats() {
-    return Array.prototype.map.call($("seats").querySelectorAll("select"), function (s) { return s.value; });
+    return Array.prototype.map.call($("seats").querySelectorAll("select"), function (s, p) {
+      return s.value !== "" ? s.value : document.querySelector('#seats input[data-spec="' + p + '"]').value.trim();
+    });
   }
 
   function started(s) {
