@@ -151,7 +151,8 @@
     if (!/^[a-z]+$/.test(attr)) { return []; }
     var svg = $("board").querySelector("svg");
     return Array.prototype.filter.call(svg.querySelectorAll("[data-" + attr + "]"), function (e) {
-      return e.getAttribute("data-" + attr) === value && !e.classList.contains("hit");
+      return e.getAttribute("data-" + attr) === value && !e.classList.contains("hit") &&
+        !e.classList.contains("mark");
     });
   }
 
@@ -174,7 +175,9 @@
 
   function drawTargets() {
     var svg = $("board").querySelector("svg");
-    Array.prototype.forEach.call(svg.querySelectorAll(".hit"), function (r) { r.remove(); });
+    Array.prototype.forEach.call(svg.querySelectorAll(".hit, .mark"), function (r) { r.remove(); });
+    // the other seats' last moves, marked where they went
+    (state.marks || []).forEach(function (k) { overlay(k, "mark"); });
     var box = $("choices");
     box.textContent = "";
     if (!state.moves.length) { return; }
