@@ -370,6 +370,38 @@ def test_any_agent_spec_for_a_seat_and_a_refused_one(browser: Any, server: str) 
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 
+def test_people_at_one_screen_pass_it_behind_a_curtain(browser: Any, server: str) -> None:
+    open_page(browser, server)
+    errors(browser)
+    start(browser, "battleline", ["human", "human"], {})
+    for turn in range(4):
+        me = turn % 2
+        WebDriverWait(browser, 20).until(
+            lambda d, me=me: (
+                body(d, "toMove") == str(me) and d.find_elements(By.CSS_SELECTOR, "#moves button")
+            )
+        )
+        board = browser.find_element(By.ID, "board")
+        assert board.is_displayed() and not browser.find_element(By.ID, "curtain").is_displayed()
+        mine = board.get_attribute("innerHTML")
+        while body(browser, "toMove") == str(me):
+            one_move(browser, turn)
+        # the next person's turn: the picture is covered until they ask for their side
+        WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "curtain").is_displayed())
+        assert not browser.find_element(By.ID, "board").is_displayed()
+        assert f"player {1 - me}'s turn" in browser.find_element(By.ID, "curtain").text
+        browser.find_element(By.ID, "reveal").click()
+        status = f"your move, player {1 - me}"
+        WebDriverWait(browser, 20).until(
+            lambda d, status=status: (
+                d.find_element(By.ID, "board").is_displayed()
+                and d.find_element(By.ID, "status").text == status
+            )
+        )
+        assert browser.find_element(By.ID, "board").get_attribute("innerHTML") != mine
+    assert errors(browser) == []
+
+
 def test_zz_report_the_latencies() -> None:
     """Print the figures measured above (run with -s): medians and 90th percentiles."""
     for key, label in (

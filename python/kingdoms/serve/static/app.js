@@ -128,6 +128,7 @@
 
   function started(s) {
     seat = s.seat;
+    pollId++;
     lastLog = 0;
     $("log").textContent = "";
     $("hints").textContent = "";
@@ -232,6 +233,7 @@
   }
 
   function render(s) {
+    if (s.seat !== seat) { return; }  // an answer meant for the side shown before
     var fresh = !state || state.session !== s.session || s.version !== state.version;
     state = s;
     var board = $("board");
@@ -313,7 +315,7 @@
     var id = ++pollId;
     var sid = state.session, since = state.version;
     api("GET", "/api/sessions/" + sid + "/state?seat=" + seat + "&since=" + since).then(function (s) {
-      if (id !== pollId || !state || state.session !== sid) { return; }
+      if (id !== pollId || !state || state.session !== sid || s.seat !== seat) { return; }
       if (s.version === since && !s.over) { poll(); return; }
       render(s);
     }).catch(function (e) { if (id === pollId) { showError(e); } });
@@ -321,6 +323,7 @@
 
   function reveal() {
     seat = state.to_move;
+    pollId++;  // the poll for the other side's page stops here
     picked = [];
     api("GET", "/api/sessions/" + state.session + "/state?seat=" + seat).then(function (s) {
       lastLog = 0;
