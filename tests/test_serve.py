@@ -366,6 +366,7 @@ def test_fifty_sessions_stay_within_the_documented_memory_bound() -> None:
                 ).json()
         grown = _rss() - before
         assert len(app.sessions.by_id) == 51
+        assert len(app.drivers) <= 51 and set(app.changed) <= set(app.sessions.by_id)
     print(f"50 sessions: {grown / 2**20:.1f} MiB")
     assert grown < FIFTY_SESSIONS_BYTES, grown
 
