@@ -39,6 +39,7 @@ from kingdoms.serve import Sessions, create_app
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     StaleElementReferenceException,
+    TimeoutException,
 )
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -303,9 +304,18 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     one_move(browser, 0)
     settle(browser)
     browser.find_element(By.ID, "undo").click()
-    WebDriverWait(browser, 30).until(
-        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == log_before
-    )
+    try:
+        WebDriverWait(browser, 30).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == log_before
+        )
+    except TimeoutException:
+        seen = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+        status = browser.find_element(By.ID, "status").text
+        error = browser.find_element(By.ID, "error").text
+        sent = [u.rsplit("/", 1)[-1] for u in requests(browser) if "/api/sessions/" in u]
+        raise AssertionError(
+            f"undo: {log_before} moves expected, {seen} ({status}; {error}; {sent[-12:]})"
+        )
     settle(browser)
     assert browser.find_element(By.ID, "board").get_attribute("innerHTML") == svg_before
     # play on to the end
