@@ -181,7 +181,8 @@ def _one_move(driver: Any, n: int, version: str) -> str:
         how = "picture"
         click(driver, targets[n % len(targets)])
         for _ in range(4):
-            if body(driver, "version") != version:
+            # a move on its way: the page answers no click until it is back
+            if body(driver, "version") != version or body(driver, "busy") == "1":
                 break
             choices = driver.find_elements(By.CSS_SELECTOR, "#choices button[data-move]")
             more = hits(driver)

@@ -220,9 +220,13 @@
   function play(notation) {
     if (busy) { return; }
     busy = true;
+    document.body.dataset.busy = "1";
     clickedAt = performance.now();
     picked = [];
-    change("move", { move: notation }).then(function () { busy = false; });
+    change("move", { move: notation }).then(function () {
+      busy = false;
+      document.body.dataset.busy = "0";
+    });
   }
 
   function change(what, extra) {
