@@ -131,10 +131,10 @@ def start(driver: Any, game: str, seats: list[str], options: dict[str, str]) -> 
 
 def settle(driver: Any, timeout: float = 120) -> dict[str, Any]:
     """Wait until it is our turn or the game is over; the page's state then."""
-    WebDriverWait(driver, timeout).until(
-        lambda d: (
-            body(d, "over") == "1"
-            or (body(d, "toMove") == "0" and body(d, "ready") == body(d, "version"))
+    WebDriverWait(driver, timeout).until(  # read in one script: a render never splits it
+        lambda d: d.execute_script(
+            "var b = document.body.dataset; return b.over === '1' || "
+            "(b.toMove === '0' && b.ready === b.version && b.busy !== '1');"
         )
     )
     state: dict[str, Any] = driver.execute_script(

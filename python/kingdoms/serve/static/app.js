@@ -238,6 +238,8 @@
 
   function render(s) {
     if (s.seat !== seat) { return; }  // an answer meant for the side shown before
+    // an answer overtaken by a newer one (answers may arrive out of order)
+    if (state && state.session === s.session && s.version < state.version) { return; }
     var fresh = !state || state.session !== s.session || s.version !== state.version;
     state = s;
     var board = $("board");
@@ -352,7 +354,10 @@
 
   function load() {
     var text = $("record-text").value;
-    api("POST", "/api/load", { record: text, seats: null }).then(started).catch(showError);
+    // the seats chosen above when they are for the record's game, else people in every seat
+    var m = /\[Game "([a-z]+)"\]/.exec(text);
+    var seats = m && m[1] === $("game").value ? chosenSeats() : null;
+    api("POST", "/api/load", { record: text, seats: seats }).then(started).catch(showError);
   }
 
   function init() {
