@@ -209,18 +209,10 @@ def load(out: str | os.PathLike[str]) -> Arrays:
 def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any]:
     """The manifest of a run directory, checked: a :class:`kingdoms.DataError` names the
     field at fault (``manifest.json: shards[3].file: ...``)."""
-    from kingdoms.records import read_text_file
+    from kingdoms.records import parse_json, read_text_file
 
     text = read_text_file(Path(out) / MANIFEST, MANIFEST, MAX_MANIFEST_BYTES)
-    try:
-        manifest = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DataError(f"{MANIFEST}: not JSON (line {e.lineno} column {e.colno})") from None
-    except RecursionError:
-        raise DataError(f"{MANIFEST}: nested too deeply") from None
-    except ValueError:  # an integer of more digits than Python converts
-        raise DataError(f"{MANIFEST}: holds a number too long to read") from None
-    return _checked_manifest(manifest)
+    return _checked_manifest(parse_json(text, MANIFEST))
 
 
 def _checked_manifest(m: Any) -> dict[str, Any]:
