@@ -267,6 +267,87 @@ def test_the_import_graph_sees_deferred_imports() -> None:
     assert graph.has_edge("kingdoms._cli_agents", "kingdoms._kingdoms")
 
 
+# ---- Python 3.10 --------------------------------------------------------------------------
+
+#: What the standard library gained after 3.10, the oldest Python supported
+#: (pyproject's requires-python): a module, or a name of a module.
+NEWER_THAN_310 = {
+    "tomllib",
+    "typing.Self",
+    "typing.Never",
+    "typing.LiteralString",
+    "typing.NotRequired",
+    "typing.Required",
+    "typing.TypeVarTuple",
+    "typing.Unpack",
+    "typing.assert_never",
+    "typing.assert_type",
+    "typing.reveal_type",
+    "typing.dataclass_transform",
+}
+
+
+def _guarded(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether `node` sits under `if sys.version_info ...` or `try: ... except ImportError`."""
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and "version_info" in ast.unparse(node.test):
+            return True
+        if isinstance(node, ast.Try) and any(
+            "ImportError" in ast.unparse(h.type) for h in node.handlers if h.type is not None
+        ):
+            return True
+    return False
+
+
+def imports_newer_than_310(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """`file:line name` for each unguarded import of something Python 3.10 lacks."""
+    out = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        parents = {c: p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            for name in names:
+                if name in NEWER_THAN_310 and not _guarded(node, parents):
+                    out.append(f"{path.relative_to(root)}:{node.lineno} {name}")
+    return out
+
+
+def _python_files() -> list[Path]:
+    return sorted(
+        p for d in ("python", "tests", "benches") for p in (ROOT / d).rglob("*.py") if p.is_file()
+    )
+
+
+def test_the_python_code_imports_only_what_python_3_10_has() -> None:
+    """requires-python is >=3.10: tomllib (3.11) comes with a tomli fallback, and so on."""
+    found = imports_newer_than_310(_python_files())
+    assert not found, "\n".join(found)
+
+
+def test_the_3_10_scan_sees_unguarded_imports(tmp_path: Path) -> None:
+    f = tmp_path / "m.py"
+    f.write_text(
+        "import tomllib\n"
+        "from typing import Self, Any\n"
+        "import sys\n"
+        "if sys.version_info >= (3, 11):\n    import tomllib\n"
+        "try:\n    from typing import Never\nexcept ImportError:\n    pass\n"
+        "def f():\n    import tomllib\n"
+    )
+    assert imports_newer_than_310([f], tmp_path) == [
+        "m.py:1 tomllib",
+        "m.py:2 typing.Self",
+        "m.py:11 tomllib",
+    ]
+
+
 if __name__ == "__main__":
     print(f"Rust functions over {LIMIT} lines, outside tests:")
     for n, where, name in long_functions():

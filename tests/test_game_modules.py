@@ -6,11 +6,13 @@
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 
 import kingdoms
 import numpy as np
 import pytest
 from kingdoms._games import bench_modes, drawer, game_module
+from kingdoms.zinordia import reference_files
 
 GAMES = kingdoms.games()
 
@@ -46,12 +48,23 @@ def test_the_module_has_every_part(name: str) -> None:
     assert modes and next(iter(modes.values())) == {}, "the default mode first"
 
 
+#: Options a game leaves out of its ``options`` while unset (so games without them are written
+#: as before the option existed), with a value to give each.
+LEFT_OUT_WHEN_UNSET: dict[str, dict[str, Callable[[], object]]] = {
+    "zinordia": {"terrain_toml": lambda: reference_files()["terrain.toml"]},
+}
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_options_typeddict_matches_the_rust_options(name: str) -> None:
     options = game_module(name).Options
     assert typing.is_typeddict(options)
     keys = options.__required_keys__ | options.__optional_keys__
-    assert keys == set(kingdoms.new_game(name, seed=0).options)
+    shown = set(kingdoms.new_game(name, seed=0).options)
+    left_out = {k: v() for k, v in LEFT_OUT_WHEN_UNSET.get(name, {}).items()}
+    assert keys == shown | set(left_out)
+    for key, value in left_out.items():
+        assert key not in shown and key in kingdoms.new_game(name, seed=0, **{key: value}).options
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import random
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,6 +14,11 @@ import kingdoms
 import numpy as np
 import pytest
 from kingdoms.zinordia import MODES, Zinordia, content_options, reference_files
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the test extra installs tomli there
+    import tomli as tomllib
 
 #: Every second reading of the rules chosen (docs/rules/zinordia.md, each **Option**).
 SECOND_READINGS: dict[str, object] = {
@@ -205,8 +211,6 @@ def test_map_text_follows_the_options() -> None:
 
 
 def test_zn_2_9_the_picture_draws_terrain() -> None:
-    import tomllib
-
     terrain = tomllib.loads(reference_files()["terrain.toml"])["kinds"]
     assert terrain["forest"]["defence"] == 1 and terrain["hill"]["attack"] == 1
     m = kingdoms.hex.HexMap.from_text(Zinordia.map_text())
@@ -302,8 +306,6 @@ def test_play_zinordia_screens_show_coordinates_ability_names_and_the_legend(
     assert "Key: q,r an empty zone" in out
     assert "s a start zone, p a privilege zone" in out, "zones marked during placement"
     assert "Initiative:" in out and "turn order" in out
-    import tomllib
-
     roster = tomllib.loads(reference_files()["roster.toml"])
     names = [a["name"] for s in roster["stars"] for a in s["abilities"]]
     assert sum(n in out for n in names) >= 6, "ability names on the sheets"
@@ -318,7 +320,6 @@ def test_play_zinordia_screens_show_coordinates_ability_names_and_the_legend(
 
 
 def test_actions_read_with_names_where_shown_in_full() -> None:
-    import tomllib
     from kingdoms._cli_play import seen_move
     from kingdoms._svg import replay
 

@@ -25,7 +25,7 @@ def _option_value(text: str) -> Any:
     """`k=v` values: JSON if it parses (numbers, true/false, lists), else the plain string."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, nested too deeply, too many digits
         return text
 
 
