@@ -645,80 +645,11 @@ impl<G: Knowledge> Ismcts<G> {
                 }
             };
             if untried > 0 && tried < allowed {
-                self.untried.clear();
-                for &a in &self.legal {
-                    if self.marks.get(det.action_id(a)) == Some(&gen) {
-                        self.untried.push(a);
-                    }
-                }
-                // At the root every candidate is judged: it is expanded a few dozen times
-                // per move, so the greedy choice is always among its first children.
                 let first_reply = mover != me && !reply_seen;
-                let m = if node == 0 && self.expand > 1 {
-                    self.untried.len()
-                } else if first_reply && self.first_reply_expand > 0 {
-                    (self.first_reply_expand as usize).min(self.untried.len())
-                } else {
-                    (self.expand as usize).min(self.untried.len())
-                };
-                let a = if m <= 1 {
-                    self.untried[self.rng.below(self.untried.len())]
-                } else {
-                    // The best of m untried actions drawn at random, by the mover's evaluate.
-                    self.rng.draw_front(&mut self.untried, m);
-                    self.note_turn(&det);
-                    let (_, a, after) = best_reply(
-                        &det,
-                        &self.untried[..m],
-                        mover,
-                        &self.teams,
-                        &mut self.judged,
-                    )?
-                    .ok_or_else(no_moves::<G>)?;
-                    det = after;
-                    self.expanded_applied = true;
-                    a
-                };
-                let id = det.action_id(a);
-                let child = self.nodes.len() as u32;
-                let parent = &mut self.nodes[node as usize];
-                let sibling = parent.first_child;
-                parent.first_child = child;
-                self.nodes.push(Node {
-                    action: Some(a),
-                    id: id as u32,
-                    player: mover as u32,
-                    visits: 0,
-                    avail: 1,
-                    reward: 0.0,
-                    first_child: NONE,
-                    next_sibling: sibling,
-                });
-                if !std::mem::take(&mut self.expanded_applied) {
-                    self.note_turn(&det);
-                    det.apply(a)?;
-                }
-                self.path.push(child);
+                self.expand_one(&mut det, node, mover, first_reply, gen)?;
                 break;
             }
-            // Every legal action has a child: UCB over the available ones.
-            let mut best = NONE;
-            let mut best_score = f64::NEG_INFINITY;
-            let mut ch = self.nodes[node as usize].first_child;
-            while ch != NONE {
-                let n = &mut self.nodes[ch as usize];
-                if self.marks[n.id as usize] == gen + 1 {
-                    n.avail += 1;
-                    let visits = f64::from(n.visits.max(1));
-                    let mean = n.mean().unwrap_or(0.0);
-                    let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = ch;
-                    }
-                }
-                ch = n.next_sibling;
-            }
+            let best = self.select_ucb(node, gen, c);
             if best == NONE {
                 return Err(no_moves::<G>());
             }
@@ -731,14 +662,109 @@ impl<G: Knowledge> Ismcts<G> {
             self.path.push(best);
             node = best;
         }
+        self.finish(&mut det)
+    }
+
+    /// Expand `node` (the mover `mover` to play in `det`) with one of its untried actions,
+    /// the legal ones marked `gen`, and play it in `det`.
+    fn expand_one(
+        &mut self,
+        det: &mut G,
+        node: u32,
+        mover: Player,
+        first_reply: bool,
+        gen: u32,
+    ) -> Result<()> {
+        self.untried.clear();
+        for &a in &self.legal {
+            if self.marks.get(det.action_id(a)) == Some(&gen) {
+                self.untried.push(a);
+            }
+        }
+        // At the root every candidate is judged: it is expanded a few dozen times
+        // per move, so the greedy choice is always among its first children.
+        let m = if node == 0 && self.expand > 1 {
+            self.untried.len()
+        } else if first_reply && self.first_reply_expand > 0 {
+            (self.first_reply_expand as usize).min(self.untried.len())
+        } else {
+            (self.expand as usize).min(self.untried.len())
+        };
+        let a = if m <= 1 {
+            self.untried[self.rng.below(self.untried.len())]
+        } else {
+            // The best of m untried actions drawn at random, by the mover's evaluate.
+            self.rng.draw_front(&mut self.untried, m);
+            self.note_turn(det);
+            let (_, a, after) = best_reply(
+                det,
+                &self.untried[..m],
+                mover,
+                &self.teams,
+                &mut self.judged,
+            )?
+            .ok_or_else(no_moves::<G>)?;
+            *det = after;
+            self.expanded_applied = true;
+            a
+        };
+        let id = det.action_id(a);
+        let child = self.nodes.len() as u32;
+        let parent = &mut self.nodes[node as usize];
+        let sibling = parent.first_child;
+        parent.first_child = child;
+        self.nodes.push(Node {
+            action: Some(a),
+            id: id as u32,
+            player: mover as u32,
+            visits: 0,
+            avail: 1,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: sibling,
+        });
+        if !std::mem::take(&mut self.expanded_applied) {
+            self.note_turn(det);
+            det.apply(a)?;
+        }
+        self.path.push(child);
+        Ok(())
+    }
+
+    /// Every legal action of `node` has a child: the one UCB picks among those available
+    /// (marked `gen + 1`), `NONE` if none is.
+    fn select_ucb(&mut self, node: u32, gen: u32, c: f64) -> u32 {
+        let mut best = NONE;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut ch = self.nodes[node as usize].first_child;
+        while ch != NONE {
+            let n = &mut self.nodes[ch as usize];
+            if self.marks[n.id as usize] == gen + 1 {
+                n.avail += 1;
+                let visits = f64::from(n.visits.max(1));
+                let mean = n.mean().unwrap_or(0.0);
+                let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = ch;
+                }
+            }
+            ch = n.next_sibling;
+        }
+        best
+    }
+
+    /// The end of an iteration: the leaf's routine decisions, its rollout, and the results
+    /// backed up along the path.
+    fn finish(&mut self, det: &mut G) -> Result<()> {
         if self.path.len() > 1 && self.routine {
-            self.play_routine(&mut det)?;
+            self.play_routine(det)?;
         }
         let last = self
             .path
             .last()
             .map(|&i| self.nodes[i as usize].player as usize);
-        self.rollout(&mut det, last.filter(|&p| p < self.values.len()))?;
+        self.rollout(det, last.filter(|&p| p < self.values.len()))?;
         self.teams.share(&mut self.values, &mut self.scratch);
         if let Some(&first) = self.path.get(1) {
             let at = self.nodes[first as usize].id as usize * self.values.len();
