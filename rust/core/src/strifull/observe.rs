@@ -365,29 +365,7 @@ impl Strifull {
         out += cols;
         out += "   attack                          defence\n";
         out += &header(0);
-        // The names of the troops the viewer sees, by cell, in the board's order (top to
-        // bottom, left to right): the grid has room for element and stats only.
-        for p in [1, 0] {
-            let (left, right) = if p == 1 { (1, 0) } else { (0, 1) };
-            let rows: [usize; 3] = if p == 1 { [3, 2, 1] } else { [1, 2, 3] };
-            let s = &self.sides[p];
-            let mut names = Vec::new();
-            for row in rows {
-                let cells = [2, 1, 0]
-                    .map(|k| cell_at(left, row, k))
-                    .into_iter()
-                    .chain([0, 1, 2].map(|k| cell_at(right, row, k)));
-                for c in cells {
-                    let cell = s.cells[c];
-                    if s.row_live(row) && !cell.is_empty() && self.sees(viewer, p, c) {
-                        names.push(format!("{} {}", cell_name(c), self.troop(cell.card).name));
-                    }
-                }
-            }
-            if !names.is_empty() {
-                out += &wrap_items(&format!("P{p} troops: "), &names, 80);
-            }
-        }
+        out += &self.troop_names_text(viewer);
         if let Some(l) = self.last_combat {
             let t = l.totals();
             let names = |i: usize| self.shared.cards.troops[l.cards[i] as usize].name.as_str();
@@ -408,6 +386,34 @@ impl Strifull {
                 l.result.name(),
                 if l.tie_by_ability { " (tie by ability)" } else { "" }
             );
+        }
+        out
+    }
+
+    /// The names of the troops `viewer` sees, by cell, in the board's order (top to bottom,
+    /// left to right): the text board's grid has room for element and stats only.
+    fn troop_names_text(&self, viewer: Option<usize>) -> String {
+        let mut out = String::new();
+        for p in [1, 0] {
+            let (left, right) = if p == 1 { (1, 0) } else { (0, 1) };
+            let rows: [usize; 3] = if p == 1 { [3, 2, 1] } else { [1, 2, 3] };
+            let s = &self.sides[p];
+            let mut names = Vec::new();
+            for row in rows {
+                let cells = [2, 1, 0]
+                    .map(|k| cell_at(left, row, k))
+                    .into_iter()
+                    .chain([0, 1, 2].map(|k| cell_at(right, row, k)));
+                for c in cells {
+                    let cell = s.cells[c];
+                    if s.row_live(row) && !cell.is_empty() && self.sees(viewer, p, c) {
+                        names.push(format!("{} {}", cell_name(c), self.troop(cell.card).name));
+                    }
+                }
+            }
+            if !names.is_empty() {
+                out += &wrap_items(&format!("P{p} troops: "), &names, 80);
+            }
         }
         out
     }
