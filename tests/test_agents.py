@@ -5,14 +5,25 @@ The strength checks (hundreds of games each) are marked `slow`; the rest run in 
 
 from __future__ import annotations
 
+import inspect
 import json
 import pickle
 import random
+import typing
 from typing import Any
 
 import kingdoms
 import pytest
-from kingdoms.agents import ISMCTS, Agent, Greedy, Random, parse
+from kingdoms.agents import (
+    ISMCTS,
+    Agent,
+    Greedy,
+    GreedyOptions,
+    IsmctsOptions,
+    Random,
+    agent_options,
+    parse,
+)
 
 GAMES = kingdoms.games()
 pytestmark = pytest.mark.skipif(not GAMES, reason="no games registered")
@@ -62,76 +73,56 @@ def test_agents_are_frozen_configurations() -> None:
         None,
     )
     assert a.name == "ismcts:500,c=0.5,depth=8"
+    assert ISMCTS(500, seed=7, c=0.5, depth=8) == a, "one positional value, aliases"
     assert ISMCTS().iterations == 1000, "1000 iterations when no budget is given"
     timed = ISMCTS(time=0.1)
     assert (timed.iterations, timed.time, timed.time_limit) == (None, 0.1, 0.1)
-    assert ISMCTS(time_limit=0.1) == timed, "time_limit is the older name of time"
+    assert ISMCTS(time_limit=0.1) == timed, "time_limit is the name of the time alias"
     assert parse("ismcts:time=0.1") == timed
-    assert repr(timed).startswith("ISMCTS(iterations=None, seed=0, exploration=None, time=0.1,")
+    assert repr(timed) == "ISMCTS(iterations=None, time_limit=0.1)"
+    assert repr(ISMCTS()) == "ISMCTS()"
     with pytest.raises(AttributeError):
         a.seed = 3  # type: ignore[misc]
-    primed = ISMCTS(iterations=300, prior_samples=4, prior_visits=10.0, settle_heuristic=True)
-    assert (primed.prior_samples, primed.prior_visits, primed.settle_heuristic) == (4, 10.0, True)
-    assert primed.settle, "a heuristic settle is a settle"
-    assert parse("ismcts:300,settle=heuristic,prior=4,pv=10") == primed
-    assert primed.name == "ismcts:300,settle=heuristic,prior=4,pv=10"
-    for bad in ({"prior_visits": -1.0}, {"prior_samples": -1}):
-        with pytest.raises(kingdoms.KingdomsError):
-            ISMCTS(**bad)  # type: ignore[arg-type]
-    turned = ISMCTS(
-        iterations=300, settle_heuristic=True, settle_turns=1, prior_samples=4, prior_settle=True
-    )
-    assert (turned.settle_turns, turned.prior_settle, ISMCTS().settle_turns) == (1, True, None)
-    assert parse("ismcts:300,settle=turn,prior=4,prior_settle=heuristic") == turned
-    assert turned.name == "ismcts:300,settle=heuristic,settle_turns=1,prior=4,prior_settle=1"
-    routed = ISMCTS(iterations=300, expand_samples=4, pick=0.5, routine=True)
-    assert (routed.pick, routed.routine, ISMCTS().pick, ISMCTS().routine) == (0.5, True, None, None)
-    assert parse("ismcts:300,expand=4,pick=0.5,routine=1") == routed
-    assert routed.name == "ismcts:300,expand=4,pick=0.5,routine=1"
+    with pytest.raises(AttributeError, match="no attribute 'colour'"):
+        a.colour  # noqa: B018
+    settled_leaves = ISMCTS(iterations=300, settle_heuristic=True, settle_turns=1)
+    assert (settled_leaves.settle, settled_leaves.settle_turns) == (True, 1)
+    assert parse("ismcts:300,settle=turn") == settled_leaves
+    assert settled_leaves.name == "ismcts:300,settle=1,settle_heuristic=1,settle_turns=1"
+    routed = ISMCTS(iterations=300, expand_samples=4, routine=True)
+    assert (routed.routine, ISMCTS().routine) == (True, None)
+    assert parse("ismcts:300,expand=4,routine=1") == routed
+    assert routed.name == "ismcts:300,expand=4,routine=1"
     halved = ISMCTS(iterations=300, halving=8)
     assert (halved.halving, ISMCTS().halving) == (8, None)
     assert parse("ismcts:300,halving=8") == halved
     assert halved.name == "ismcts:300,halving=8"
-    assert repr(halved).endswith(
-        "halving=8, first_reply_expand=None, finalist_depth=None, finalist_expand=None, "
-        "finalist_heuristic=None)"
-    )
+    assert repr(halved) == "ISMCTS(iterations=300, halving=8)"
     replied = ISMCTS(iterations=300, first_reply_expand=16)
-    assert (replied.first_reply_expand, ISMCTS().first_reply_expand) == (16, None)
     assert parse("ismcts:300,first_reply=16") == replied
     assert parse("ismcts:300,first_reply_expand=16") == replied
     assert replied.name == "ismcts:300,first_reply=16"
-    assert pickle.loads(pickle.dumps(replied)) == replied
     with pytest.raises(kingdoms.KingdomsError, match="first_reply_expand"):
         ISMCTS(first_reply_expand=-1)
     deepened = ISMCTS(iterations=300, finalist_depth=2, finalist_expand=4)
     assert (deepened.finalist_depth, deepened.finalist_expand) == (2, 4)
-    assert (ISMCTS().finalist_depth, ISMCTS().finalist_expand) == (None, None)
     assert parse("ismcts:300,finalist_depth=2,finalist_expand=4") == deepened
-    assert deepened.name == "ismcts:300,finalist_depth=2,finalist_expand=4"
     for bad_finalist in ({"finalist_depth": -1}, {"finalist_expand": 1 << 17}):
         with pytest.raises(kingdoms.KingdomsError, match=next(iter(bad_finalist))):
-            ISMCTS(**bad_finalist)
+            ISMCTS(**bad_finalist)  # type: ignore[arg-type]
     ruled = ISMCTS(iterations=300, finalist_depth=2, finalist_heuristic=True)
-    assert (ruled.finalist_heuristic, ISMCTS().finalist_heuristic) == (True, None)
     assert parse("ismcts:300,finalist_depth=2,finalist_heuristic=1") == ruled != deepened
-    assert parse("ismcts:300,finalist_heuristic=0") == ISMCTS(
-        iterations=300, finalist_heuristic=False
-    )
     assert ruled.name == "ismcts:300,finalist_depth=2,finalist_heuristic=1"
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="finalist_heuristic"):
         ISMCTS(finalist_heuristic="yes")  # type: ignore[arg-type]
     with pytest.raises(kingdoms.KingdomsError, match="halving"):
         ISMCTS(halving=-1)
-    for bad_pick in (-0.5, 1.5, float("nan")):
-        with pytest.raises(kingdoms.KingdomsError, match="pick"):
-            ISMCTS(pick=bad_pick)
     settled = Greedy(samples=4, seed=2, settle=True)
     assert parse("greedy:samples=4,settle=heuristic,seed=2") == settled
-    assert settled.name == "greedy:samples=4,settle=heuristic" and settled.settle
+    assert settled.name == "greedy:4,settle=1" and settled.settle
     assert parse("greedy:settle=none") == Greedy(settle=False) != Greedy()
     agents = (Random(seed=4), Greedy(samples=3, seed=2), Greedy(), settled, Greedy(settle=False))
-    for agent in (*agents, a, timed, ISMCTS(), primed, turned, routed, halved, deepened, ruled):
+    for agent in (*agents, a, timed, ISMCTS(), settled_leaves, routed, halved, deepened, ruled):
         assert pickle.loads(pickle.dumps(agent)) == agent
         assert eval(repr(agent), {"Random": Random, "Greedy": Greedy, "ISMCTS": ISMCTS}) == agent
         assert isinstance(agent, Agent)
@@ -139,6 +130,78 @@ def test_agents_are_frozen_configurations() -> None:
     assert parse("ismcts:500,c=0.5,depth=8,seed=7") == a
     assert parse("greedy:samples=3,seed=2") == Greedy(samples=3, seed=2)
     assert parse("random") == Random()
+
+
+def test_agent_settings_are_checked_by_name() -> None:
+    """A bad setting is an error naming it: a wrong type a TypeError, a bad value a
+    KingdomsError, an unknown or retired one a TypeError (the command line: KingdomsError)."""
+    with pytest.raises(TypeError, match="iterations"):
+        ISMCTS(iterations=1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed"):
+        Greedy(seed="7")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="unknown option 'colour'|unknown option \"colour\""):
+        ISMCTS(colour=1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="multiple values"):
+        ISMCTS(100, iterations=200)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="duplicate field time_limit"):
+        ISMCTS(time=0.1, time_limit=0.1)  # the same setting twice, under its alias
+    with pytest.raises(TypeError, match="at most 1 positional"):
+        ISMCTS(100, 3)  # type: ignore[misc]
+    with pytest.raises(kingdoms.KingdomsError, match="seed"):
+        ISMCTS(seed=-1)
+    with pytest.raises(kingdoms.KingdomsError, match="exploration"):
+        ISMCTS(exploration=float("nan"))
+    with pytest.raises(kingdoms.KingdomsError, match=r"iterations: \"abc\" is not a whole number"):
+        parse("ismcts:abc")
+    with pytest.raises(kingdoms.KingdomsError, match='c: "x" is not a number'):
+        parse("ismcts:c=x")
+
+
+@pytest.mark.parametrize(
+    ("option", "spec"),
+    [
+        ("pick", "ismcts:500,pick=0.5"),
+        ("prior_samples", "ismcts:500,prior_samples=3"),
+        ("prior", "ismcts:500,prior=3,pv=10"),
+        ("prior_visits", "ismcts:pv=10"),
+        ("prior_settle", "ismcts:prior_settle=1"),
+    ],
+)
+def test_retired_settings_are_refused_as_retired(option: str, spec: str) -> None:
+    with pytest.raises(kingdoms.KingdomsError, match=f"{option} was retired"):
+        parse(spec)
+    if option.startswith(("pick", "prior_")):
+        with pytest.raises(TypeError, match="was retired"):
+            ISMCTS(**{option: 1})
+
+
+@pytest.mark.parametrize(("kind", "typed"), [("greedy", GreedyOptions), ("ismcts", IsmctsOptions)])
+def test_the_stub_typeddicts_are_the_rust_settings(kind: str, typed: Any) -> None:
+    """`GreedyOptions` / `IsmctsOptions` (the stubs' `**options`) name exactly the settings
+    the Rust struct declares, with its types; an extra key must be one of its aliases."""
+    options = agent_options(kind)
+    hints = {
+        k: v.__name__ if isinstance(v, type) else str(v)
+        for k, v in typing.get_type_hints(typed).items()
+    }
+    for o in options:
+        assert o["name"] in hints, f"add `{o['name']}: {o['type']}` to {typed.__name__}"
+        assert hints[o["name"]] == o["type"], (o["name"], hints[o["name"]], o["type"])
+        assert o["doc"], o["name"]
+    names = {o["name"] for o in options}
+    aliases = {a: o for o in options for a in o["aliases"]}
+    for key, hint in hints.items():
+        if key not in names:
+            assert key in aliases, f"{typed.__name__}.{key} is no setting of {kind}"
+            assert hint == aliases[key]["type"], key
+    cls = {"greedy": Greedy, "ismcts": ISMCTS}[kind]
+    doc = cls.__doc__ or ""
+    assert all(f"- {o['name']} (" in doc for o in options), doc
+    assert list(inspect.signature(cls).parameters) == [o["name"] for o in options]
+    defaults = cls()
+    for o in options:
+        if o["name"] != "iterations":  # 1000 when neither budget is given
+            assert getattr(defaults, o["name"]) == o["default"], o["name"]
 
 
 def test_settings_left_to_the_game_are_the_games_own() -> None:
@@ -208,7 +271,6 @@ def test_search_settings_left_to_the_game_are_the_games_own(
         lambda: ISMCTS(time=0.0),
         lambda: ISMCTS(time=-1.0),
         lambda: ISMCTS(time=float("nan")),
-        lambda: ISMCTS(time=0.1, time_limit=0.1),
         lambda: Greedy(samples=0),
     ],
 )

@@ -294,3 +294,30 @@ def test_the_train_command(
     code = main(["train", "battleline", "--data", str(tmp_path), "--out", str(out)])
     assert code == 2
     assert "manifest.json" in capsys.readouterr().err
+
+
+def test_ismcts_searches_with_a_model(tmp_path: Path) -> None:
+    """`ISMCTS(model=PATH)` / `ismcts:model=PATH`: the network scores the leaves; seeded."""
+    from kingdoms.agents import parse
+
+    path = str(learn.write_model(_net(), tmp_path / "m.safetensors"))
+    agent = ISMCTS(iterations=100, model=path, seed=1)
+    assert agent.model == path and f"model={path}" in agent.name
+    assert parse(f"ismcts:100,model={path},seed=1") == agent
+    g = kingdoms.new_game("battleline", 3)
+    twin = ISMCTS(iterations=100, model=path, seed=1)
+    for _ in range(4):
+        a = agent.act(g)
+        assert g.is_legal(a) and twin.act(g) == a  # seeded: the same moves
+        g.apply(a)
+    result = kingdoms.tournament(
+        "battleline", [ISMCTS(iterations=30, model=path), ISMCTS(iterations=30)], games=2
+    )
+    assert sum(result.seat_wins) + result.draws == 2
+    with pytest.raises(DataError, match="missing.safetensors"):
+        ISMCTS(iterations=10, model=str(tmp_path / "missing.safetensors")).act(g)
+    other = str(learn.write_model(_net("strifull"), tmp_path / "s.safetensors"))
+    with pytest.raises(KingdomsError, match="trained for the game strifull"):
+        ISMCTS(iterations=10, model=other).act(g)
+    with pytest.raises(KingdomsError, match="model"):
+        ISMCTS(iterations=10, model="")

@@ -20,6 +20,8 @@ __all__ = [
     "BattleLineOptions",
     "BattleLineState",
     "BattleLineView",
+    "GreedyOptions",
+    "IsmctsOptions",
     "StrifullOptions",
     "StrifullSide",
     "StrifullState",
@@ -30,6 +32,41 @@ __all__ = [
     "ZinordiaState",
     "ZinordiaView",
 ]
+
+# ---- the agents' settings (kingdoms.agents; agent_options(kind) lists them) ----
+
+
+class GreedyOptions(TypedDict, total=False):
+    """``Greedy``'s keywords (``kingdoms.agents.agent_options("greedy")``)."""
+
+    samples: int | None
+    settle: bool | None
+    seed: int
+
+
+class IsmctsOptions(TypedDict, total=False):
+    """``ISMCTS``'s keywords (``kingdoms.agents.agent_options("ismcts")``); ``time`` is
+    ``time_limit`` and ``c`` is ``exploration`` under their short names."""
+
+    iterations: int | None
+    time_limit: float | None
+    exploration: float | None
+    rollout_depth: int | None
+    expand_samples: int | None
+    widening: float | None
+    settle: bool | None
+    settle_heuristic: bool
+    settle_turns: int | None
+    routine: bool | None
+    halving: int | None
+    first_reply_expand: int | None
+    finalist_depth: int | None
+    finalist_expand: int | None
+    finalist_heuristic: bool | None
+    model: str | None
+    seed: int
+    time: float | None
+
 
 # ---- Battle Line (docs/battleline.md) ----
 

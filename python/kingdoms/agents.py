@@ -23,6 +23,19 @@ the GIL released).
   iteration plays in a fresh determinization (``resample_hidden``), so the search never
   sees hidden cards or future chance.
 
+``Greedy`` and ``ISMCTS`` take their settings as keywords (typed by :class:`GreedyOptions`
+and :class:`IsmctsOptions`); each class's docstring lists them, and
+:func:`agent_options` gives their names, aliases, types, defaults and docs. A setting left
+``None`` is the game's own. The settings read back as attributes
+(``ISMCTS(iterations=500).iterations``) under their names or aliases:
+
+>>> ISMCTS(time=0.5, c=0.3)
+ISMCTS(iterations=None, time_limit=0.5, exploration=0.3)
+>>> ISMCTS(time=0.5).time_limit
+0.5
+>>> parse("ismcts:500,c=0.3,depth=none").name
+'ismcts:500,c=0.3,depth=none'
+
 Any number of players: in a game of three or four seats each searching player maximises
 its own result, and in a team game (``Game.team``) partners share their team's value;
 :meth:`ISMCTS.analyze` reports every player's expected result per action
@@ -45,6 +58,7 @@ move. A crash, a late, malformed or illegal answer forfeits the game (:class:`Fo
 
 from __future__ import annotations
 
+import inspect
 from typing import Protocol, TypeAlias, runtime_checkable
 
 from kingdoms._kingdoms import (
@@ -57,9 +71,11 @@ from kingdoms._kingdoms import (
     Random,
     Search,
     Skill,
+    agent_options,
     parse_agent,
 )
 from kingdoms._subprocess import Forfeit, Subprocess
+from kingdoms._types import GreedyOptions, IsmctsOptions
 
 __all__ = [
     "ISMCTS",
@@ -68,12 +84,15 @@ __all__ = [
     "AgentLike",
     "Forfeit",
     "Greedy",
+    "GreedyOptions",
     "Heuristic",
+    "IsmctsOptions",
     "Random",
     "RustAgent",
     "Search",
     "Skill",
     "Subprocess",
+    "agent_options",
     "parse",
 ]
 
@@ -92,12 +111,28 @@ AgentLike: TypeAlias = RustAgent | Agent
 """What matches and tournaments accept."""
 
 
+def _signature(kind: str) -> inspect.Signature:
+    """The keywords of a Rust agent class, from its settings' declaration."""
+    return inspect.Signature(
+        [
+            inspect.Parameter(o["name"], inspect.Parameter.KEYWORD_ONLY, default=o["default"])
+            for o in agent_options(kind)
+        ]
+    )
+
+
+# ``help()`` and ``inspect.signature`` show every setting (the classes take ``**options``).
+Greedy.__signature__ = _signature("greedy")  # type: ignore[attr-defined]
+ISMCTS.__signature__ = _signature("ismcts")  # type: ignore[attr-defined]
+
+
 def parse(text: str) -> RustAgent:
     """A built-in agent from its command-line form.
 
-    ``random``, ``heuristic``, ``greedy``, ``greedy:samples=4``,
+    ``random``, ``heuristic``, ``greedy``, ``greedy:4`` (samples),
     ``greedy:samples=4,settle=heuristic`` (``settle=none``: off), ``ismcts`` (1000 iterations),
-    ``ismcts:2000``, ``ismcts:500,c=0.5,depth=8,seed=3``, ``ismcts:time=0.25``.
+    ``ismcts:2000``, ``ismcts:500,c=0.5,depth=8,seed=3``, ``ismcts:time=0.25``: the settings by
+    name or alias (:func:`agent_options`), ``none`` for an unset one, ``1``/``0`` for a flag.
     """
     agent: RustAgent = parse_agent(text)
     return agent

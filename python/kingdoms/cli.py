@@ -202,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     from kingdoms._cli_play import add_play_parser
     from kingdoms._cli_render import add_render_parsers
     from kingdoms._cli_selfplay import add_selfplay_parser
+    from kingdoms._cli_serve import add_serve_parser
     from kingdoms._cli_tournament import add_tournament_parser
     from kingdoms._cli_train import add_train_parser
 
@@ -209,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_selfplay_parser(sub)
     add_play_parser(sub)
     add_render_parsers(sub)
+    add_serve_parser(sub)
     add_train_parser(sub)
     return parser
 

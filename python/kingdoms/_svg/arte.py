@@ -155,6 +155,8 @@ def draw(
                 d.append(d_.slot(LEFT, y, TW, H, f"row {r}"))
             else:
                 d.append(_card(LEFT, y, terrain, cards, TW))
+            # places, for pages that click on them (kingdoms serve)
+            d.append(d_.Rectangle(LEFT, y, TW, H, fill="none", data_place=f"{p} row {r}"))
             for i, col in enumerate("abc"):
                 cell = f"{col}{r}"
                 x = LEFT + TW + GAP + i * (W + GAP)
@@ -168,6 +170,7 @@ def draw(
                     d.append(d_.slot(x, y, W, H, cell))
                 else:
                     d.append(_card(x, y, card, cards))
+                d.append(d_.Rectangle(x, y, W, H, fill="none", data_place=f"{p} {cell}"))
         # hand: terrain then units; the opponent's secret cards are None (backs)
         x = LEFT
         spots[(p, "hand")] = (LEFT + 4 * (W + 4), hand_y + H / 2)
@@ -254,6 +257,7 @@ def draw(
                 # the picker's face-down card: seen here (everything, or the picker's view)
                 hidden = draft.get("hidden") == i
                 d.append(_card(x, dy + 6, card, cards, face_down=hidden))
+            d.append(d_.Rectangle(x, dy + 6, W, H, fill="none", data_place=f"draft {i}"))
             if draft.get("hidden") == i and taken is None:
                 d.append(d_.text(x + W / 2, dy + H + 14, "face down", 9))
     legend = " · ".join(f"{letter} {name}" for name, letter in UNIT_LETTERS.items())

@@ -170,6 +170,7 @@ def draw(
         else:
             d.append(d_.slot(x, ry, W, H, "empty"))
         spots[key] = (x + W / 2, ry + H / 2)
+        d.append(d_.Rectangle(x, ry, W, H, fill="none", data_place=key))  # for kingdoms serve
         d.append(d_.text(x + W / 2, ry + H + 10, f"{n} left", 10))
     dy = mid + 40
     discard = state["discard"]
@@ -179,6 +180,7 @@ def draw(
     else:
         d.append(d_.slot(rx + (W + 8) / 2, dy, W, H))
     spots["discard"] = (rx + (W + 8) / 2 + W / 2, dy + H / 2)
+    d.append(d_.Rectangle(rx + (W + 8) / 2, dy, W, H, fill="none", data_place="discard"))
     d.append(d_.text(rx + W + 4, dy + H + 22, _status(state), 10, weight="bold"))
 
     if action is not None:

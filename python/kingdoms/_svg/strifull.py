@@ -136,6 +136,8 @@ def draw(
                     d.append(d_.slot(x, y, W, H, cell if live[r - 1] else ""))
                 else:
                     d.append(_troop(x, y, cell, troop, cards))
+                # the cell's place, for pages that click on it (kingdoms serve)
+                d.append(d_.Rectangle(x, y, W, H, fill="none", data_place=f"{p} {cell}"))
         # pile and graveyard
         px = LEFT + field_w + 20
         py = row_y(2)

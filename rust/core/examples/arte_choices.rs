@@ -11,11 +11,11 @@
 
 mod common;
 
-use kingdoms_core::agents::arena::agent_salt;
-use kingdoms_core::agents::AgentSpec;
+use kingdoms_core::arena::agent_salt;
 use kingdoms_core::arte::{Action, Arte, Card};
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
+use kingdoms_core::search::AgentSpec;
 use kingdoms_core::Knowledge;
 use kingdoms_core::Result;
 

@@ -10,10 +10,10 @@
 
 mod common;
 
-use kingdoms_core::agents::arena::agent_salt;
-use kingdoms_core::agents::AgentSpec;
+use kingdoms_core::arena::agent_salt;
 use kingdoms_core::arte::Arte;
 use kingdoms_core::game::Game;
+use kingdoms_core::search::AgentSpec;
 use kingdoms_core::Result;
 
 const USAGE: &str = "usage: arte_draft A B GAMES [SEED]";

@@ -17,7 +17,7 @@
 
 mod common;
 
-use kingdoms_core::agents::batch::{new_dyn, AnyViews, Mask, Views};
+use kingdoms_core::batch::{new_dyn, AnyViews, Mask, Views};
 use kingdoms_core::game::ObsValue;
 use kingdoms_core::rng::GameRng;
 use kingdoms_core::{Error, Result};

@@ -26,11 +26,11 @@
 
 mod common;
 
-use kingdoms_core::agents::arena::agent_salt;
-use kingdoms_core::agents::{AgentSpec, Ismcts, IsmctsConfig, RootStat};
+use kingdoms_core::arena::agent_salt;
 use kingdoms_core::battleline::{Action, BattleLine, Deck, Phase};
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::mix64;
+use kingdoms_core::search::{AgentSpec, Ismcts, IsmctsConfig, RootStat};
 use kingdoms_core::{Error, Result};
 use std::fmt::Write as _;
 

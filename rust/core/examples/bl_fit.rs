@@ -28,11 +28,11 @@
 //! THREADS (default: all cores) play the games; each game depends only on its index, so
 //! the samples, and the fit, are the same whatever the count.
 
-use kingdoms_core::agents::AgentSpec;
 use kingdoms_core::battleline::evaluate::{
     sigmoid, value_of, FlagInputs, Weights, NUM_INPUTS, OUTCOME, WEIGHTS,
 };
 use kingdoms_core::battleline::{BattleLine, Phase};
+use kingdoms_core::search::AgentSpec;
 use kingdoms_core::Knowledge;
 use kingdoms_core::{Error, Game, GameRng, Result};
 

@@ -19,17 +19,26 @@
 //! iterations are the cost of an iteration, free of the machine's load. With a Greedy agent
 //! (`greedy:settle=heuristic`, ...) it is one move chosen on each position: the
 //! instructions divided by the positions searched are the cost of a Greedy move.
+//!
+//! ```sh
+//! valgrind --tool=callgrind target/release/examples/strength simulate zinordia 200 1
+//! ```
+//! The cost of random play: GAMES uniformly random games of the `simulate` batch under
+//! SEED (`kingdoms_core::simulate::simulate`) on one thread; under callgrind, the
+//! instructions divided by GAMES are the cost of a random game.
 
 mod common;
 
-use kingdoms_core::agents::arena::{tournament, Progress, TournamentConfig};
-use kingdoms_core::agents::{AgentSpec, Ismcts};
+use kingdoms_core::arena::{tournament, Progress, TournamentConfig};
+use kingdoms_core::search::{AgentSpec, Ismcts};
+use kingdoms_core::simulate::simulate;
 use kingdoms_core::Knowledge;
 use kingdoms_core::{with_game, Error, GameRng, Result};
 use std::time::Instant;
 
 const USAGE: &str = "usage: strength GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]\n   \
-                     or: strength search GAME ISMCTS|GREEDY POSITIONS [SEED]";
+                     or: strength search GAME ISMCTS|GREEDY POSITIONS [SEED]\n   \
+                     or: strength simulate GAME GAMES [SEED]";
 
 fn number<T: std::str::FromStr>(args: &[String], i: usize, what: &str, default: T) -> Result<T> {
     match args.get(i) {
@@ -78,6 +87,17 @@ fn searches<G: Knowledge>(spec: &AgentSpec, positions: u64, seed: u64) -> Result
 }
 
 fn run(args: &[String]) -> Result<String> {
+    if let (Some("simulate"), Some(game)) = (args.first().map(String::as_str), args.get(1)) {
+        let games = number(args, 2, "GAMES", 100)?;
+        let seed = number(args, 3, "SEED", 0)?;
+        let stats = with_game!(game.as_str(), G => {
+            simulate::<G>(&Default::default(), games, seed, 0, Some(1))?
+        })?;
+        return Ok(format!(
+            "{game}: {} random games (seed {seed}): {} plies, {} draws, in {:.2} s",
+            stats.games, stats.plies, stats.draws, stats.seconds
+        ));
+    }
     if let (Some("search"), Some(game), Some(agent)) =
         (args.first().map(String::as_str), args.get(1), args.get(2))
     {

@@ -15,7 +15,7 @@
 
 mod common;
 
-use kingdoms_core::agents::AgentSpec;
+use kingdoms_core::search::AgentSpec;
 use kingdoms_core::strifull::{CardSet, Strifull};
 use kingdoms_core::{Game, Result};
 use serde_json::Value;

@@ -25,10 +25,10 @@ use std::time::Instant;
 
 use cpu_time::ProcessTime;
 
-use kingdoms_core::agents::arena::{tournament, Partners, Progress, TournamentConfig};
-use kingdoms_core::agents::{AgentSpec, Ismcts, IsmctsConfig};
+use kingdoms_core::arena::{tournament, Partners, Progress, TournamentConfig};
 use kingdoms_core::game::Game;
 use kingdoms_core::rng::GameRng;
+use kingdoms_core::search::{AgentSpec, Ismcts, IsmctsConfig};
 use kingdoms_core::simulate::simulate;
 use kingdoms_core::zinordia::{Options, Zinordia};
 use kingdoms_core::{Error, Result};

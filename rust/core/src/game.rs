@@ -7,7 +7,7 @@
 //! arenas — is written once against this trait. It holds the rules only: the judgement
 //! the agents read (evaluation hooks, the rule-based player) is
 //! [`Knowledge`](crate::knowledge::Knowledge), and the search settings are the agents' own
-//! (`agents::profile`).
+//! (`search::profile`).
 
 use crate::error::Result;
 use serde::de::DeserializeOwned;

@@ -3,7 +3,7 @@
 //! evaluator; this is that evaluator, with the game's rule-based player).
 //!
 //! Every game implements it next to its `evaluate.rs` and `heuristic.rs`; the agents
-//! (`crate::agents`) are its clients, and no game module imports them.
+//! (`crate::search`) are its clients, and no game module imports them.
 
 use crate::error::Result;
 use crate::game::{Game, Player};

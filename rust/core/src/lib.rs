@@ -3,8 +3,17 @@
 
 #![forbid(unsafe_code)]
 
-pub mod agents;
+/// The old home of the agents, arenas and batch (before they were split into [`search`],
+/// [`arena`] and [`batch`]): their paths, kept for code written against them.
+pub mod agents {
+    pub use crate::arena::{self, elo, scheduler, selfplay};
+    pub use crate::batch;
+    pub use crate::playout;
+    pub use crate::search::*;
+}
+pub mod arena;
 pub mod arte;
+pub mod batch;
 pub mod battleline;
 pub mod datafile;
 pub mod error;
@@ -16,6 +25,7 @@ pub mod playout;
 pub mod position;
 pub mod registry;
 pub mod rng;
+pub mod search;
 pub mod session;
 pub mod simulate;
 pub mod strifull;

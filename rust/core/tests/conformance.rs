@@ -37,9 +37,9 @@
 mod common;
 
 use common::{describe, legal, option_sets, options, random_playout};
-use kingdoms_core::agents::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::registry::GAMES;
 use kingdoms_core::rng::GameRng;
+use kingdoms_core::search::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::Knowledge;
 use kingdoms_core::{with_game, Error, Session};
 use serde_json::{Map, Value};

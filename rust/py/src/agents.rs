@@ -11,13 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kingdoms_core::agents::arena::{
+use kingdoms_core::arena::elo::Rating;
+use kingdoms_core::arena::scheduler::AgentProvider;
+use kingdoms_core::arena::{
     self, GameOutcome, Pairing, Partners, Progress, Skill, TournamentResult, Wdl,
 };
-use kingdoms_core::agents::elo::Rating;
-use kingdoms_core::agents::scheduler::AgentProvider;
-use kingdoms_core::agents::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::rng::{derive, mix64};
+use kingdoms_core::search::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::{with_game, DynGame, Error, Game, Knowledge, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -26,7 +26,7 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::args::{self, Whole};
 use crate::errors::{IntoPy, IntoPyErr};
 use crate::game::{PyAction, PyGame, PyRecord};
-use crate::{classes, json};
+use crate::{agent_options, classes, json};
 
 // ---- the Rust agents -----------------------------------------------------------------
 
@@ -74,7 +74,7 @@ fn act_py(spec: &AgentSpec, calls: &AtomicU64, game: &Bound<'_, PyAny>) -> PyRes
 }
 
 /// Run an agent's `work` with the GIL released on a worker thread while this thread checks
-/// for Ctrl-C every 50 ms. A signal sets the work's cancel flag (`agents::cancel`); the work
+/// for Ctrl-C every 50 ms. A signal sets the work's cancel flag (`search::cancel`); the work
 /// stops at its next check and the signal's exception (`KeyboardInterrupt`) is raised.
 pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
@@ -89,7 +89,7 @@ pub(crate) fn interruptible<T: Send>(
             let (done, finished) = channel::<()>();
             let watched = flag.clone();
             let worker = scope.spawn(move || {
-                let r = kingdoms_core::agents::cancel::watching(watched, work);
+                let r = kingdoms_core::search::cancel::watching(watched, work);
                 let _ = done.send(());
                 r
             });
@@ -196,332 +196,114 @@ seeded_agent!(
     act = "The rule-of-thumb move for the player to move."
 );
 
-/// The greedy agent: one ply of look-ahead scored by the game's `evaluate`, on
-/// `samples` redraws of what the mover cannot see (None: the game's own number, several
-/// where moves meet dice); ties broken by its seeded RNG. `settle=True` judges a move after
-/// the rest of its turn is played by the game's rule-based player (`False`: right after the
-/// move; None: the game's own choice).
-#[pyclass(frozen, module = "kingdoms._kingdoms", name = "Greedy")]
-pub struct PyGreedy {
-    config: GreedyConfig,
-    calls: AtomicU64,
+/// A Python class for an agent with settings (`Greedy`, `ISMCTS`), all derived from its
+/// settings' declaration (`agent_options!`): keywords, attributes by name or alias (one
+/// `__getattr__`), `name`, `act`, the repr of the settings that differ from the defaults,
+/// equality, hashing and pickling by the settings' dict.
+macro_rules! configured_agent {
+    ($ty:ident, $name:literal, $config:ty, $variant:ident, act = $act_doc:literal) => {
+        #[pyclass(frozen, module = "kingdoms._kingdoms", name = $name)]
+        pub struct $ty {
+            config: $config,
+            calls: AtomicU64,
+        }
+
+        #[pymethods]
+        impl $ty {
+            #[new]
+            #[pyo3(signature = (*args, **options))]
+            fn new(
+                args: &Bound<'_, PyTuple>,
+                options: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<Self> {
+                Ok(Self::from_config(
+                    agent_options::config_from_args::<$config>($name, args, options)?,
+                ))
+            }
+            /// A setting by its name or an alias (`agent_options(kind)` lists them).
+            fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+                agent_options::option_attr(py, &self.config, $name, name)
+            }
+            /// The name tables show (the command-line form without the seed).
+            #[getter]
+            fn name(&self) -> String {
+                self.spec().name()
+            }
+            #[doc = $act_doc]
+            fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
+                act_py(&self.spec(), &self.calls, game)
+            }
+            fn __repr__(&self) -> String {
+                agent_options::options_repr($name, &self.config)
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                spec_of(other).is_some_and(|s| s == self.spec())
+            }
+            fn __hash__(&self) -> u64 {
+                let text = serde_json::to_string(&self.config).unwrap_or_default();
+                mix64(derive(self.config.seed, &[text.len() as u64]) ^ fnv(text.as_bytes()))
+            }
+            /// Pickling: no positional arguments, every setting as a keyword.
+            fn __getnewargs_ex__<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyAny>)> {
+                Ok((
+                    PyTuple::empty(py),
+                    agent_options::options_dict(py, &self.config)?,
+                ))
+            }
+        }
+
+        impl $ty {
+            fn from_config(config: $config) -> Self {
+                $ty {
+                    config,
+                    calls: AtomicU64::new(0),
+                }
+            }
+            fn spec(&self) -> AgentSpec {
+                AgentSpec::$variant(self.config.clone())
+            }
+        }
+    };
 }
 
-#[pymethods]
-impl PyGreedy {
-    #[new]
-    #[pyo3(signature = (samples=None, seed=Whole::ZERO, settle=None))]
-    #[pyo3(text_signature = "(samples=None, seed=0, settle=None)")]
-    fn new(samples: Option<Whole>, seed: Whole, settle: Option<bool>) -> PyResult<Self> {
-        let config = GreedyConfig {
-            samples: samples
-                .map(|n| {
-                    n.positive(u64::from(GreedyConfig::MAX_SAMPLES), "samples")
-                        .map(|n| n as u32)
-                })
-                .transpose()?,
-            settle,
-            seed: seed.u64("seed")?,
-        };
-        config.validate().py()?;
-        Ok(PyGreedy {
-            config,
-            calls: AtomicU64::new(0),
-        })
-    }
-    #[getter]
-    fn samples(&self) -> Option<u32> {
-        self.config.samples
-    }
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.config.seed
-    }
-    /// Whether a move is judged after the rest of its turn (None: the game's choice).
-    #[getter]
-    fn settle(&self) -> Option<bool> {
-        self.config.settle
-    }
-    #[getter]
-    fn name(&self) -> String {
-        self.spec().name()
-    }
-    /// The legal action whose result the game's `evaluate` likes best for the mover.
-    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        act_py(&self.spec(), &self.calls, game)
-    }
-    fn __repr__(&self) -> String {
-        let samples = self.config.samples.map(|n| n.to_string());
-        let settle = match self.config.settle {
-            None => "None",
-            Some(true) => "True",
-            Some(false) => "False",
-        };
-        format!(
-            "Greedy(samples={}, seed={}, settle={settle})",
-            samples.as_deref().unwrap_or("None"),
-            self.config.seed
-        )
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        spec_of(other).is_some_and(|s| s == self.spec())
-    }
-    fn __hash__(&self) -> u64 {
-        let settle = self.config.settle.map_or(0, |b| 1 + u64::from(b));
-        mix64(self.config.seed ^ u64::from(self.config.samples.unwrap_or(0)) << 40 ^ settle << 62)
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        (
-            py.get_type::<PyGreedy>(),
-            (self.config.samples, self.config.seed, self.config.settle),
-        )
-            .into_pyobject(py)
-    }
+/// FNV-1a of `bytes`: the settings' text folded into a hash.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
-impl PyGreedy {
-    fn spec(&self) -> AgentSpec {
-        AgentSpec::Greedy(self.config.clone())
-    }
-}
+configured_agent!(
+    PyGreedy,
+    "Greedy",
+    GreedyConfig,
+    Greedy,
+    act = "The legal action whose result the game's `evaluate` likes best for the mover."
+);
 
-/// An ISMCTS count bounded like a depth (`IsmctsConfig::MAX_DEPTH`), None kept.
-fn depth(value: Option<Whole>, name: &str) -> PyResult<Option<u32>> {
-    value
-        .map(|v| {
-            v.count(u64::from(IsmctsConfig::MAX_DEPTH), name)
-                .map(|v| v as u32)
-        })
-        .transpose()
-}
+configured_agent!(
+    PyIsmcts,
+    "ISMCTS",
+    IsmctsConfig,
+    Ismcts,
+    act = "Search and play the most visited root action."
+);
 
-/// Information-set Monte Carlo tree search (single observer). Budget: `iterations` per
-/// move (1000 when neither budget is given), `time` seconds per move (`time_limit` is the
-/// same keyword under its older name), or both (whichever ends first). `exploration` is the
-/// UCB constant on rewards in [0, 1] (None: the game's own).
-/// Leaves: `rollout_depth` random plies, then the game's `evaluate` (None: random play to
-/// the end). Expansion adds the best of `expand_samples` untried actions by `evaluate`
-/// (0/1: a random one; None: the game's own); `widening` k keeps ceil(k * sqrt(visits + 1))
-/// children of a node in play (None: every action is tried before any is revisited); `settle` lets the player
-/// who just moved finish their turn greedily (`settle_heuristic`: with the game's heuristic
-/// move; `settle_turns`: whole turns, 1 the leaf's own, reactions inside it included) before a leaf
-/// is scored (None: the game's own); `prior_samples` redraws score every root action first
-/// as Greedy does (`prior_settle`: after its turn is settled), worth `prior_visits` visits
-/// (None: the game's own). `pick` f > 0 plays the best mean among root actions visited at
-/// least f times as often as the most visited (0: the most visited); `routine` plays the
-/// game's routine decisions (Battle Line's claims and draws) by rule below the root (None:
-/// the game's own, for both); `halving` m >= 2 runs the root as sequential halving over the m
-/// root actions Greedy judges best, each round on shared redraws (0: off; None: the game's
-/// own; needs an iteration budget); `first_reply_expand` m judges m candidates at each
-/// expansion of the reply to the root's move (0: as every other node; None: the game's own);
-/// `finalist_depth` p scores the leaves of the halving's last round (its two finalists) after
-/// p more plies, each the mover's best of `finalist_expand` random legal moves (0: off;
-/// None: the game's own, for both), or with `finalist_heuristic` the rule-based player's move
-/// (None: the game's own). docs/agents.md says how the defaults were measured.
-#[pyclass(frozen, module = "kingdoms._kingdoms", name = "ISMCTS")]
-pub struct PyIsmcts {
-    config: IsmctsConfig,
-    calls: AtomicU64,
-}
+/// The summary of `Greedy`'s docstring (the settings follow, from their declaration).
+const GREEDY_DOC: &str = "The greedy agent: one ply of look-ahead scored by the game's \
+     `evaluate`, on redraws of what the mover cannot see; ties broken by its seeded RNG.";
+
+/// The summary of `ISMCTS`'s docstring (the settings follow, from their declaration).
+const ISMCTS_DOC: &str = "Information-set Monte Carlo tree search (single observer): each \
+     iteration plays in a fresh redraw of what the searcher cannot see. Budget: \
+     `iterations` per move (1000 when neither budget is given), `time_limit` seconds per move, \
+     or both (whichever ends first). A setting left None is the game's own (docs/agents.md).";
 
 #[pymethods]
 impl PyIsmcts {
-    #[new]
-    #[pyo3(
-        signature = (iterations=None, seed=Whole::ZERO, exploration=None, time_limit=None, rollout_depth=Some(Whole::ZERO), expand_samples=None, widening=Some(1.0), settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=false, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None, finalist_heuristic=None),
-        text_signature = "(iterations=None, seed=0, exploration=None, time_limit=None, rollout_depth=0, expand_samples=None, widening=1.0, settle=None, time=None, prior_samples=None, prior_visits=None, settle_heuristic=False, settle_turns=None, prior_settle=None, pick=None, routine=None, halving=None, first_reply_expand=None, finalist_depth=None, finalist_expand=None, finalist_heuristic=None)"
-    )]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        iterations: Option<Whole>,
-        seed: Whole,
-        exploration: Option<f64>,
-        time_limit: Option<f64>,
-        rollout_depth: Option<Whole>,
-        expand_samples: Option<Whole>,
-        widening: Option<f64>,
-        settle: Option<bool>,
-        time: Option<f64>,
-        prior_samples: Option<Whole>,
-        prior_visits: Option<f64>,
-        settle_heuristic: bool,
-        settle_turns: Option<Whole>,
-        prior_settle: Option<bool>,
-        pick: Option<f64>,
-        routine: Option<bool>,
-        halving: Option<Whole>,
-        first_reply_expand: Option<Whole>,
-        finalist_depth: Option<Whole>,
-        finalist_expand: Option<Whole>,
-        finalist_heuristic: Option<bool>,
-    ) -> PyResult<Self> {
-        // `time` is the documented name (`ISMCTS(time=0.1)`, `ismcts:time=0.1`);
-        // `time_limit` stays for code written against it.
-        let time_limit = match (time, time_limit) {
-            (Some(_), Some(_)) => {
-                return Err(kingdoms_core::Error::invalid(
-                    "ismcts: give time or time_limit (the same budget), not both",
-                ))
-                .py()
-            }
-            (t, l) => t.or(l),
-        };
-        let iterations = iterations
-            .map(|i| i.positive(IsmctsConfig::MAX_ITERATIONS, "iterations"))
-            .transpose()?;
-        let seed = seed.u64("seed")?;
-        let rollout_depth = depth(rollout_depth, "rollout_depth")?;
-        let expand_samples = depth(expand_samples, "expand_samples")?;
-        let prior_samples = depth(prior_samples, "prior_samples")?;
-        let settle_turns = depth(settle_turns, "settle_turns")?;
-        let halving = depth(halving, "halving")?;
-        let first_reply_expand = depth(first_reply_expand, "first_reply_expand")?;
-        let finalist_depth = depth(finalist_depth, "finalist_depth")?;
-        let finalist_expand = depth(finalist_expand, "finalist_expand")?;
-        let config = IsmctsConfig {
-            iterations: match (iterations, time_limit) {
-                (None, None) => IsmctsConfig::default().iterations,
-                (i, _) => i,
-            },
-            time_limit,
-            exploration,
-            rollout_depth,
-            expand_samples,
-            widening,
-            // A heuristic settle is a settle; unset, the game decides.
-            settle: if settle_heuristic { Some(true) } else { settle },
-            settle_heuristic,
-            settle_turns,
-            prior_samples,
-            prior_visits,
-            prior_settle,
-            pick,
-            routine,
-            halving,
-            first_reply_expand,
-            finalist_depth,
-            finalist_expand,
-            finalist_heuristic,
-            seed,
-        };
-        config.validate().py()?;
-        Ok(PyIsmcts {
-            config,
-            calls: AtomicU64::new(0),
-        })
-    }
-    #[getter]
-    fn iterations(&self) -> Option<u64> {
-        self.config.iterations
-    }
-    /// Seconds per move, or None (the same as `time_limit`).
-    #[getter]
-    fn time(&self) -> Option<f64> {
-        self.config.time_limit
-    }
-    #[getter]
-    fn time_limit(&self) -> Option<f64> {
-        self.config.time_limit
-    }
-    #[getter]
-    fn exploration(&self) -> Option<f64> {
-        self.config.exploration
-    }
-    #[getter]
-    fn rollout_depth(&self) -> Option<u32> {
-        self.config.rollout_depth
-    }
-    #[getter]
-    fn expand_samples(&self) -> Option<u32> {
-        self.config.expand_samples
-    }
-    #[getter]
-    fn widening(&self) -> Option<f64> {
-        self.config.widening
-    }
-    #[getter]
-    fn settle(&self) -> Option<bool> {
-        self.config.settle
-    }
-    /// Whether `settle` finishes turns with the game's rule-based move (not greedily).
-    #[getter]
-    fn settle_heuristic(&self) -> bool {
-        self.config.settle_heuristic
-    }
-    /// Whole turns a settle finishes (1: the leaf's own, reactions inside it included; 2:
-    /// and the reply turn; 0: while the mover is to move), or None (the game's own).
-    #[getter]
-    fn settle_turns(&self) -> Option<u32> {
-        self.config.settle_turns
-    }
-    /// Whether the root prior judges a move after its turn is settled, or None (the game's).
-    #[getter]
-    fn prior_settle(&self) -> Option<bool> {
-        self.config.prior_settle
-    }
-    /// Redraws of the root prior, or None (the game's own).
-    #[getter]
-    fn prior_samples(&self) -> Option<u32> {
-        self.config.prior_samples
-    }
-    /// The root prior's weight in visits, or None (the game's own).
-    #[getter]
-    fn prior_visits(&self) -> Option<f64> {
-        self.config.prior_visits
-    }
-    /// The move played: 0 the most visited root action, f > 0 the best mean among those
-    /// visited at least f times as often as the most visited; None: the game's own.
-    #[getter]
-    fn pick(&self) -> Option<f64> {
-        self.config.pick
-    }
-    /// Whether the game's routine decisions are played by rule below the root, or None
-    /// (the game's own).
-    #[getter]
-    fn routine(&self) -> Option<bool> {
-        self.config.routine
-    }
-    /// Root sequential halving over this many candidates (0: off), or None (the game's own).
-    #[getter]
-    fn halving(&self) -> Option<u32> {
-        self.config.halving
-    }
-    /// Candidates judged at the expansions of the reply to the root's move (0: as every
-    /// other node), or None (the game's own).
-    #[getter]
-    fn first_reply_expand(&self) -> Option<u32> {
-        self.config.first_reply_expand
-    }
-    /// Extra plies below the leaves of the halving's last round (0: none), or None (the
-    /// game's own).
-    #[getter]
-    fn finalist_depth(&self) -> Option<u32> {
-        self.config.finalist_depth
-    }
-    /// Moves judged at each of those plies, or None (the game's own).
-    #[getter]
-    fn finalist_expand(&self) -> Option<u32> {
-        self.config.finalist_expand
-    }
-    /// Whether the finalists' extra plies are played by the game's rule-based player, or
-    /// None (the game's own).
-    #[getter]
-    fn finalist_heuristic(&self) -> Option<bool> {
-        self.config.finalist_heuristic
-    }
-
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.config.seed
-    }
-    #[getter]
-    fn name(&self) -> String {
-        self.config.name()
-    }
-    /// Search and play the most visited root action.
-    fn act(&self, game: &Bound<'_, PyAny>) -> PyResult<PyAction> {
-        act_py(&self.spec(), &self.calls, game)
-    }
     /// Search (GIL released) and report every root action, most visited first.
     fn analyze(&self, game: &Bound<'_, PyAny>) -> PyResult<PySearch> {
         let py = game.py();
@@ -529,7 +311,7 @@ impl PyIsmcts {
         let inner: &dyn DynGame = &*g.inner;
         let salt = self.calls.fetch_add(1, Ordering::Relaxed);
         let config = IsmctsConfig {
-            seed: kingdoms_core::agents::agent_seed(self.config.seed, salt),
+            seed: kingdoms_core::search::agent_seed(self.config.seed, salt),
             ..self.config.clone()
         };
         let (iterations, nodes, seconds, rows) =
@@ -574,80 +356,6 @@ impl PyIsmcts {
                 .map(|a| Py::new(py, a))
                 .collect::<PyResult<_>>()?,
         })
-    }
-    fn __repr__(&self) -> String {
-        let c = &self.config;
-        let opt = |x: Option<String>| x.unwrap_or_else(|| "None".into());
-        format!(
-            "ISMCTS(iterations={}, seed={}, exploration={}, time={}, rollout_depth={}, \
-             expand_samples={}, widening={}, settle={}, prior_samples={}, prior_visits={}, settle_heuristic={}, \
-             settle_turns={}, prior_settle={}, pick={}, routine={}, halving={}, first_reply_expand={}, \
-             finalist_depth={}, finalist_expand={}, finalist_heuristic={})",
-            opt(c.iterations.map(|x| x.to_string())),
-            c.seed,
-            opt(c.exploration.map(|x| format!("{x:?}"))),
-            opt(c.time_limit.map(|x| format!("{x:?}"))),
-            opt(c.rollout_depth.map(|x| x.to_string())),
-            opt(c.expand_samples.map(|x| x.to_string())),
-            opt(c.widening.map(|x| format!("{x:?}"))),
-            opt(c.settle.map(|s| if s { "True" } else { "False" }.to_string())),
-            opt(c.prior_samples.map(|x| x.to_string())),
-            opt(c.prior_visits.map(|x| format!("{x:?}"))),
-            if c.settle_heuristic { "True" } else { "False" },
-            opt(c.settle_turns.map(|x| x.to_string())),
-            opt(c.prior_settle.map(|s| if s { "True" } else { "False" }.to_string())),
-            opt(c.pick.map(|x| format!("{x:?}"))),
-            opt(c.routine.map(|s| if s { "True" } else { "False" }.to_string())),
-            opt(c.halving.map(|x| x.to_string())),
-            opt(c.first_reply_expand.map(|x| x.to_string())),
-            opt(c.finalist_depth.map(|x| x.to_string())),
-            opt(c.finalist_expand.map(|x| x.to_string())),
-            opt(c.finalist_heuristic.map(|h| if h { "True" } else { "False" }.to_string())),
-        )
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        spec_of(other).is_some_and(|s| s == self.spec())
-    }
-    fn __hash__(&self) -> u64 {
-        mix64(self.config.seed ^ self.config.iterations.unwrap_or(0) << 20)
-    }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let c = &self.config;
-        // Two tuples joined: PyO3 converts tuples of at most 12 items.
-        let later = (
-            c.settle_turns,
-            c.prior_settle,
-            c.pick,
-            c.routine,
-            c.halving,
-            c.first_reply_expand,
-            c.finalist_depth,
-            c.finalist_expand,
-            c.finalist_heuristic,
-        )
-            .into_pyobject(py)?;
-        let first = (
-            c.iterations,
-            c.seed,
-            c.exploration,
-            c.time_limit,
-            c.rollout_depth,
-            c.expand_samples,
-            c.widening,
-            c.settle,
-            None::<f64>,
-            c.prior_samples,
-            c.prior_visits,
-            c.settle_heuristic,
-        )
-            .into_pyobject(py)?;
-        (py.get_type::<PyIsmcts>(), first.add(later)?).into_pyobject(py)
-    }
-}
-
-impl PyIsmcts {
-    fn spec(&self) -> AgentSpec {
-        AgentSpec::Ismcts(self.config.clone())
     }
 }
 
@@ -707,22 +415,8 @@ pub fn parse_agent(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     match AgentSpec::parse(text).py()? {
         AgentSpec::Random { seed } => Ok(Py::new(py, PyRandom::with_seed(seed))?.into_any()),
         AgentSpec::Heuristic { seed } => Ok(Py::new(py, PyHeuristic::with_seed(seed))?.into_any()),
-        AgentSpec::Greedy(config) => Ok(Py::new(
-            py,
-            PyGreedy {
-                config,
-                calls: AtomicU64::new(0),
-            },
-        )?
-        .into_any()),
-        AgentSpec::Ismcts(config) => Ok(Py::new(
-            py,
-            PyIsmcts {
-                config,
-                calls: AtomicU64::new(0),
-            },
-        )?
-        .into_any()),
+        AgentSpec::Greedy(config) => Ok(Py::new(py, PyGreedy::from_config(config))?.into_any()),
+        AgentSpec::Ismcts(config) => Ok(Py::new(py, PyIsmcts::from_config(config))?.into_any()),
     }
 }
 
@@ -1891,6 +1585,17 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHeuristic>()?;
     m.add_class::<PyGreedy>()?;
     m.add_class::<PyIsmcts>()?;
+    // The docstrings list the settings from their declaration.
+    let py = m.py();
+    py.get_type::<PyGreedy>().setattr(
+        "__doc__",
+        agent_options::options_doc::<GreedyConfig>(GREEDY_DOC),
+    )?;
+    py.get_type::<PyIsmcts>().setattr(
+        "__doc__",
+        agent_options::options_doc::<IsmctsConfig>(ISMCTS_DOC),
+    )?;
+    m.add_function(wrap_pyfunction!(agent_options::agent_options, m)?)?;
     m.add_class::<PyActionStats>()?;
     m.add_class::<PySearch>()?;
     m.add_class::<PyWdl>()?;

@@ -13,7 +13,7 @@ use pyo3::types::{PyBool, PyString};
 use crate::errors::{IntoPy, KingdomsError};
 
 /// Most games one `Batch` steps at once.
-pub const MAX_BATCH: u64 = kingdoms_core::agents::batch::MAX_GAMES as u64;
+pub const MAX_BATCH: u64 = kingdoms_core::batch::MAX_GAMES as u64;
 /// Most worker threads of one `simulate`, `tournament`, self-play run or `Batch`.
 pub const MAX_THREADS: u64 = kingdoms_core::simulate::MAX_THREADS as u64;
 /// Most bootstrap resamples of a tournament's Elo intervals.

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use kingdoms_core::agents::batch::{new_dyn, AnyViews, DynBatch, Mask, Views};
+use kingdoms_core::batch::{new_dyn, AnyViews, DynBatch, Mask, Views};
 use kingdoms_core::game::ObsValue;
 use kingdoms_core::Error;
 use numpy::{

@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod agent_options;
 mod agents;
 mod args;
 mod arte;

@@ -1,11 +1,11 @@
-//! `selfplay_games`: self-play training data (kingdoms-core `agents::selfplay`) as numpy
+//! `selfplay_games`: self-play training data (kingdoms-core `arena::selfplay`) as numpy
 //! arrays, one row per decision; `kingdoms.selfplay` writes them as shards.
 #![deny(clippy::indexing_slicing)]
 
 use std::sync::{Arc, Mutex};
 
-use kingdoms_core::agents::arena::Progress;
-use kingdoms_core::agents::selfplay::{selfplay_games as core_selfplay, Trajectory};
+use kingdoms_core::arena::selfplay::{selfplay_games as core_selfplay, Trajectory};
+use kingdoms_core::arena::Progress;
 use kingdoms_core::{with_game, Game};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;

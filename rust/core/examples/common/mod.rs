@@ -39,13 +39,13 @@ pub fn duel_rows<R>(
     args: &[String],
     usage: &str,
     one: impl Fn(
-        &kingdoms_core::agents::AgentSpec,
-        &kingdoms_core::agents::AgentSpec,
+        &kingdoms_core::search::AgentSpec,
+        &kingdoms_core::search::AgentSpec,
         u64,
         u64,
     ) -> kingdoms_core::Result<R>,
 ) -> kingdoms_core::Result<Vec<R>> {
-    use kingdoms_core::agents::AgentSpec;
+    use kingdoms_core::search::AgentSpec;
     let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
         return Err(kingdoms_core::Error::invalid(usage));
     };

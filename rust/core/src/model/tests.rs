@@ -362,3 +362,50 @@ fn values_alone_and_chosen_logits_equal_the_whole_pass() {
         g.apply(a).unwrap();
     }
 }
+
+#[test]
+fn ismcts_searches_with_a_model_and_refuses_another_games() {
+    use crate::search::{Agent, Ismcts, IsmctsConfig};
+    let model = battleline_model(5);
+    let config = IsmctsConfig {
+        iterations: Some(200),
+        seed: 3,
+        ..IsmctsConfig::default()
+    };
+    let mut g = BattleLine::new(4, &BlOptions::default()).unwrap();
+    let mut legal = Vec::new();
+    for _ in 0..6 {
+        let mut a = Ismcts::<BattleLine>::new(config.clone()).with_model(model.clone());
+        let mut b = Ismcts::<BattleLine>::new(config.clone()).with_model(model.clone());
+        let stats = a.search(&g).unwrap();
+        let again = b.search(&g).unwrap(); // seeded: the same search
+        assert_eq!(
+            (stats.iterations, &stats.children),
+            (again.iterations, &again.children)
+        );
+        let m = Ismcts::<BattleLine>::new(config.clone())
+            .with_model(model.clone())
+            .act(&g)
+            .unwrap();
+        g.legal_actions(&mut legal);
+        assert!(legal.contains(&m));
+        g.apply(m).unwrap();
+    }
+    let s = crate::strifull::Strifull::new(1, &Default::default()).unwrap();
+    let err = Ismcts::<crate::strifull::Strifull>::new(config.clone())
+        .with_model(model)
+        .search(&s)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("trained for the game battleline"),
+        "{err}"
+    );
+    // by path: a missing file is a data error naming it
+    let by_path = IsmctsConfig {
+        model: Some("/nonexistent/model.safetensors".into()),
+        ..config
+    };
+    let err = Ismcts::<BattleLine>::new(by_path).search(&g).unwrap_err();
+    assert!(matches!(err, Error::Data { .. }), "{err}");
+    assert!(err.to_string().contains("model.safetensors"), "{err}");
+}

@@ -18,8 +18,58 @@
 //! gives 20 wins). The RNG is seeded, so intervals are reproducible. Intervals are relative
 //! to the pool's average, like the ratings.
 
-use super::arena::Wdl;
 use crate::rng::GameRng;
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+    /// Win 1, draw 1/2, loss 0.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+    /// Share of the points available (NaN without games).
+    pub fn score(&self) -> f64 {
+        self.points() / self.games() as f64
+    }
+    /// The same games from the other side.
+    pub fn flipped(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+    pub(crate) fn add(&mut self, o: Wdl) {
+        self.wins += o.wins;
+        self.draws += o.draws;
+        self.losses += o.losses;
+    }
+}
+
+pub(crate) const WIN: Wdl = Wdl {
+    wins: 1,
+    draws: 0,
+    losses: 0,
+};
+pub(crate) const DRAW: Wdl = Wdl {
+    wins: 0,
+    draws: 1,
+    losses: 0,
+};
+pub(crate) const LOSS: Wdl = Wdl {
+    wins: 0,
+    draws: 0,
+    losses: 1,
+};
 
 /// One agent's rating and its 95% interval, in Elo points relative to the pool average.
 #[derive(Clone, Copy, Debug, PartialEq)]

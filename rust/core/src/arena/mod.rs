@@ -18,7 +18,7 @@
 //! **Determinism.** Deal `d` is set up from `simulate::game_seed(seed, d)`; the agent in
 //! seat `s` of game `i` is built from a salt derived from `(seed, i, s)`. Games run on a
 //! rayon pool in any order, and results are gathered in game-index order, so the tables
-//! are identical for every thread count ([`scheduler`](super::scheduler) runs them).
+//! are identical for every thread count ([`scheduler`] runs them).
 //!
 //! **Slices.** For the same reason any part of the schedule can be played on its own
 //! ([`tournament_games`]: fixtures `start..stop`, e.g. one task of a cluster) and the parts
@@ -39,79 +39,30 @@
 //! each game's team ranking in game-index order by the `skillratings` crate; a team's skill
 //! is the sum of its members', so partners are credited together.
 
-use super::playout::{cancelled, playout};
-use super::scheduler::{run_schedule, unwatched, AgentProvider, Watch};
-use super::{elo, Agent, AgentSpec};
+pub mod elo;
+pub mod scheduler;
+pub mod selfplay;
+#[cfg(test)]
+mod tests;
+
+pub use elo::Wdl;
+use elo::{DRAW, LOSS, WIN};
+pub use scheduler::{agent_salt, Fixture, Progress};
+use scheduler::{run_schedule, unwatched, AgentProvider, Watch};
+
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::knowledge::Knowledge;
-use crate::rng::derive;
+use crate::playout::{cancelled, playout};
+use crate::search::{Agent, AgentSpec};
 use crate::session::{Record, Session};
 use crate::simulate::game_seed;
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::MultiTeamOutcome;
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-/// Wins, draws and losses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-}
-
-impl Wdl {
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-    /// Win 1, draw 1/2, loss 0.
-    pub fn points(&self) -> f64 {
-        self.wins as f64 + 0.5 * self.draws as f64
-    }
-    /// Share of the points available (NaN without games).
-    pub fn score(&self) -> f64 {
-        self.points() / self.games() as f64
-    }
-    /// The same games from the other side.
-    pub fn flipped(&self) -> Wdl {
-        Wdl {
-            wins: self.losses,
-            draws: self.draws,
-            losses: self.wins,
-        }
-    }
-    pub(crate) fn add(&mut self, o: Wdl) {
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-    }
-}
-
-const WIN: Wdl = Wdl {
-    wins: 1,
-    draws: 0,
-    losses: 0,
-};
-const DRAW: Wdl = Wdl {
-    wins: 0,
-    draws: 1,
-    losses: 0,
-};
-const LOSS: Wdl = Wdl {
-    wins: 0,
-    draws: 0,
-    losses: 1,
-};
-
-/// Stops a running tournament between games, and counts finished games for progress bars.
-#[derive(Debug, Default)]
-pub struct Progress {
-    pub done: AtomicU64,
-    pub cancel: AtomicBool,
-}
 
 /// The same error with `context` added to its message (for errors raised by agents).
 pub fn with_context(e: Error, context: &str) -> Error {
@@ -164,7 +115,7 @@ pub(crate) fn play_with<G, T, F>(
 ) -> Result<u64>
 where
     G: Knowledge,
-    T: super::playout::Playing<G>,
+    T: crate::playout::Playing<G>,
     F: FnMut(&G, Player, &[G::Action], u64) -> Result<usize>,
 {
     let mut ply = 0u64;
@@ -228,13 +179,6 @@ fn illegal_choice<G: Knowledge>(
             G::NAME
         ),
     )
-}
-
-/// The salt of the agent in `seat` of game `index` of a tournament under `seed`: keyed by
-/// the secret `seed` through [`derive()`] (one-way), so nothing an agent sees of it leads back
-/// to the deals.
-pub fn agent_salt(seed: u64, index: u64, seat: usize) -> u64 {
-    derive(seed, &[0x7E57_A6E7_5A17, index, seat as u64])
 }
 
 /// One match between Rust agents from the start: game `seed`, `specs[p]` playing player `p`.
@@ -350,14 +294,6 @@ impl Default for TournamentConfig {
             position: None,
         }
     }
-}
-
-/// One scheduled game: `seats[s]` is the agent in seat `s`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fixture {
-    pub index: u64,
-    pub deal: u64,
-    pub seats: Vec<usize>,
 }
 
 fn combinations(items: &[usize], k: usize, out: &mut Vec<Vec<usize>>) {

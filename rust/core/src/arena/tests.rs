@@ -1,10 +1,11 @@
 //! The tournament scheduler, slices and merges, and tables from returns, on the test game.
 
-use super::arena::{self, GameOutcome, Pairing, Progress, TournamentConfig, TournamentResult};
 use super::scheduler::{unwatched, AgentProvider};
-use super::testgame::{Lanes, LanesOptions};
-use super::{Agent, AgentSpec};
+use super::{GameOutcome, Pairing, Progress, TournamentConfig, TournamentResult};
+use crate::arena;
 use crate::error::{Error, Result};
+use crate::search::testgame::{Lanes, LanesOptions};
+use crate::search::{Agent, AgentSpec};
 use crate::simulate::game_seed;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::ThreadId;

@@ -1,5 +1,5 @@
-//! Agents and arenas, written once against the [`Game`] trait: every game (and any added
-//! later) gets them by implementing it.
+//! The agents, written once against the [`Game`] and [`Knowledge`] traits: every game (and
+//! any added later) gets them by implementing them.
 //!
 //! - [`Agent`]: chooses a move for the player to move. Agents see the true game but reach
 //!   hidden information only through [`Game::resample_hidden`], so they never cheat.
@@ -8,27 +8,21 @@
 //!   [`Ismcts`] (single-observer information-set Monte Carlo tree search).
 //! - [`AgentSpec`]: a Rust agent as configuration (what Python holds and the CLI parses),
 //!   built into a fresh agent for each game with a seed the arena derives.
-//! - [`arena`]: matches and multi-core tournaments (run by [`scheduler`], games played by
-//!   [`playout`]); [`elo`]: ratings with confidence intervals; [`batch`]: many games stepped
-//!   together for reinforcement learning.
+//! - [`options`]: each agent's settings declared once, from which the command line, the
+//!   Python keywords and the docs are derived; [`profile`]: each game's own settings.
+//!
+//! Matches and tournaments are [`crate::arena`]; many games stepped together for
+//! reinforcement learning, [`crate::batch`].
 
-pub mod arena;
-#[cfg(test)]
-mod arena_tests;
-pub mod batch;
 pub mod cancel;
-pub mod elo;
 mod greedy;
 mod heuristic;
 mod ismcts;
 #[cfg(test)]
 mod nplayer_tests;
-/// The game loop the arena plays through (kept at `agents::playout` for its users).
-pub use crate::playout;
+pub mod options;
 pub mod profile;
 mod random;
-pub mod scheduler;
-pub mod selfplay;
 #[cfg(test)]
 pub(crate) mod testgame;
 #[cfg(test)]
@@ -38,6 +32,7 @@ pub(crate) use crate::knowledge::position_value;
 pub use greedy::{GreedyAgent, GreedyConfig};
 pub use heuristic::HeuristicAgent;
 pub use ismcts::{Ismcts, IsmctsConfig, RootStat, SearchStats};
+pub use options::{parse_options, AgentOptions, OptionInfo};
 pub use random::RandomAgent;
 
 use crate::error::{Error, Result};
@@ -285,195 +280,22 @@ impl AgentSpec {
         }
     }
 
-    /// Parse the command-line form: `random`, `heuristic`, `greedy`, `greedy:samples=4`,
-    /// `greedy:settle=heuristic`, `ismcts`
-    /// (1000 iterations), `ismcts:1000`, `ismcts:1000,c=0.5,depth=none,time=0.2`
-    /// (keys: `iterations`, `time` (seconds), `exploration`/`c`, `depth` (rollout depth;
-    /// `none`: to the end), `expand` (expansion samples), `widening` (`none`: off), `settle`
-    /// (`heuristic`, `turn`: to the end of the turn, `0`/`1`), `settle_turns` (whole turns), `prior`
-    /// (root prior redraws), `pv` (the prior's weight in visits), `prior_settle`
-    /// (`heuristic`/`none`: the prior judged as the settled Greedy), `pick` (best mean
-    /// among children with this share of the top visits), `routine` (`1`: the game's
-    /// routine decisions played by rule below the root), `seed`;
-    /// `samples`, `settle` (`heuristic`: finish the mover's turn with the game's rule-based
-    /// player before judging; `none`: judge right after the move) and `seed` for greedy;
-    /// `seed` for random and heuristic).
+    /// Parse the command-line form: `random`, `heuristic:seed=3`, `greedy`, `greedy:4`
+    /// (samples), `greedy:settle=heuristic`, `ismcts` (1000 iterations), `ismcts:1000`,
+    /// `ismcts:1000,c=0.5,depth=none,time=0.2`: the agent's settings ([`IsmctsConfig`],
+    /// [`GreedyConfig`]) by name or alias, `none` for an unset one. An error names the
+    /// setting at fault, or the agent kinds.
     pub fn parse(text: &str) -> Result<AgentSpec> {
         let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
-        let mut pairs: Vec<(&str, &str)> = Vec::new();
-        for (i, part) in rest.split(',').filter(|p| !p.trim().is_empty()).enumerate() {
-            match part.split_once('=') {
-                Some((k, v)) => pairs.push((k.trim(), v.trim())),
-                None if i == 0 => pairs.push(("", part.trim())),
-                None => {
-                    return Err(spec_error(
-                        text,
-                        &format!("expected key=value, got {part:?}"),
-                    ))
-                }
-            }
-        }
-        // The field's name before its value, none for the positional count (`ismcts:N`).
-        let field = |k: &str| {
-            if k.is_empty() {
-                String::new()
-            } else {
-                format!("{k}: ")
-            }
-        };
-        let num = |k: &str, v: &str| -> Result<f64> {
-            v.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| spec_error(text, &format!("{}{v:?} is not a number", field(k))))
-        };
-        let int = |k: &str, v: &str| -> Result<u64> {
-            v.parse::<u64>().map_err(|_| {
-                spec_error(
-                    text,
-                    &format!("{}{v:?} is not a whole number >= 0", field(k)),
-                )
-            })
-        };
-        let kind = kind.trim().to_ascii_lowercase();
-        match kind.as_str() {
-            "random" | "heuristic" => {
-                let mut seed = 0;
-                for (k, v) in pairs {
-                    match k {
-                        "seed" => seed = int(k, v)?,
-                        _ => {
-                            return Err(spec_error(
-                                text,
-                                &format!("{kind} takes only seed, not {k:?}"),
-                            ))
-                        }
-                    }
-                }
-                Ok(if kind == "random" {
-                    AgentSpec::Random { seed }
-                } else {
-                    AgentSpec::Heuristic { seed }
-                })
-            }
-            "greedy" => {
-                let mut c = GreedyConfig::default();
-                for (k, v) in pairs {
-                    match k {
-                        "seed" => c.seed = int(k, v)?,
-                        "" | "samples" => {
-                            c.samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "settle" => {
-                            c.settle = Some(match v {
-                                "heuristic" | "1" => true,
-                                "none" | "0" => false,
-                                _ => {
-                                    return Err(spec_error(
-                                        text,
-                                        &format!("settle: {v:?} is not heuristic or none"),
-                                    ))
-                                }
-                            })
-                        }
-                        _ => {
-                            return Err(spec_error(
-                                text,
-                                &format!("greedy takes samples, settle and seed, not {k:?}"),
-                            ))
-                        }
-                    }
-                }
-                c.validate().map_err(|e| spec_error(text, &e.to_string()))?;
-                Ok(AgentSpec::Greedy(c))
-            }
-            "ismcts" | "mcts" => {
-                let mut c = IsmctsConfig::default();
-                let (mut iterations_given, mut time_given) = (false, false);
-                for (k, v) in pairs {
-                    match k {
-                        "" | "iterations" => {
-                            c.iterations = Some(int(k, v)?);
-                            iterations_given = true;
-                        }
-                        "time" | "time_limit" => {
-                            c.time_limit = Some(num(k, v)?);
-                            time_given = true;
-                        }
-                        "exploration" | "c" => c.exploration = Some(num(k, v)?),
-                        "depth" | "rollout_depth" => {
-                            c.rollout_depth = match v {
-                                "none" | "end" => None,
-                                _ => Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
-                            }
-                        }
-                        "seed" => c.seed = int(k, v)?,
-                        "settle" => {
-                            // `settle=heuristic`: finish the mover's moves with the game's
-                            // rule-based move; `settle=turn`: the same to the end of the turn.
-                            c.settle_heuristic = v == "heuristic" || v == "turn";
-                            c.settle = Some(c.settle_heuristic || int(k, v)? != 0);
-                            if v == "turn" {
-                                c.settle_turns = Some(1);
-                            }
-                        }
-                        "settle_turns" => {
-                            c.settle_turns = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "prior_settle" => {
-                            c.prior_settle = Some(match v {
-                                "heuristic" | "1" => true,
-                                "none" | "0" => false,
-                                _ => {
-                                    return Err(spec_error(
-                                        text,
-                                        &format!("prior_settle: {v:?} is not heuristic or none"),
-                                    ))
-                                }
-                            })
-                        }
-                        "prior" | "prior_samples" => {
-                            c.prior_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "pv" | "prior_visits" => c.prior_visits = Some(num(k, v)?),
-                        "pick" => c.pick = Some(num(k, v)?),
-                        "routine" => c.routine = Some(int(k, v)? != 0),
-                        "halving" => c.halving = Some(int(k, v)?.try_into().unwrap_or(u32::MAX)),
-                        "first_reply" | "first_reply_expand" => {
-                            c.first_reply_expand =
-                                Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "finalist_depth" => {
-                            c.finalist_depth = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "finalist_heuristic" => {
-                            c.finalist_heuristic = Some(int(k, v)? != 0)
-                        }
-                        "finalist_expand" => {
-                            c.finalist_expand = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "expand" | "expand_samples" => {
-                            c.expand_samples = Some(int(k, v)?.try_into().unwrap_or(u32::MAX))
-                        }
-                        "widening" | "pw" => {
-                            c.widening = match v {
-                                "none" | "off" => None,
-                                _ => Some(num(k, v)?),
-                            }
-                        }
-                        _ => return Err(spec_error(
-                            text,
-                            &format!("ismcts takes iterations, time, c, depth, expand, widening, settle, settle_turns, prior, pv, prior_settle, pick, routine, halving, first_reply, finalist_depth, finalist_expand, finalist_heuristic and seed, not {k:?}"),
-                        )),
-                    }
-                }
-                // `ismcts:time=1` means a time budget alone; add iterations to cap both.
-                if time_given && !iterations_given {
-                    c.iterations = None;
-                }
-                c.validate().map_err(|e| spec_error(text, &e.to_string()))?;
-                Ok(AgentSpec::Ismcts(c))
-            }
+        match kind.trim().to_ascii_lowercase().as_str() {
+            "random" => Ok(AgentSpec::Random {
+                seed: parse_options::<SeedConfig>(text, rest)?.seed,
+            }),
+            "heuristic" => Ok(AgentSpec::Heuristic {
+                seed: parse_options::<SeedConfig>(text, rest)?.seed,
+            }),
+            "greedy" => Ok(AgentSpec::Greedy(parse_options(text, rest)?)),
+            "ismcts" | "mcts" => Ok(AgentSpec::Ismcts(parse_options(text, rest)?)),
             other => Err(spec_error(
                 text,
                 &format!(
@@ -484,6 +306,23 @@ impl AgentSpec {
     }
 }
 
+crate::agent_options! {
+    /// The settings of an agent whose only setting is its seed (`random`, `heuristic`).
+    pub struct SeedConfig {
+        /// The seed of the agent's random choices (an arena mixes in a per-game salt).
+        pub seed: u64 = 0,
+    }
+}
+
+impl AgentOptions for SeedConfig {
+    const KIND: &'static str = "random and heuristic";
+    const POSITIONAL: Option<&'static str> = None;
+    const FIELDS: &'static [OptionInfo] = Self::FIELD_LIST;
+    fn validate(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
 fn spec_error(text: &str, why: &str) -> Error {
     Error::invalid(format!("bad agent {text:?}: {why}"))
 }
@@ -491,6 +330,13 @@ fn spec_error(text: &str, why: &str) -> Error {
 #[cfg(test)]
 mod spec_tests {
     use super::*;
+
+    fn ismcts(text: &str) -> IsmctsConfig {
+        match AgentSpec::parse(text) {
+            Ok(AgentSpec::Ismcts(c)) => c,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
 
     #[test]
     fn specs_parse_and_name() {
@@ -504,10 +350,7 @@ mod spec_tests {
             AgentSpec::Heuristic { seed: 4 }
         );
         assert_eq!(AgentSpec::parse("heuristic").unwrap().name(), "heuristic");
-        let text = "ismcts:250,c=0.5,depth=8,expand=3,widening=none,seed=3";
-        let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
-            panic!("not ismcts")
-        };
+        let c = ismcts("ismcts:250,c=0.5,depth=8,expand=3,widening=none,seed=3");
         assert_eq!(c.iterations, Some(250));
         assert_eq!(c.exploration, Some(0.5));
         assert_eq!(c.rollout_depth, Some(8));
@@ -515,62 +358,104 @@ mod spec_tests {
         assert_eq!(c.widening, None);
         assert_eq!(c.seed, 3);
         // The name round-trips (without the seed, which tables do not show).
-        assert_eq!(c.name(), "ismcts:250,c=0.5,depth=8,expand=3,widening=none");
+        assert_eq!(c.name(), "ismcts:250,c=0.5,depth=8,expand=3,pw=none");
+        assert_eq!(ismcts(&c.name()), IsmctsConfig { seed: 0, ..c });
+        // Names and aliases alike.
         assert_eq!(
-            AgentSpec::parse(&c.name()).unwrap(),
-            AgentSpec::Ismcts(IsmctsConfig { seed: 0, ..c })
+            ismcts("ismcts:iterations=250,exploration=0.5,rollout_depth=8"),
+            ismcts("ismcts:250,c=0.5,depth=8")
         );
         // `settle=turn`: the heuristic settle, to the end of the leaf's turn.
-        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:settle=turn").unwrap() else {
-            panic!("not ismcts")
-        };
+        let c = ismcts("ismcts:settle=turn");
         assert_eq!(
             (c.settle, c.settle_heuristic, c.settle_turns),
             (Some(true), true, Some(1))
         );
-        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:depth=none").unwrap() else {
-            panic!("not ismcts")
-        };
+        let c = ismcts("ismcts:depth=none");
         assert_eq!((c.iterations, c.rollout_depth), (Some(1000), None));
-        let AgentSpec::Ismcts(c) = AgentSpec::parse("ismcts:time=0.5").unwrap() else {
-            panic!("not ismcts")
-        };
+        let c = ismcts("ismcts:time=0.5");
         assert_eq!((c.iterations, c.time_limit), (None, Some(0.5)));
+        assert_eq!(ismcts("ismcts:time_limit=0.5"), c);
         assert_eq!(AgentSpec::parse("ismcts").unwrap().name(), "ismcts:1000");
         for text in [
-            "ismcts:500,settle=heuristic,prior=4,pv=10",
-            "ismcts:500,settle=1,prior=0",
-            "ismcts:500,settle=heuristic,settle_turns=2,prior=4,pv=10,prior_settle=1",
-            "ismcts:500,pick=0.5",
-            "ismcts:500,expand=4,pick=0.5,routine=1",
+            "ismcts:500,settle=1",
+            "ismcts:500,settle=1,settle_heuristic=1,settle_turns=2",
+            "ismcts:500,expand=4,routine=1",
             "ismcts:500,routine=0",
+            "ismcts:300,halving=8,first_reply=16,finalist_depth=2,finalist_heuristic=1",
         ] {
-            let AgentSpec::Ismcts(c) = AgentSpec::parse(text).unwrap() else {
-                panic!("not ismcts")
-            };
+            let c = ismcts(text);
             assert_eq!(c.name(), text);
-            assert_eq!(AgentSpec::parse(&c.name()).unwrap(), AgentSpec::Ismcts(c));
+            assert_eq!(ismcts(&c.name()), c);
         }
-        for bad in [
-            "alphazero",
-            "ismcts:x",
-            "ismcts:1000,foo=1",
-            "greedy:samples=0",
-            "ismcts:c=-1",
-            "ismcts:pv=-1",
-            "ismcts:prior=x",
-            "ismcts:settle=greedy",
-            "ismcts:prior_settle=x",
-            "ismcts:settle_turns=-1",
-            "ismcts:pick=-0.5",
-            "ismcts:pick=x",
-            "ismcts:cv=1",
-            "ismcts:worlds=32",
-            "random:7",
-            "heuristic:samples=2",
+        assert_eq!(
+            AgentSpec::parse("greedy:4,settle=heuristic").unwrap(),
+            AgentSpec::Greedy(GreedyConfig {
+                samples: Some(4),
+                settle: Some(true),
+                seed: 0
+            })
+        );
+        let g = AgentSpec::parse("greedy:samples=4,settle=none,seed=2").unwrap();
+        assert_eq!(g.name(), "greedy:4,settle=0");
+        assert_eq!(AgentSpec::parse(&g.name()).unwrap().name(), g.name());
+    }
+
+    #[test]
+    fn bad_specs_name_the_setting() {
+        for (bad, says) in [
+            ("alphazero", "unknown agent"),
+            ("ismcts:x", "iterations: \"x\" is not a whole number"),
+            ("ismcts:abc", "iterations: \"abc\""),
+            (
+                "ismcts:1000,foo=1",
+                "ismcts takes iterations, time_limit (time)",
+            ),
+            ("greedy:samples=0", "samples"),
+            ("ismcts:c=-1", "exploration"),
+            ("ismcts:c=x", "c: \"x\" is not a number"),
+            ("ismcts:c=nan", "is not a number"),
+            ("ismcts:settle=greedy", "settle: \"greedy\" is not 1 or 0"),
+            ("ismcts:settle_turns=-1", "settle_turns"),
+            (
+                "ismcts:halving=99999999999",
+                "halving: 99999999999 is larger",
+            ),
+            ("ismcts:cv=1", "not \"cv\""),
+            ("ismcts:1000,2000", "expected key=value"),
+            ("random:7", "expected key=value"),
+            ("heuristic:samples=2", "takes seed"),
         ] {
             let e = AgentSpec::parse(bad).unwrap_err().to_string();
-            assert!(e.contains(bad), "{e}");
+            assert!(e.contains(&format!("{bad:?}")), "{e}");
+            assert!(e.contains(says), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn retired_settings_are_refused_as_retired() {
+        for (bad, name) in [
+            ("ismcts:500,pick=0.5", "pick"),
+            ("ismcts:500,prior=4,pv=10", "prior"),
+            ("ismcts:prior_samples=3", "prior_samples"),
+            ("ismcts:prior_settle=1", "prior_settle"),
+        ] {
+            let e = AgentSpec::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("{name} was retired")), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_field_list_is_the_struct() {
+        let mut names: Vec<&str> = IsmctsConfig::FIELD_LIST.iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        let json = options::options_json(&IsmctsConfig::default());
+        assert_eq!(names, json.keys().map(String::as_str).collect::<Vec<_>>());
+        let c = IsmctsConfig::FIELD_LIST
+            .iter()
+            .find(|f| f.name == "exploration")
+            .unwrap();
+        assert_eq!((c.short(), c.rust_type), ("c", "Option<f64>"));
+        assert!(c.doc.contains("exploration constant"), "{}", c.doc);
     }
 }

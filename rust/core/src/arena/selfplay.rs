@@ -8,8 +8,8 @@
 //! often. Agents are seeded from `(seed, i, seat)` as in tournaments, so game `i` is the same
 //! whichever range, machine or thread count plays it: a run can be cut into shards anywhere.
 
-use super::arena::{check_choice, play_with, unique_names, Fixture, Progress};
-use super::scheduler::{run_schedule, AgentProvider, Watch};
+use super::scheduler::{run_schedule, AgentProvider, Fixture, Progress, Watch};
+use super::{check_choice, play_with, unique_names};
 use crate::error::{Error, Result};
 use crate::knowledge::Knowledge;
 use crate::simulate::game_seed;
@@ -133,10 +133,7 @@ where
                         .ok_or_else(|| Error::invalid(format!("no agent for player {p}")))?
                         .act_and_visits(g, &mut visits)
                         .map_err(|e| {
-                            super::arena::with_context(
-                                e,
-                                &format!("{} {context}, ply {ply}", G::NAME),
-                            )
+                            super::with_context(e, &format!("{} {context}, ply {ply}", G::NAME))
                         })?;
                     let i = check_choice(g, legal, a, name, p, &context, ply)?;
                     g.observation(p, &mut obs);

@@ -6,16 +6,40 @@
 //! ([`agent_salt`]) and results come back in fixture order, so what a fixture gives never
 //! depends on the thread it ran on, the thread count, or which other fixtures ran with it.
 //! That is what lets a tournament be cut into slices (`arena::tournament_games`) and merged.
+//! The schedule's own pieces ([`Fixture`], [`Progress`], [`agent_salt`]) live here, so the
+//! arena uses the scheduler and not the other way round.
 
-use super::arena::{agent_salt, Fixture, Progress};
-use super::playout::cancelled;
-use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::knowledge::Knowledge;
+use crate::playout::cancelled;
+use crate::rng::derive;
+use crate::search::{Agent, AgentSpec};
 use crate::simulate::pool;
 use rayon::prelude::*;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// One scheduled game: `seats[s]` is the agent in seat `s`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    pub index: u64,
+    pub deal: u64,
+    pub seats: Vec<usize>,
+}
+
+/// Stops a running tournament between games, and counts finished games for progress bars.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: AtomicU64,
+    pub cancel: AtomicBool,
+}
+
+/// The salt of the agent in `seat` of game `index` of a tournament under `seed`: keyed by
+/// the secret `seed` through [`derive()`] (one-way), so nothing an agent sees of it leads back
+/// to the deals.
+pub fn agent_salt(seed: u64, index: u64, seat: usize) -> u64 {
+    derive(seed, &[0x7E57_A6E7_5A17, index, seat as u64])
+}
 
 /// Where a tournament's agents come from.
 pub trait AgentProvider<G: Knowledge>: Sync {

@@ -2,13 +2,13 @@
 //! and four players and two teams of two (issue 13). Written against the `Game` trait only,
 //! so every game with more seats or teams gets what is tested here.
 
-use super::arena::{
+use super::testgame::{Lanes, LanesOptions, Play};
+use super::{Agent, AgentSpec, Ismcts, IsmctsConfig};
+use crate::arena::scheduler::{unwatched, AgentProvider};
+use crate::arena::{
     self, fixtures_with_teams, Fixture, Pairing, Partners, Progress, TournamentConfig,
     TournamentResult,
 };
-use super::scheduler::{unwatched, AgentProvider};
-use super::testgame::{Lanes, LanesOptions, Play};
-use super::{Agent, AgentSpec, Ismcts, IsmctsConfig};
 use crate::error::Result;
 use crate::game::Game;
 use crate::rng::GameRng;
@@ -391,8 +391,8 @@ fn every_agent_plays_three_and_four_seats_to_the_end() {
 
 /// Step a batch `steps` times with the `k`-th legal id of each game (k varies), returning
 /// per step the players to move, the rewards and the dones.
-fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec<f32>, Vec<bool>)> {
-    use super::batch::{Mask, Views};
+fn drive(b: &mut crate::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec<f32>, Vec<bool>)> {
+    use crate::batch::{Mask, Views};
     let n = b.len();
     let (ol, na, np) = (
         b.obs_shape().iter().product::<usize>(),
@@ -437,7 +437,7 @@ fn drive(b: &mut super::batch::Batch<Lanes>, steps: usize) -> Vec<(Vec<i64>, Vec
 
 #[test]
 fn batches_of_four_seats_give_every_player_its_reward_and_an_opponent_plays_the_rest() {
-    use super::batch::Batch;
+    use crate::batch::Batch;
     // Self-play, two teams: the row of a finished game holds every player's return, and
     // partners share theirs.
     let mut b =

@@ -8,22 +8,41 @@ use crate::game::Player;
 use crate::knowledge::Knowledge;
 use crate::rng::GameRng;
 
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GreedyConfig {
-    /// Determinizations each move is scored on (averaged). The agent never looks at the
-    /// true hidden state: it scores moves in states redrawn by `resample_hidden`, all moves
-    /// on the same draws (common random numbers). One is enough when the move itself reveals
-    /// nothing and `evaluate` uses only the mover's information. `None`: the game's own
-    /// number ([`profile`](super::profile); several where moves meet dice).
-    pub samples: Option<u32>,
-    /// Settle: judge a move after the rest of the mover's turn is played by the game's
-    /// rule-based player ([`Knowledge::heuristic_action`]), then `evaluate` — a one-step
-    /// improvement over that player (the rollout algorithm), for games where a turn is
-    /// many decisions and one ply sees only a piece of a plan. A game without a heuristic
-    /// player is judged right after the move. `None`: the game's own choice
+crate::agent_options! {
+    /// Greedy's settings. `None` in a setting means the game's own
     /// ([`profile`](super::profile)).
-    pub settle: Option<bool>,
-    pub seed: u64,
+    pub struct GreedyConfig {
+        /// Redraws of what the mover cannot see (future dice included) each move is scored
+        /// on, every move on the same redraws, averaged. None: the game's own number
+        /// (several where moves meet dice).
+        pub samples: Option<u32> = None,
+        /// Judge a move after the rest of the mover's turn is played by the game's
+        /// rule-based player (`Knowledge::heuristic_action`), for games whose turn is many
+        /// decisions; False: right after the move; None: the game's own choice.
+        pub settle: Option<bool> = None,
+        /// The seed of the agent's tie-breaking (an arena mixes in a per-game salt).
+        pub seed: u64 = 0,
+    }
+}
+
+impl super::options::AgentOptions for GreedyConfig {
+    const KIND: &'static str = "greedy";
+    const POSITIONAL: Option<&'static str> = Some("samples");
+    const FIELDS: &'static [super::options::OptionInfo] = Self::FIELD_LIST;
+
+    fn validate(&self) -> Result<()> {
+        GreedyConfig::validate(self)
+    }
+
+    /// `settle=heuristic`: the settle (its only kind); `settle=none`: no settle, as
+    /// `settle=0` (not the game's choice).
+    fn shorthand(key: &str, value: &str) -> Option<Vec<(&'static str, &'static str)>> {
+        match (key, value) {
+            ("settle", "heuristic") => Some(vec![("settle", "1")]),
+            ("settle", "none") => Some(vec![("settle", "0")]),
+            _ => None,
+        }
+    }
 }
 
 impl GreedyConfig {
@@ -31,22 +50,9 @@ impl GreedyConfig {
     /// every legal action.
     pub const MAX_SAMPLES: u32 = 1 << 16;
 
-    /// The short name used in tables: `greedy`, `greedy:samples=4,settle=heuristic`.
+    /// The short name used in tables: `greedy`, `greedy:4,settle=1`.
     pub fn name(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(n) = self.samples {
-            parts.push(format!("samples={n}"));
-        }
-        match self.settle {
-            Some(true) => parts.push("settle=heuristic".into()),
-            Some(false) => parts.push("settle=none".into()),
-            None => {}
-        }
-        if parts.is_empty() {
-            "greedy".into()
-        } else {
-            format!("greedy:{}", parts.join(","))
-        }
+        super::options::options_name(self)
     }
 
     pub fn validate(&self) -> Result<()> {
@@ -69,8 +75,8 @@ pub(super) const MAX_SETTLE: u32 = 512;
 /// summed over `samples` redraws of what `me` cannot see, every move on the same redraws
 /// (common random numbers). With `settle` each move's position is judged after the rest of
 /// the turn it is made in is played by the game's rule-based player ([`settle`]), every move
-/// with the same tie-breaking draws in a redraw. Greedy picks by these sums; ISMCTS's root
-/// prior starts from them.
+/// with the same tie-breaking draws in a redraw. Greedy picks by these sums; ISMCTS's
+/// halving picks its candidates by them.
 pub(super) fn score_settled<G: Knowledge>(
     game: &G,
     me: Player,

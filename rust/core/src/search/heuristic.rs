@@ -56,10 +56,10 @@ impl<G: Knowledge> Agent<G> for HeuristicAgent<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::testgame::{Lanes, LanesOptions};
-    use crate::agents::AgentSpec;
     use crate::battleline::BattleLine;
     use crate::game::Game;
+    use crate::search::testgame::{Lanes, LanesOptions};
+    use crate::search::AgentSpec;
 
     #[test]
     fn a_game_without_a_heuristic_player_is_refused_by_name() {

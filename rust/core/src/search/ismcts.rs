@@ -41,136 +41,119 @@ use crate::rng::GameRng;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct IsmctsConfig {
-    /// Iterations (determinized playouts) per move; `None`: bounded by `time_limit` only.
-    pub iterations: Option<u64>,
-    /// Seconds per move; `None`: bounded by `iterations` only. With both, whichever ends
-    /// first. A time budget makes play depend on the machine's speed.
-    pub time_limit: Option<f64>,
-    /// The UCB exploration constant `c` (rewards are in [0, 1]); `None`: the game's own
-    /// ([`profile`](super::profile)).
-    pub exploration: Option<f64>,
-    /// `None`: roll out to the end of the game. `Some(d)`: `d` random plies, then the
-    /// position's `Game::evaluate` (0: evaluate the new leaf at once).
-    pub rollout_depth: Option<u32>,
-    /// Expansion: `0`/`1` adds a uniformly chosen untried action; `m > 1` adds the best of
-    /// `m` untried actions drawn at random, judged by the mover's `Game::evaluate`. `None`:
-    /// the game's own ([`profile`](super::profile): `ismcts_expand_samples`).
-    pub expand_samples: Option<u32>,
-    /// Progressive widening: `Some(k)` keeps at most `ceil(k * sqrt(visits + 1))` children
-    /// of a node in play (the rest wait untried); `None` tries every action before any is
-    /// revisited.
-    pub widening: Option<f64>,
-    /// `Some(true)`: before a leaf is evaluated, the player who just moved finishes their
-    /// turn with greedy choices, so leaves are scored between turns rather than mid-turn;
-    /// `Some(false)`: leaves are scored as they are; `None`: the game's own
-    /// ([`profile`](super::profile): `ismcts_settle` settles with the heuristic move).
-    pub settle: Option<bool>,
-    /// With `settle: Some(true)`: the turn is finished with the game's rule-based move
-    /// ([`Knowledge::heuristic_action`], no evaluation of every legal action) instead of greedy
-    /// choices; a game without a heuristic player settles greedily.
-    pub settle_heuristic: bool,
-    /// With `settle: Some(true)`: how many whole turns are finished ([`Game::turn_owner`](crate::game::Game::turn_owner):
-    /// reactions of other players inside a turn included): `1` the leaf's own turn, as
-    /// Greedy's settle does, `2` that and the next player's reply turn, ...; `0`: only while
-    /// the player who just moved is to move (a reaction ends it). `None`: the game's own
-    /// ([`profile`](super::profile): `ismcts_settle_turns`).
-    pub settle_turns: Option<u32>,
-    /// Root prior: every root action is first scored one ply deep by the searcher's
-    /// `Game::evaluate` on this many redraws (as Greedy scores moves), averaged; the root
-    /// then expands its actions best prior first and starts each one's mean at its prior.
-    /// `None`: the game's own ([`profile`](super::profile)); `Some(0)`: no prior.
-    pub prior_samples: Option<u32>,
-    /// What the root prior weighs, in visits: a root action's mean in the selection is
-    /// `(rewards + prior_visits * prior) / (visits + prior_visits)`, so the prior leads
-    /// while the action is little visited and fades as results come in. `None`: the game's.
-    pub prior_visits: Option<f64>,
-    /// `Some(true)`: the root prior judges each action as the settled Greedy does, after the
-    /// rest of its turn is played by the game's rule-based player; `None`: the game's own
-    /// ([`profile`](super::profile): `prior_settle`).
-    pub prior_settle: Option<bool>,
-    /// The move played: `0` the most visited root child; `f > 0` the best mean among the
-    /// children visited at least `f` times as often as the most visited. `None`: the game's
-    /// own ([`profile`](super::profile): `ismcts_pick`).
-    pub pick: Option<f64>,
-    /// `true`: below the root, the decisions the game calls routine
-    /// ([`Knowledge::routine_action`]: Battle Line's claims and draws) are played by its rule
-    /// instead of branching on them, leaves included, so the tree's depth goes to the
-    /// choices that matter and its iterations reach the opponent's reply sooner. `None`:
-    /// the game's own ([`profile`](super::profile): `ismcts_routine`).
-    pub routine: Option<bool>,
-    /// Root sequential halving (Karnin, Koren and Somekh, ICML 2013; at a search tree's root
-    /// as in Cazenave's SHOT and Danihelka et al.'s Gumbel MuZero): `Some(m)`, `m >= 2`: the
-    /// `m` root actions Greedy judges best (all of them if there are no more) share the
-    /// iterations in rounds; each round gives every candidate left the same number of
-    /// iterations, on the same redraws of the hidden state (common random numbers, as Greedy
-    /// compares its moves), below which the tree is searched as usual; then the better half
-    /// by mean result goes on, until one is left, and it is played. The last round splits
-    /// what is left equally, so an odd iteration may go unrun (the last two stay on equal
-    /// terms). Needs an iteration budget (a search by time alone keeps the UCB root). With
-    /// a root prior (`prior_samples` > 0 and `prior_visits` > 0, opt-in) a candidate's mean
-    /// in the halving starts at its prior, as in the UCB root. `Some(0)`: off; `None`: the
-    /// game's own ([`profile`](super::profile): `ismcts_halving`).
-    pub halving: Option<u32>,
-    /// Candidates judged at an expansion of the first node on an iteration's path where a
-    /// player other than the searcher moves: the reply to the root's move. The opponent's
-    /// replies come from a hand every iteration redraws, so that node expands almost every
-    /// time it is reached and its children are, in effect, the best of a few random replies;
-    /// judging more there makes the tree's reply nearer the one a one-ply player would find.
-    /// `Some(m)`, `m >= 1`: the best of `m` untried actions drawn at random (all of them if
-    /// there are no more); `Some(0)`: as every other node (`expand_samples`); `None`: the
-    /// game's own ([`profile`](super::profile): `ismcts_first_reply_expand`).
-    pub first_reply_expand: Option<u32>,
-    /// Deeper leaves where the halving decides: in its last round, which compares the two
-    /// finalists, and only when it has two rounds or more (a choice between two moves spends
-    /// its whole budget in one round), each leaf is scored after `Some(p)` more plies, each
-    /// the mover's best of `finalist_expand` legal moves drawn at random, judged by
-    /// `Game::evaluate` (with `routine`, routine decisions by rule in between). The earlier
-    /// rounds, which only cut the field, keep the cheaper leaves. `Some(0)`: off; `None`:
-    /// the game's own ([`profile`](super::profile): `ismcts_finalist_depth`). Needs `halving`.
-    pub finalist_depth: Option<u32>,
-    /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
-    /// `None`: the game's own ([`profile`](super::profile): `ismcts_finalist_expand`).
-    pub finalist_expand: Option<u32>,
-    /// With `finalist_depth`: `Some(true)` plays each of its plies by the game's rule-based
-    /// player ([`Knowledge::heuristic_action`]) instead of the best of `finalist_expand` moves by
-    /// `evaluate` (where the game has no rule-based move there, the plain ply is played), so
-    /// the finalists are told apart by a judgement that is not `evaluate`'s alone. `None`:
-    /// the game's own ([`profile`](super::profile): `ismcts_finalist_heuristic`).
-    pub finalist_heuristic: Option<bool>,
-    pub seed: u64,
+crate::agent_options! {
+    /// ISMCTS's settings. `None` in a setting the game has a profile for
+    /// ([`profile`](super::profile)) means the game's own.
+    pub struct IsmctsConfig {
+        /// Iterations (determinized playouts) per move; None: bounded by `time_limit` only
+        /// (1000 when neither budget is given; a time budget alone sets no iteration cap).
+        pub iterations: Option<u64> = Some(1000),
+        /// Seconds per move; None: bounded by `iterations` only. With both, whichever ends
+        /// first. A time budget makes play depend on the machine's speed.
+        pub time_limit ("time"): Option<f64> = None,
+        /// The UCB exploration constant `c` (rewards are in [0, 1]); None: the game's own.
+        pub exploration ("c"): Option<f64> = None,
+        /// Random plies after the leaf before the position's `evaluate` scores it (0:
+        /// evaluate the new leaf at once); None: random play to the end of the game.
+        pub rollout_depth ("depth"): Option<u32> = Some(0),
+        /// Expansion adds the best of this many untried actions drawn at random, judged by
+        /// the mover's `evaluate` (0/1: a random one); None: the game's own.
+        pub expand_samples ("expand"): Option<u32> = None,
+        /// Progressive widening k: at most ceil(k * sqrt(visits + 1)) children of a node in
+        /// play, the rest wait untried; None: every action is tried before any is revisited.
+        pub widening ("pw"): Option<f64> = Some(1.0),
+        /// Before a leaf is scored, the player who just moved finishes their turn (greedily,
+        /// or with `settle_heuristic` by the game's rule-based move); False: leaves are
+        /// scored as they are; None: the game's own (a heuristic settle where it settles).
+        pub settle: Option<bool> = None,
+        /// A settle plays the game's rule-based move (`Knowledge::heuristic_action`) instead
+        /// of greedy choices (a game without one settles greedily); True implies `settle`.
+        pub settle_heuristic: bool = false,
+        /// Whole turns a settle finishes (`Game::turn_owner`, reactions of other players
+        /// inside a turn included): 1 the leaf's own, 2 that and the reply turn; 0: only
+        /// while the player who just moved is to move. None: the game's own.
+        pub settle_turns: Option<u32> = None,
+        /// Below the root, the decisions the game calls routine
+        /// (`Knowledge::routine_action`: Battle Line's claims and draws) are played by its
+        /// rule instead of branched on, leaves included. None: the game's own.
+        pub routine: Option<bool> = None,
+        /// Root sequential halving over the m >= 2 root actions Greedy judges best: rounds
+        /// on shared redraws, the better half by mean going on until one is left and played
+        /// (needs an iteration budget). 0: off, the root is a UCB node; None: the game's own.
+        pub halving: Option<u32> = None,
+        /// Candidates judged at an expansion of the reply to the root's move (the first node
+        /// on a path where another player moves); 0: as every other node
+        /// (`expand_samples`); None: the game's own.
+        pub first_reply_expand ("first_reply"): Option<u32> = None,
+        /// In the halving's last round (two rounds or more), each leaf is scored after this
+        /// many more plies, each the mover's best of `finalist_expand` random legal moves
+        /// (routine decisions by rule between them). 0: off; None: the game's own.
+        pub finalist_depth: Option<u32> = None,
+        /// With `finalist_depth`: the moves judged at each of its plies (0/1: a random one).
+        /// None: the game's own.
+        pub finalist_expand: Option<u32> = None,
+        /// With `finalist_depth`: its plies are played by the game's rule-based player
+        /// instead of judged by `evaluate`. None: the game's own.
+        pub finalist_heuristic: Option<bool> = None,
+        /// A learned evaluation: the path of a model file (`kingdoms train`,
+        /// docs/learn.md) whose value scores the leaves and whose policy chooses among an
+        /// expansion's candidates in place of the game's `evaluate`. Read at the first
+        /// search; a bad file is a data error naming it. None: the game's `evaluate`.
+        pub model: Option<String> = None,
+        /// The seed of the agent's own random choices (an arena mixes in a per-game salt).
+        pub seed: u64 = 0,
+    }
 }
 
-impl Default for IsmctsConfig {
-    fn default() -> Self {
-        // Measured on Battle Line, STRIFULL and Arte da Guerra (docs/agents.md): scoring
-        // leaves with the game's evaluate, judging expansions by it and widening slowly
-        // beats random rollouts to the end in every game.
-        IsmctsConfig {
-            iterations: Some(1000),
-            time_limit: None,
-            exploration: None,
-            rollout_depth: Some(0),
-            expand_samples: None,
-            widening: Some(1.0),
-            settle: None,
-            settle_heuristic: false,
-            settle_turns: None,
-            prior_samples: None,
-            prior_visits: None,
-            prior_settle: None,
-            pick: None,
-            routine: None,
-            halving: None,
-            first_reply_expand: None,
-            finalist_depth: None,
-            finalist_expand: None,
-            finalist_heuristic: None,
-            seed: 0,
+impl super::options::AgentOptions for IsmctsConfig {
+    const KIND: &'static str = "ismcts";
+    const POSITIONAL: Option<&'static str> = Some("iterations");
+    const FIELDS: &'static [super::options::OptionInfo] = Self::FIELD_LIST;
+    const UNSET_BY: &'static [(&'static str, &'static str)] = &[("iterations", "time_limit")];
+    const RETIRED: &'static [(&'static str, &'static str)] = &[
+        ("pick", RETIRED_PICK),
+        ("prior", RETIRED_PRIOR),
+        ("prior_samples", RETIRED_PRIOR),
+        ("pv", RETIRED_PRIOR),
+        ("prior_visits", RETIRED_PRIOR),
+        ("prior_settle", RETIRED_PRIOR_SETTLE),
+    ];
+
+    fn normalize(&mut self) {
+        if self.iterations.is_none() && self.time_limit.is_none() {
+            self.iterations = Some(1000);
+        }
+        // A heuristic settle is a settle.
+        if self.settle_heuristic {
+            self.settle = Some(true);
+        }
+    }
+
+    fn validate(&self) -> Result<()> {
+        IsmctsConfig::validate(self)
+    }
+
+    /// `settle=heuristic`: the heuristic settle; `settle=turn`: the same to the end of the
+    /// leaf's turn.
+    fn shorthand(key: &str, value: &str) -> Option<Vec<(&'static str, &'static str)>> {
+        match (key, value) {
+            ("settle", "heuristic") => Some(vec![("settle_heuristic", "1")]),
+            ("settle", "turn") => Some(vec![("settle_heuristic", "1"), ("settle_turns", "1")]),
+            _ => None,
         }
     }
 }
+
+/// Why `pick` was retired (research/README.md, "Retired options").
+const RETIRED_PICK: &str = "the move by mean among well-visited root actions gained nothing \
+     (Battle Line, 300 games against Greedy: 186 for pick=0.5 and for the default, \
+     research/issue-14.md); the most visited root action is played";
+/// Why the root prior was retired.
+const RETIRED_PRIOR: &str = "the root prior gained nothing (Battle Line prior=3,pv=10: 133 of \
+     200 against the default's 143, research/issue-14-round11-bl.md)";
+/// Why the settled root prior was retired.
+const RETIRED_PRIOR_SETTLE: &str = "the settled root prior gained nothing (Zinordia: 56.7% \
+     against the default's 63.3%, research/issue-14.md)";
 
 impl IsmctsConfig {
     /// Most iterations per action (docs/protocol.md, "Limits"); a long search still stops at
@@ -181,11 +164,16 @@ impl IsmctsConfig {
     pub const MAX_NODES: usize = 1 << 25;
     /// Most plies of a rollout and most samples of an expansion.
     pub const MAX_DEPTH: u32 = 1 << 16;
-    /// Most visits a root prior may weigh (`prior_visits`).
-    pub const MAX_PRIOR_VISITS: f64 = 1e6;
 
     pub fn validate(&self) -> Result<()> {
         let bad = |why: &str| Err(Error::invalid(format!("ismcts: {why}")));
+        if self
+            .model
+            .as_ref()
+            .is_some_and(|m| m.is_empty() || m.len() > 4096)
+        {
+            return bad("model must be the path of a model file");
+        }
         match (self.iterations, self.time_limit) {
             (None, None) => return bad("give iterations, time or both"),
             (Some(i), _) if !(1..=Self::MAX_ITERATIONS).contains(&i) => {
@@ -213,18 +201,11 @@ impl IsmctsConfig {
         };
         depth("rollout_depth", self.rollout_depth.unwrap_or(0))?;
         depth("expand_samples", self.expand_samples.unwrap_or(0))?;
-        depth("prior_samples", self.prior_samples.unwrap_or(0))?;
         depth("settle_turns", self.settle_turns.unwrap_or(0))?;
         depth("halving", self.halving.unwrap_or(0))?;
         depth("first_reply_expand", self.first_reply_expand.unwrap_or(0))?;
         depth("finalist_depth", self.finalist_depth.unwrap_or(0))?;
         depth("finalist_expand", self.finalist_expand.unwrap_or(0))?;
-        if self
-            .prior_visits
-            .is_some_and(|v| !(v.is_finite() && (0.0..=Self::MAX_PRIOR_VISITS).contains(&v)))
-        {
-            return bad("prior_visits must be a number from 0 to 1000000");
-        }
         if self
             .exploration
             .is_some_and(|c| !(c.is_finite() && c >= 0.0))
@@ -234,84 +215,13 @@ impl IsmctsConfig {
         if self.widening.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
             return bad("widening must be a positive number");
         }
-        if self
-            .pick
-            .is_some_and(|f| !(f.is_finite() && (0.0..=1.0).contains(&f)))
-        {
-            return bad("pick must be a number from 0 to 1");
-        }
         Ok(())
     }
 
     /// The short name used in tables: `ismcts:1000`, `ismcts:time=0.5`,
     /// `ismcts:1000,c=0.5,depth=8`.
     pub fn name(&self) -> String {
-        let d = IsmctsConfig::default();
-        let mut parts = Vec::new();
-        if let Some(n) = self.iterations {
-            parts.push(n.to_string());
-        }
-        if let Some(t) = self.time_limit {
-            parts.push(format!("time={t}"));
-        }
-        if let Some(c) = self.exploration {
-            parts.push(format!("c={c}"));
-        }
-        let off = |x: Option<String>| x.unwrap_or_else(|| "none".into());
-        if self.rollout_depth != d.rollout_depth {
-            parts.push(format!(
-                "depth={}",
-                off(self.rollout_depth.map(|x| x.to_string()))
-            ));
-        }
-        if let Some(m) = self.expand_samples {
-            parts.push(format!("expand={m}"));
-        }
-        if self.widening != d.widening {
-            parts.push(format!(
-                "widening={}",
-                off(self.widening.map(|x| x.to_string()))
-            ));
-        }
-        match self.settle {
-            Some(true) if self.settle_heuristic => parts.push("settle=heuristic".into()),
-            Some(s) => parts.push(format!("settle={}", u8::from(s))),
-            None => {}
-        }
-        if let Some(t) = self.settle_turns {
-            parts.push(format!("settle_turns={t}"));
-        }
-        if let Some(k) = self.prior_samples {
-            parts.push(format!("prior={k}"));
-        }
-        if let Some(v) = self.prior_visits {
-            parts.push(format!("pv={v}"));
-        }
-        if let Some(s) = self.prior_settle {
-            parts.push(format!("prior_settle={}", u8::from(s)));
-        }
-        if let Some(f) = self.pick {
-            parts.push(format!("pick={f}"));
-        }
-        if let Some(r) = self.routine {
-            parts.push(format!("routine={}", u8::from(r)));
-        }
-        if let Some(m) = self.halving {
-            parts.push(format!("halving={m}"));
-        }
-        if let Some(m) = self.first_reply_expand {
-            parts.push(format!("first_reply={m}"));
-        }
-        if let Some(p) = self.finalist_depth {
-            parts.push(format!("finalist_depth={p}"));
-        }
-        if let Some(m) = self.finalist_expand {
-            parts.push(format!("finalist_expand={m}"));
-        }
-        if let Some(h) = self.finalist_heuristic {
-            parts.push(format!("finalist_heuristic={}", u8::from(h)));
-        }
-        format!("ismcts:{}", parts.join(","))
+        super::options::options_name(self)
     }
 }
 
@@ -333,18 +243,10 @@ struct Node<A> {
 }
 
 impl<A> Node<A> {
-    /// The mean reward here, started at `prior` (when there is one, not NaN, and `weight` >
-    /// 0) as if seen `weight` times, so the prior leads while the node is little visited
-    /// and the search's results take over; `None` for a node never visited with no prior.
-    /// The UCB root's selection and the halving root's cut both read it.
-    fn mean(&self, prior: Option<f64>, weight: f64) -> Option<f64> {
-        match prior {
-            Some(p) if !p.is_nan() && weight > 0.0 => {
-                Some((self.reward + weight * p) / (f64::from(self.visits) + weight))
-            }
-            _ if self.visits > 0 => Some(self.reward / f64::from(self.visits)),
-            _ => None,
-        }
+    /// The mean reward here; `None` for a node never visited. The UCB selection and the
+    /// halving root's cut both read it.
+    fn mean(&self) -> Option<f64> {
+        (self.visits > 0).then(|| self.reward / f64::from(self.visits))
     }
 }
 
@@ -393,11 +295,6 @@ pub struct Ismcts<G: Knowledge> {
     /// `root_sums[id * players + p]`: the sum of player `p`'s values over the iterations
     /// that went through root action `id`.
     root_sums: Vec<f64>,
-    /// `prior[id]`: root action `id`'s prior in [0, 1] (the searcher's reward scale), NaN
-    /// where there is none; empty when the search runs without a prior.
-    prior: Vec<f64>,
-    /// The weight of the prior, in visits, for this search.
-    prior_visits: f64,
     /// This search's settle (the config's, else the game's): (settle, with the heuristic,
     /// whole turns to finish).
     settle: (bool, bool, u32),
@@ -441,8 +338,6 @@ impl<G: Knowledge> Ismcts<G> {
             scratch: Vec::new(),
             judged: Vec::new(),
             root_sums: Vec::new(),
-            prior: Vec::new(),
-            prior_visits: 0.0,
             settle: (false, false, 0),
             leaf_owner: None,
             routine: false,
@@ -534,10 +429,12 @@ impl<G: Knowledge> Ismcts<G> {
             .finalist_heuristic
             .unwrap_or(params.ismcts_finalist_heuristic);
         self.deepen = false;
+        if let (None, Some(path)) = (&self.mlp, &self.config.model) {
+            self.mlp = Some(Arc::new(Mlp::load(path)?));
+        }
         if let (Some(mlp), None) = (&self.mlp, &self.model) {
             self.model = Some(ModelEval::for_game(mlp.clone(), game)?);
         }
-        self.root_prior(game, me)?;
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
         let mut done = 0u64;
@@ -596,25 +493,11 @@ impl<G: Knowledge> Ismcts<G> {
                     .unwrap_or(std::cmp::Ordering::Equal),
             )
         });
-        // `pick`: the best mean among the well-visited children goes first (it is played).
         // Under halving the last survivor goes first (it is played): it shares the most
-        // visits with the last round's runner-up, and with a root prior it may have won on
-        // the prior rather than on its raw mean.
-        let pick = self.config.pick.unwrap_or(params.ismcts_pick);
+        // visits with the last round's runner-up.
         if let Some(w) = survivor {
             if let Some(i) = children.iter().position(|c| c.action == w) {
                 children[..=i].rotate_right(1);
-            }
-        } else if pick > 0.0 {
-            if let Some(most) = children.first().map(|c| f64::from(c.visits)) {
-                let floor = pick * most;
-                let mut best = 0;
-                for (i, ch) in children.iter().enumerate() {
-                    if f64::from(ch.visits) >= floor && ch.value > children[best].value {
-                        best = i;
-                    }
-                }
-                children[..=best].rotate_right(1);
             }
         }
         Ok(SearchStats {
@@ -723,15 +606,8 @@ impl<G: Knowledge> Ismcts<G> {
                     done += 1;
                 }
             }
-            // The better half goes on (an unvisited candidate counts as the worst). With a
-            // root prior (`prior_samples` > 0, opt-in) a candidate's mean starts at its
-            // prior, weighing `prior_visits` visits, as the UCB root's does (Gumbel MuZero
-            // adds the prior to the value when it halves).
-            let (prior, weight) = (&self.prior, self.prior_visits);
-            let mean = |n: &Node<G::Action>| {
-                n.mean(prior.get(n.id as usize).copied(), weight)
-                    .unwrap_or(-1.0)
-            };
+            // The better half goes on (an unvisited candidate counts as the worst).
+            let mean = |n: &Node<G::Action>| n.mean().unwrap_or(-1.0);
             kids.sort_by(|&a, &b| {
                 mean(&self.nodes[b as usize])
                     .partial_cmp(&mean(&self.nodes[a as usize]))
@@ -821,20 +697,7 @@ impl<G: Knowledge> Ismcts<G> {
                 } else {
                     (self.expand as usize).min(self.untried.len())
                 };
-                let a = if node == 0 && !self.prior.is_empty() {
-                    // The root's untried action with the best prior (Greedy's choice first).
-                    let prior = |a: &G::Action| {
-                        let p = self.prior.get(det.action_id(*a)).copied();
-                        p.filter(|p| !p.is_nan()).unwrap_or(0.0)
-                    };
-                    let mut best = self.untried[0];
-                    for a in &self.untried[1..] {
-                        if prior(a) > prior(&best) {
-                            best = *a;
-                        }
-                    }
-                    best
-                } else if m <= 1 {
+                let a = if m <= 1 {
                     self.untried[self.rng.below(self.untried.len())]
                 } else if let Some(model) = &mut self.model {
                     // The policy's favourite of m untried actions drawn at random.
@@ -882,20 +745,13 @@ impl<G: Knowledge> Ismcts<G> {
             // Every legal action has a child: UCB over the available ones.
             let mut best = NONE;
             let mut best_score = f64::NEG_INFINITY;
-            let at_root = node == 0 && !self.prior.is_empty();
-            // Every child here has been visited (a child is backed up in the iteration that
-            // adds it), so only the root prior's weighting can make a difference.
-            let mean_of = |n: &Node<G::Action>| {
-                let p = self.prior.get(n.id as usize).copied().filter(|_| at_root);
-                n.mean(p, self.prior_visits).unwrap_or(0.0)
-            };
             let mut ch = self.nodes[node as usize].first_child;
             while ch != NONE {
                 let n = &mut self.nodes[ch as usize];
                 if self.marks[n.id as usize] == gen + 1 {
                     n.avail += 1;
                     let visits = f64::from(n.visits.max(1));
-                    let mean = mean_of(n);
+                    let mean = n.mean().unwrap_or(0.0);
                     let score = mean + c * (f64::from(n.avail).ln() / visits).sqrt();
                     if score > best_score {
                         best_score = score;
@@ -938,40 +794,6 @@ impl<G: Knowledge> Ismcts<G> {
             n.visits += 1;
             if let Some(v) = self.values.get(n.player as usize) {
                 n.reward += ((v + 1.0) * 0.5).clamp(0.0, 1.0);
-            }
-        }
-        Ok(())
-    }
-
-    /// Score every root action one ply deep on `prior_samples` redraws (all actions on the
-    /// same redraws, as Greedy does) into `self.prior`; leaves it empty without a prior.
-    fn root_prior(&mut self, game: &G, me: Player) -> Result<()> {
-        self.prior.clear();
-        let params = super::profile::search_params::<G>();
-        let samples = self.config.prior_samples.unwrap_or(params.prior_samples);
-        self.prior_visits = self.config.prior_visits.unwrap_or(params.prior_visits);
-        if samples == 0 {
-            return Ok(());
-        }
-        let settle = self.config.prior_settle.unwrap_or(params.prior_settle);
-        game.legal_actions(&mut self.legal);
-        let mut sums = vec![0.0; self.legal.len()];
-        super::greedy::score_settled(
-            game,
-            me,
-            &self.legal,
-            (samples, settle),
-            &mut self.rng,
-            &self.teams,
-            &mut sums,
-        )?;
-        // No prior (NaN) for an action not legal here.
-        self.prior.resize(game.num_actions(), f64::NAN);
-        let scale = 1.0 / f64::from(samples);
-        for (&a, sum) in self.legal.iter().zip(&sums) {
-            if let Some(p) = self.prior.get_mut(game.action_id(a)) {
-                // From the mean value in [-1, 1] to the searcher's reward in [0, 1].
-                *p = ((sum * scale + 1.0) * 0.5).clamp(0.0, 1.0);
             }
         }
         Ok(())

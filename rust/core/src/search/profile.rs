@@ -20,12 +20,6 @@ pub struct SearchParams {
     /// improvement over the heuristic player (the rollout algorithm), for games whose turn
     /// is many decisions. `false`: the position right after the move is evaluated.
     pub greedy_settle: bool,
-    /// ISMCTS's root prior: redraws on which every root action is scored one ply deep (as
-    /// Greedy scores it) before the search starts; 0: no prior. See `prior_visits`.
-    pub prior_samples: u32,
-    /// How many visits the root prior is worth: a root action's mean starts at its prior,
-    /// as if seen that many times, and the search's own results take over as they come in.
-    pub prior_visits: f64,
     /// ISMCTS's settle when its configuration leaves it to the game (`settle` unset):
     /// before a leaf is scored, the player who just moved finishes their turn with the
     /// game's heuristic move ([`Knowledge::heuristic_action`](crate::knowledge::Knowledge::heuristic_action)), so leaves are scored between
@@ -36,13 +30,6 @@ pub struct SearchParams {
     /// settle does, 2 that and the reply turn; 0: only while the player who just moved is
     /// to move.
     pub ismcts_settle_turns: u32,
-    /// ISMCTS's root prior judges each root action as the settled Greedy does: after the
-    /// rest of its turn is played by the game's rule-based player (`greedy_settle`).
-    pub prior_settle: bool,
-    /// ISMCTS's move when its configuration leaves it to the game (`pick` unset): `0` the
-    /// most visited root child; `f > 0` the best mean among the children visited at least
-    /// `f` times as often as the most visited.
-    pub ismcts_pick: f64,
     /// ISMCTS's `routine` when its configuration leaves it to the game: below the root,
     /// the decisions [`Knowledge::routine_action`](crate::knowledge::Knowledge::routine_action) names are played by that rule instead of
     /// being branched on.
@@ -77,12 +64,8 @@ impl SearchParams {
         exploration: 0.1,
         greedy_samples: 1,
         greedy_settle: false,
-        prior_samples: 0,
-        prior_visits: 0.0,
         ismcts_settle: false,
         ismcts_settle_turns: 0,
-        prior_settle: false,
-        ismcts_pick: 0.0,
         ismcts_routine: false,
         ismcts_expand_samples: 8,
         ismcts_halving: 0,

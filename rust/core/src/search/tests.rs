@@ -1,9 +1,9 @@
 //! Agents, arenas and batches on the test game `Lanes` (hidden hands, chance draws).
 
-use super::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
-use super::batch::{Batch, Mask, Views};
 use super::testgame::{Judge, Lanes, LanesOptions, Play};
 use super::*;
+use crate::arena::{self, fixtures, Pairing, Progress, TournamentConfig};
+use crate::batch::{Batch, Mask, Views};
 use crate::game::Game;
 use crate::session::Session;
 
@@ -56,10 +56,10 @@ fn every_agent_plays_legal_moves_to_the_end() {
         "ismcts:50,depth=none,widening=none,expand=0",
         "ismcts:50,settle=1",
         "ismcts:50,settle=heuristic",
-        "ismcts:50,prior=3,pv=5",
+        "ismcts:50,halving=4,finalist_depth=2",
         "ismcts:50,settle=turn",
         "ismcts:50,settle=turn,settle_turns=2",
-        "ismcts:50,prior=3,pv=5,prior_settle=1",
+        "ismcts:50,routine=1,first_reply=4",
         "ismcts:time=0.01",
     ] {
         let (record, returns) =
@@ -115,7 +115,7 @@ fn agents_never_use_hidden_information() {
         "greedy:samples=2,settle=heuristic",
         "ismcts:300",
         "ismcts:300,depth=3",
-        "ismcts:300,prior=4,pv=10",
+        "ismcts:300,halving=4",
     ] {
         let first = spec(s).build::<Lanes>(7).act(&g).unwrap();
         for t in &twins {
@@ -160,104 +160,34 @@ fn ismcts_search_reports_root_statistics() {
 }
 
 #[test]
-fn ismcts_root_prior_starts_from_the_greedy_choice() {
-    // With the prior worth a million visits the search cannot leave the root action that
-    // scores best one ply deep over the prior's redraws: Greedy's choice on the same redraws.
-    let mut game = Lanes::new(3, &LanesOptions::default()).unwrap();
-    let mut legal = Vec::new();
-    for _ in 0..3 {
-        game.legal_actions(&mut legal);
-        game.apply(legal[legal.len() / 3]).unwrap();
-    }
-    let me = game.current_player().unwrap();
-    let config = IsmctsConfig {
-        iterations: Some(300),
-        prior_samples: Some(64),
-        prior_visits: Some(1e6),
-        ..IsmctsConfig::default()
-    };
-    let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
-    // The best action on 64 redraws of the searcher's own (the first 64 draws of its RNG).
-    let mut rng = crate::rng::GameRng::seed(config.seed);
-    game.legal_actions(&mut legal);
-    let mut sums = vec![0.0; legal.len()];
-    for _ in 0..64 {
-        let det = game.resample_hidden(me, rng.next_u64());
-        for (s, &a) in sums.iter_mut().zip(&legal) {
-            let mut after = det.clone();
-            after.apply(a).unwrap();
-            *s += position_value(&after, me);
-        }
-    }
-    let top = sums.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    assert!(
-        sums.iter().any(|&s| s < top - 1e-9),
-        "the test needs moves of different worth: {sums:?}"
-    );
-    let chosen = legal.iter().position(|&a| a == stats.children[0].action);
-    assert!(
-        chosen.is_some_and(|i| sums[i] >= top - 1e-9),
-        "{sums:?} {stats:?}"
-    );
-    // Bad weights are refused.
-    for bad in [-1.0, f64::NAN, 2e6] {
-        let c = IsmctsConfig {
-            prior_visits: Some(bad),
-            ..config.clone()
-        };
-        assert!(Ismcts::<Lanes>::new(c).search(&game).is_err(), "{bad}");
-    }
-}
-
-#[test]
-fn ismcts_pick_by_mean_keeps_the_root_statistics_sound() {
-    // The pick by mean changes which move is played, not what the search reports: every
-    // root action is tried, each iteration passes through one, values stay in [-1, 1], a
-    // search is a function of its seed, and the move played leads the report.
+fn ismcts_root_statistics_are_sound() {
+    // Every root action is tried, each iteration passes through one, values stay in
+    // [-1, 1], a search is a function of its seed, and the move played (the most visited)
+    // leads the report.
     let game = Lanes::new(5, &LanesOptions::default()).unwrap();
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
-    for pick in [0.0, 0.5, 1.0] {
-        let config = IsmctsConfig {
-            iterations: Some(400),
-            pick: Some(pick),
-            ..IsmctsConfig::default()
-        };
-        let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
-        let name = config.name();
-        assert_eq!(stats.children.len(), legal.len(), "{name}");
-        let visits: u32 = stats.children.iter().map(|c| c.visits).sum();
-        assert_eq!(visits, 400, "{name}");
-        assert!(
-            stats
-                .children
-                .iter()
-                .all(|c| (-1.0..=1.0).contains(&c.value) && c.available >= c.visits),
-            "{name}: {stats:?}"
-        );
-        let again = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
-        assert_eq!(stats.children, again.children, "{name}");
-        let played = Ismcts::<Lanes>::new(config).act(&game).unwrap();
-        assert_eq!(played, stats.children[0].action, "{name}");
-        let most = stats.children.iter().map(|c| c.visits).max().unwrap();
-        if pick > 0.0 {
-            // The best mean among the children with that share of the top visits.
-            let best = stats
-                .children
-                .iter()
-                .filter(|c| f64::from(c.visits) >= pick * f64::from(most))
-                .map(|c| c.value)
-                .fold(f64::NEG_INFINITY, f64::max);
-            assert_eq!(stats.children[0].value, best, "{stats:?}");
-        } else {
-            assert_eq!(stats.children[0].visits, most, "{stats:?}");
-        }
-    }
-    let bad = IsmctsConfig {
-        pick: Some(f64::NAN),
+    let config = IsmctsConfig {
+        iterations: Some(400),
         ..IsmctsConfig::default()
     };
-    assert!(Ismcts::<Lanes>::new(bad).search(&game).is_err());
+    let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+    assert_eq!(stats.children.len(), legal.len());
+    let visits: u32 = stats.children.iter().map(|c| c.visits).sum();
+    assert_eq!(visits, 400);
+    assert!(
+        stats
+            .children
+            .iter()
+            .all(|c| (-1.0..=1.0).contains(&c.value) && c.available >= c.visits),
+        "{stats:?}"
+    );
+    let again = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
+    assert_eq!(stats.children, again.children);
+    let played = Ismcts::<Lanes>::new(config).act(&game).unwrap();
+    assert_eq!(played, stats.children[0].action);
+    let most = stats.children.iter().map(|c| c.visits).max().unwrap();
+    assert_eq!(stats.children[0].visits, most, "{stats:?}");
 }
 
 #[test]
@@ -503,52 +433,6 @@ fn ismcts_finalist_heuristic_plays_the_deep_plies_by_rule() {
         Ismcts::<Lanes>::new(c).search(&lanes).unwrap().children
     };
     assert_eq!(lanes_search(Some(true)), lanes_search(Some(false)));
-}
-
-#[test]
-fn ismcts_halving_with_a_root_prior_starts_each_mean_at_the_prior() {
-    // Opt-in: with a root prior (prior_samples, prior_visits) the halving keeps candidates
-    // by (rewards + prior_visits * prior) / (visits + prior_visits); a prior that weighs
-    // far more than the iterations decides alone, so the move played has the best prior.
-    let game = Lanes::new(5, &LanesOptions::default()).unwrap();
-    let me = game.current_player().unwrap();
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    let samples = 4u32;
-    let config = IsmctsConfig {
-        iterations: Some(100),
-        halving: Some(64),
-        prior_samples: Some(samples),
-        prior_visits: Some(1e6),
-        prior_settle: Some(false),
-        ..IsmctsConfig::default()
-    };
-    let stats = Ismcts::<Lanes>::new(config.clone()).search(&game).unwrap();
-    assert_eq!(stats.iterations, 100);
-    // The prior as the search draws it: the searcher's first redraws, one ply deep.
-    let mut rng = crate::rng::GameRng::seed(config.seed);
-    let mut prior = vec![0.0; legal.len()];
-    for _ in 0..samples {
-        let det = game.resample_hidden(me, rng.next_u64());
-        for (p, &a) in prior.iter_mut().zip(&legal) {
-            let mut after = det.clone();
-            after.apply(a).unwrap();
-            *p += position_value(&after, me);
-        }
-    }
-    let best = prior.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let played = stats.children[0].action;
-    let at = legal.iter().position(|&a| a == played).unwrap();
-    assert_eq!(prior[at], best, "{prior:?} {stats:?}");
-    // With prior_visits 0 the prior is not read (means alone decide); the budget is the
-    // same.
-    let weightless = IsmctsConfig {
-        prior_visits: Some(0.0),
-        ..config.clone()
-    };
-    let w = Ismcts::<Lanes>::new(weightless).search(&game).unwrap();
-    assert_eq!(w.iterations, 100);
-    assert_eq!(w.children.len(), stats.children.len());
 }
 
 #[test]

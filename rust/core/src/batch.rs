@@ -25,11 +25,11 @@
 //! never on the thread count. Large batches are stepped on a rayon pool, in chunks of
 //! games.
 
-use super::{Agent, AgentSpec};
 use crate::error::{Error, Result};
 use crate::game::{Game, ObsValue};
 use crate::knowledge::Knowledge;
 use crate::rng::GameRng;
+use crate::search::{Agent, AgentSpec};
 use crate::session::{DynGame, Session};
 use serde_json::{Map, Value};
 use std::iter::repeat_with;
@@ -1185,7 +1185,7 @@ mod tests {
 
     #[test]
     fn a_game_without_a_compact_observation_refuses_uint8_buffers_and_changes_nothing() {
-        use crate::agents::testgame::{Lanes, LanesOptions};
+        use crate::search::testgame::{Lanes, LanesOptions};
         let mut b =
             Batch::<Lanes>::new(LanesOptions::default(), 4, 1, None, None, Some(1)).unwrap();
         assert!(b.observation_divisors().is_none());
