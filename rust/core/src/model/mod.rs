@@ -60,43 +60,47 @@ impl Dense {
     /// `self.inputs`), into `out` (`rows` rows of `self.outputs`). Lengths are checked by the
     /// caller ([`Mlp::forward`]); a mismatch here would only leave entries unwritten.
     fn apply(&self, xs: &[f32], out: &mut [f32]) {
-        // Weight row outer, batch inner: a row stays in cache while every sample reads it.
-        for (o, (w, &b)) in self
-            .weight
-            .chunks_exact(self.inputs.max(1))
-            .zip(&self.bias)
-            .enumerate()
+        let (n, m) = (self.inputs, self.outputs);
+        for (x, y) in xs
+            .chunks_exact(n.max(1))
+            .zip(out.chunks_exact_mut(m.max(1)))
         {
-            for (x, y) in xs
-                .chunks_exact(self.inputs.max(1))
-                .zip(out.chunks_exact_mut(self.outputs.max(1)))
-            {
-                if let Some(y) = y.get_mut(o) {
-                    *y = b + dot(w, x);
-                }
+            for ((w, &b), y) in self.weight.chunks_exact(n.max(1)).zip(&self.bias).zip(y) {
+                *y = b + dot(w, x);
             }
         }
     }
 }
 
-/// A dot product in eight lanes (the compiler vectorizes it; a plain `sum` of `f32` is
-/// kept in order and is not).
+/// A dot product over the shorter of `a` and `b`, in eight independent lanes of whole
+/// arrays (the compiler keeps them in vector registers; a plain `sum` of `f32` is kept in
+/// order, and per-chunk iterator adapters were measured 19 times slower when not inlined).
 #[inline]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let ca = a.chunks_exact(8);
-    let cb = b.chunks_exact(8);
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for ((s, &p), &q) in acc.iter_mut().zip(x).zip(y) {
-            *s += p * q;
+    const LANES: usize = 8;
+    let mut acc = [0.0f32; LANES];
+    let mut ca = a.chunks_exact(LANES);
+    let mut cb = b.chunks_exact(LANES);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if let (Ok(x), Ok(y)) = (<[f32; LANES]>::try_from(x), <[f32; LANES]>::try_from(y)) {
+            acc = lanes(acc, x, y);
         }
     }
     let mut tail = 0.0;
-    for (&p, &q) in ra.iter().zip(rb) {
+    for (&p, &q) in ca.remainder().iter().zip(cb.remainder()) {
         tail += p * q;
     }
     acc.iter().sum::<f32>() + tail
+}
+
+/// `acc + x * y`, lane by lane.
+#[inline(always)]
+#[allow(clippy::indexing_slicing)] // constant indices into arrays of that length
+fn lanes(mut acc: [f32; 8], x: [f32; 8], y: [f32; 8]) -> [f32; 8] {
+    for i in 0..8 {
+        acc[i] += x[i] * y[i];
+    }
+    acc
 }
 
 /// A policy-and-value network (see the module docs).
