@@ -247,6 +247,9 @@ def test_training_is_seeded_and_its_model_plays(shards: Path, tmp_path: Path) ->
     meta = learn.Model(r.path).metadata
     assert meta["seed"] == "5" and json.loads(meta["history"])[0]["epoch"] == 1
     assert "seed=11,games=8" in meta["trained_on"]
+    # and plays: ISMCTS searches with what was trained
+    g = kingdoms.new_game("battleline", 21)
+    assert g.is_legal(ISMCTS(iterations=50, model=str(r.path)).act(g))
     # the same seed gives the same weights
     r2 = learn.train("battleline", shards, tmp_path / "b.safetensors", **kw)
     a, b = learn.read_model(r.path), learn.read_model(r2.path)
