@@ -60,12 +60,14 @@ def add_train_parser(sub: Any) -> None:
         default=0.1,
         help="fraction of the games held out for validation (default 0.1)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the split, weights and order")
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the split, weights and order (default 0)"
+    )
     p.add_argument(
         "--plot",
         metavar="FILE",
         default=None,
-        help="write the loss curves to FILE (.png, .svg; needs matplotlib)",
+        help="write the loss curves to FILE (.png, .svg; needs matplotlib; default: no plot)",
     )
     p.add_argument(
         "--threads",
