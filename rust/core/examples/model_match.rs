@@ -16,7 +16,7 @@
 use kingdoms_core::agents::{Agent, AgentSpec, Ismcts, IsmctsConfig};
 use kingdoms_core::model::Mlp;
 use kingdoms_core::rng::derive;
-use kingdoms_core::{with_game, Error, Game, GameRng, Knowledge, Result};
+use kingdoms_core::{with_game, Error, GameRng, Knowledge, Result};
 use std::sync::Arc;
 
 const USAGE: &str = "usage: model_match GAME MODEL GAMES SECONDS [SEED [SPEC]]";
@@ -79,7 +79,7 @@ fn play<G: Knowledge>(
     let score = (w as f64 + 0.5 * d as f64) / n;
     let half = 1.96 * (score * (1.0 - score) / n).sqrt();
     // Iterations in the time budget, on 8 fixed mid-game positions.
-    let (mut it_with, mut it_without, mut secs) = (0u64, 0u64, 0.0);
+    let (mut it_with, mut it_without) = (0u64, 0u64);
     for i in 0..8u64 {
         let mut game = G::new(seed ^ (i + 77), &Default::default())?;
         let mut rng = GameRng::seed(i);
@@ -98,9 +98,7 @@ fn play<G: Knowledge>(
         let b = without.search(&game)?;
         it_with += a.iterations;
         it_without += b.iterations;
-        secs += a.seconds.max(b.seconds);
     }
-    let _ = secs;
     let t = config.time_limit.unwrap_or(1.0) * 8.0;
     Ok(format!(
         "{}: model ({}) vs none, {} games, {}: W/D/L {w}/{d}/{l}, score {score:.3} +- {half:.3}; \

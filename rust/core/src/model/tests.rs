@@ -8,8 +8,11 @@ use crate::rng::GameRng;
 use safetensors::tensor::TensorView;
 use std::collections::HashMap;
 
-/// A model file's bytes: `layers` as (name, [out, in] weights, bias), metadata as given.
-fn file(layers: &[(&str, usize, usize, Vec<f32>, Vec<f32>)], meta: &[(&str, &str)]) -> Vec<u8> {
+/// A dense layer for [`file`]: name, outputs, inputs, `[out, in]` weights, bias.
+type Layer<'a> = (&'a str, usize, usize, Vec<f32>, Vec<f32>);
+
+/// A model file's bytes: `layers` as given, metadata as given.
+fn file(layers: &[Layer<'_>], meta: &[(&str, &str)]) -> Vec<u8> {
     let mut bufs: Vec<(String, Vec<u8>, Vec<usize>)> = Vec::new();
     for (name, out, inp, w, b) in layers {
         let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
