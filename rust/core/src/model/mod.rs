@@ -1,7 +1,7 @@
 //! Learned evaluation: a small policy-and-value network (a multi-layer perceptron) read from
 //! a safetensors file and evaluated in Rust, so a search can use it without Python.
 //!
-//! **The network.** The input is the mover's observation ([`Game::observation`], flattened).
+//! **The network.** The input is the mover's observation ([`Game::observation`](crate::game::Game::observation), flattened).
 //! A trunk of dense layers with ReLU (`trunk.{i}`), then two heads on the last hidden layer:
 //! `policy` gives one logit per action id (a prior is the softmax over the legal ones) and
 //! `value` gives, after `tanh`, one value in [-1, 1] per player, *relative to the mover*:
