@@ -163,7 +163,8 @@ def test_agent_settings_are_checked_by_name() -> None:
         ("pick", "ismcts:500,pick=0.5"),
         ("prior_samples", "ismcts:500,prior_samples=3"),
         ("prior", "ismcts:500,prior=3,pv=10"),
-        ("prior_visits", "ismcts:pv=10"),
+        ("pv", "ismcts:pv=10"),
+        ("prior_visits", "ismcts:prior_visits=10"),
         ("prior_settle", "ismcts:prior_settle=1"),
     ],
 )

@@ -1,5 +1,6 @@
-"""Arte da Guerra through the Python API: options and card data, the draft's hidden card,
-scoring, passing, views and a full game. Rule ids refer to docs/rules/arte-da-guerra.md."""
+"""Arte da Guerra through the Python API: options and card data, secret deployment, views,
+conversion and a full game. Each rule is tested once, in Rust, by its id
+(rust/core/src/arte/tests/, docs/rules/arte-da-guerra.md)."""
 
 from __future__ import annotations
 
@@ -91,80 +92,6 @@ def test_module_card_set_helpers_match_strifulls(tmp_path: Path) -> None:
     assert card_set() == Arte.card_set() == card_set(path)
     with pytest.raises(kingdoms.DataError, match=r"cards_toml: terrain\[0\]"):
         card_set(cards_toml=PLAIN_SET.replace("favours", "favour"))
-
-
-def test_ag_2_hidden_draft_card_is_seen_by_the_picker_only() -> None:
-    g = Arte(seed=11)
-    assert g.current_player == 0
-    assert all(s is None for s in g.view(1)["draft"]["slots"])
-    hide = g.legal_actions()[1]
-    g.apply(hide)
-    hidden = g.to_dict()["draft"]["hidden"]
-    assert g.view(1)["draft"]["slots"][hidden] is None
-    assert g.view(0)["draft"]["slots"][hidden] == str(hide).split()[1]
-    assert g.current_player == 1
-    assert str(g.legal_actions()[0]) == "take ?"
-    assert g.describe_action("take ?") == {"kind": "take", "card": None, "face_down": True}
-    with pytest.raises(kingdoms.IllegalActionError) as info:
-        g.apply(f"take {str(hide).split()[1]}")
-    assert info.value.rule == "AG-2.3"
-    g.apply(g.legal_actions()[1])  # a face-up card
-    # The picker keeps the face-down card: the other player never sees it.
-    g.apply("take ?")
-    v1 = g.view(1)
-    assert v1["players"][0]["terrains"] == [None]
-    assert v1["players"][0]["secret"] == [None]
-    assert g.view(0)["players"][0]["secret"] == g.view(0)["players"][0]["terrains"]
-    # Determinizations for player 1 redraw that card; player 0's view of it never changes.
-    samples = {g.resample_hidden(1, s).to_dict()["players"][0]["terrains"][0] for s in range(20)}
-    assert len(samples) > 1
-    assert all(g.resample_hidden(0, s).view(0) == g.view(0) for s in range(5))
-
-
-def combat_start(seed: int) -> Arte:
-    return play_until(Arte(seed=seed, cards_toml=PLAIN_SET), lambda g: phase(g) == "combat", seed)
-
-
-def test_ag_4_row_bonus_and_ag_6_5_ties_to_the_defence() -> None:
-    for seed in range(6):
-        g = combat_start(seed)
-        d = g.to_dict()
-        attacker = d["combat"]["attacker"]
-        defender = 1 - attacker
-        for action in g.legal_actions():
-            cell = str(action).split()[1]
-            h = g.clone()
-            h.apply(action)
-            h.apply(h.legal_actions()[0])
-            won = len(h.to_dict()["players"][attacker]["victory"]) == 1
-            # Row 2 gives the guerreiro +1 on attack (AG-3.3); elsewhere 1 against 1 is a
-            # tie, and ties go to the defence (AG-6.5).
-            assert won == (cell[1] == "2"), (seed, cell)
-            assert len(h.to_dict()["players"][defender]["victory"]) == (0 if won else 1)
-
-
-def test_ag_7_passing_and_round_end() -> None:
-    g = combat_start(1)
-    with pytest.raises(kingdoms.IllegalActionError) as info:
-        g.apply("pass")
-    assert info.value.rule == "AG-7.1"
-    assert "pass" not in [str(a) for a in g.legal_actions()]
-    g.apply(g.legal_actions()[0])
-    g.apply(g.legal_actions()[0])
-    # Two cards each now, but the other player's first turn of the round: it attacks too.
-    with pytest.raises(kingdoms.IllegalActionError) as info:
-        g.apply("pass")
-    assert info.value.rule == "AG-7.1"
-    g.apply(g.legal_actions()[0])
-    g.apply(g.legal_actions()[0])
-    # One card each: the next attacker may pass, and two passes end the round.
-    assert "pass" in [str(a) for a in g.legal_actions()]
-    g.apply("pass")
-    g.apply("pass")
-    d = g.to_dict()
-    assert (d["phase"], d["round"]) == ("deploy", 2)
-    assert sum(len(p["victory"]) + len(p["defeated"]) for p in d["players"]) == 6
-    assert all(all(c is None for c in p["field"].values()) for p in d["players"])
 
 
 def test_secret_deployment_and_observation() -> None:

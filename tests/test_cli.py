@@ -32,6 +32,18 @@ def test_simulate_passes_rules_options_and_reports_bad_ones(
     assert "no_such_option" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["[" * 100_000, "9" * 5000], ids=["deep", "long-number"])
+def test_an_option_value_json_cannot_read_is_plain_text(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--option KEY=VALUE reads VALUE as JSON when it parses, else as text: deep nesting and
+    over-long integers are text too (they raised RecursionError / ValueError)."""
+    args = ["simulate", "battleline", "--games", "1", "--option"]
+    assert main([*args, f"traitor_troops_only={value}"]) == 2
+    err = capsys.readouterr().err
+    assert "traitor_troops_only: expected a boolean, got string" in err and len(err) < 1000
+
+
 def test_bench_reports_every_measure(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "battleline", "--seconds", "0.02", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)["battleline"]

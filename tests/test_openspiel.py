@@ -177,7 +177,7 @@ def test_rules_options_are_game_parameters() -> None:
     assert zin.num_players() == 4 and _dealt(zin).inner.options["mode"] == "free_for_all"
     with pytest.raises(kingdoms.RulesOptionError):
         pyspiel.load_game(ko.game_name("zinordia"), {"mode": "nope"})
-    with pytest.raises(pyspiel.SpielError, match="nope"):
+    with pytest.raises((pyspiel.SpielError, kingdoms.RulesOptionError), match="nope"):
         pyspiel.load_game(bl, {"nope": 1})
 
 
@@ -193,3 +193,57 @@ def test_rules_options_still_travel_as_json() -> None:
         pyspiel.load_game(
             bl, {"traitor_troops_only": True, "options": '{"traitor_troops_only": false}'}
         )
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"seed": -1}, "seed must be an integer"),
+        ({"seed": 2**40}, "seed must be an integer"),
+        ({"options": 5}, "options must be a JSON object text, not int"),
+        ({"options": "[" * 100_000}, "options is nested too deeply"),
+        ({"options": "[1]"}, "options must be a JSON object text"),
+        ({"options": '{"nope": 1}'}, "nope"),
+        ({"nope": 1}, "unknown game parameter"),
+    ],
+)
+def test_a_bad_parameter_raises_before_any_game_object_exists(
+    params: dict[str, object], match: str
+) -> None:
+    """A KingdomsGame whose C++ base was never initialised (its __init__ raised first)
+    crashed the interpreter when printed (std::bad_alloc, then a segfault): a bad parameter
+    is a RulesOptionError raised before the object is made, so none is left half-built."""
+    base = type(pyspiel.load_game(ko.game_name("battleline")))
+    made: list[object] = []
+
+    class Kept(base):  # type: ignore[misc, valid-type]
+        def __init__(self, params: dict[str, object] | None = None) -> None:
+            made.append(self)  # what a traceback's frame would keep
+            super().__init__(params)
+
+    with pytest.raises(kingdoms.RulesOptionError, match=match) as err:
+        Kept(params)
+    assert ko.game_name("battleline") in str(err.value) and len(str(err.value)) < 500
+    assert made == []
+    good = Kept({"seed": 7})
+    assert made == [good] and str(good) == f"{ko.game_name('battleline')}(seed=7)"
+    assert good.num_players() == 2 and len(good.seeds) == ko.DEALS
+
+
+def test_undo_action_is_refused_and_changes_nothing() -> None:
+    # OpenSpiel's Python games cannot implement undo_action: the C++ trampoline for Python
+    # states (open_spiel/python/pybind11/python_games.h, PyState) does not forward
+    # UndoAction, and an implementation must pop State::history_ and decrement
+    # move_number_ (spiel.h), protected C++ members that pyspiel exposes to Python only
+    # for reading (history(), move_number()). docs/rl.md says so; clone() or child() is
+    # the way back, and it is exact.
+    game = pyspiel.load_game(ko.game_name("battleline"), {"seed": 3})
+    state = _dealt(game)
+    before = state.clone()
+    player, action = state.current_player(), state.legal_actions()[0]
+    state.apply_action(action)
+    after = state.clone()
+    with pytest.raises(pyspiel.SpielError, match="UndoAction function is not overridden"):
+        state.undo_action(player, action)
+    assert state == after and state.history() == after.history()
+    assert before.child(action) == after and before.history() == after.history()[:-1]

@@ -321,3 +321,32 @@ def test_an_options_number_too_long_for_python_is_a_state_error() -> None:
     text = '[Game "battleline"]\n[Options "{\\"a\\":' + "9" * 5000 + '}"]\n\n*\n'
     with pytest.raises(kingdoms.StateError, match="too long"):
         kingdoms.read_records(text)
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("[" * 100_000, "is nested too deeply"),
+        ("{", r"is not JSON \(.*, line 1 column 2\)"),
+        ('{"a":' + "9" * 5000 + "}", "holds a number too long to read"),
+    ],
+    ids=["deep", "syntax", "long-number"],
+)
+def test_records_and_selfplay_manifests_report_bad_json_alike(
+    value: str, why: str, tmp_path: Path
+) -> None:
+    """One reader of users' JSON (records.parse_json): the same words for the same fault,
+    an Options header naming its record, a manifest naming its file."""
+    import sys
+
+    import kingdoms.selfplay as sp
+
+    if why.startswith("holds") and not hasattr(sys, "get_int_max_str_digits"):
+        pytest.skip("Python < 3.11 converts integers of any length")
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    text = f'[Game "battleline"]\n[Options "{escaped}"]\n\n*\n'
+    with pytest.raises(kingdoms.StateError, match=f"^record at line 1: Options {why}"):
+        kingdoms.read_records(text)
+    (tmp_path / sp.MANIFEST).write_text(value, encoding="utf-8")
+    with pytest.raises(kingdoms.DataError, match=f"^{sp.MANIFEST} {why}"):
+        sp.read_manifest(tmp_path)

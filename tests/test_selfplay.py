@@ -17,7 +17,7 @@ from kingdoms._kingdoms import (
     tournament_games,
     tournament_schedule,
 )
-from kingdoms.agents import ISMCTS, Greedy, Random
+from kingdoms.agents import ISMCTS, Forfeit, Greedy, Random
 
 FORMATS = ["npz"] + (["parquet"] if sp.has_parquet() else [])
 
@@ -161,6 +161,74 @@ def test_cli_selfplay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     check_rows("strifull", data, 1)
     assert (data["agent"] == 0).all()
     assert main([*args, "--agents", "random", "random", "random"]) == 2
+
+
+class FirstLegal:
+    """Plays the first legal action; forfeits (once) on its call number ``quit_at``."""
+
+    name = "first"
+
+    def __init__(self, quit_at: int | None = None) -> None:
+        self.quit_at, self.calls = quit_at, 0
+
+    def act(self, game: kingdoms.Game) -> kingdoms.Action:
+        self.calls += 1
+        if self.calls == self.quit_at:
+            raise Forfeit("gave up on purpose")
+        return game.legal_actions()[0]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_forfeit_leaves_its_game_out_and_the_run_goes_on(tmp_path: Path, fmt: str) -> None:
+    """A game a Python agent forfeits is left out of the rows and listed in the manifest;
+    the other games are those of a run without the forfeit. It aborted the run before."""
+    kw: dict[str, Any] = {"games": 4, "shard_games": 3, "format": fmt, "seed": 8}
+    clean = sp.generate("battleline", [FirstLegal()], out=tmp_path / "clean", **kw)
+    assert clean["forfeited"] == 0 and all(s["forfeits"] == [] for s in clean["shards"])
+    reference = sp.load(tmp_path / "clean")
+    plies0 = int((reference["game"] == 0).sum())
+    # Its call plies0 + 4 is game 1's ply 3 (the agent plays every seat).
+    row = np.flatnonzero(reference["game"] == 1)[3]
+    quitter = FirstLegal(quit_at=plies0 + 4)
+    manifest = sp.generate("battleline", [quitter], out=tmp_path / "run", **kw)
+    assert manifest["complete"] and manifest["forfeited"] == 1
+    assert manifest["shards"][0]["forfeits"] == [
+        {"game": 1, "player": int(reference["player"][row]), "reason": "gave up on purpose"}
+    ]
+    assert manifest["shards"][1]["forfeits"] == []
+    data = sp.load(tmp_path / "run")
+    keep = reference["game"] != 1
+    assert sorted(set(data["game"].tolist())) == [0, 2, 3]
+    for k in sp.COLUMNS:
+        assert np.array_equal(data[k], reference[k][keep]), k
+    # A resumed run keeps the count; a listed forfeit outside its shard is refused.
+    assert sp.generate("battleline", [quitter], out=tmp_path / "run", **kw)["forfeited"] == 1
+    _edit(
+        tmp_path / "run",
+        lambda m: m["shards"][1]["forfeits"].append({"game": 1, "player": 0, "reason": "x"}),
+    )
+    with pytest.raises(kingdoms.DataError, match=r"shards\[1\]\.forfeits\[0\]\.game"):
+        sp.load(tmp_path / "run")
+
+
+def test_cli_selfplay_lists_a_crashing_bots_forfeits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    from kingdoms.cli import main
+
+    bot = f"cmd:{sys.executable} -c 'import sys; sys.exit(1)'"
+    args = ["selfplay", "battleline", "--agents", bot, "random", "--games", "3"]
+    out = tmp_path / "cli"
+    assert main([*args, "--out", str(out), "--shard-games", "2", "--format", "npz"]) == 0
+    text = capsys.readouterr().out
+    assert "3 forfeited, left out of the data" in text
+    assert text.count("closed its output (exit code 1)") == 3
+    manifest = sp.read_manifest(out)
+    assert manifest["complete"] and manifest["forfeited"] == 3
+    assert [f["player"] for s in manifest["shards"] for f in s["forfeits"]] == [0, 1, 0]
+    assert len(sp.load(out)["game"]) == 0
 
 
 # ---- a self-play folder one did not write (issue 51) ----

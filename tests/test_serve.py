@@ -366,6 +366,7 @@ def test_fifty_sessions_stay_within_the_documented_memory_bound() -> None:
                 ).json()
         grown = _rss() - before
         assert len(app.sessions.by_id) == 51
+        assert len(app.drivers) <= 51 and set(app.changed) <= set(app.sessions.by_id)
     print(f"50 sessions: {grown / 2**20:.1f} MiB")
     assert grown < FIFTY_SESSIONS_BYTES, grown
 
@@ -443,3 +444,33 @@ def test_zinordias_secret_picks_read_as_secret_until_the_reveal() -> None:
     assert log[-1]["note"] == "picks revealed: " + "; ".join(
         f"player {i} {', '.join(p)}" for i, p in enumerate(picks)
     )
+
+
+def test_the_other_seats_moves_are_marked_only_where_seen_in_full() -> None:
+    s = Session(kingdoms.new_game("battleline", seed=3), ["human", "heuristic"], {})
+    while not s.log or s.log[-1].mover != 1 or "@" not in s.log[-1].seen[0]:
+        if s.game.current_player == 0:
+            s.play(0, str(s.game.legal_actions()[0]))
+            continue
+        turn = s.bot_turn()
+        assert turn is not None
+        player, generation, copy, agent = turn
+        s.bot_done(player, generation, s.think(player, copy, agent), None)
+    card, _, flag = s.log[-1].seen[0].partition("@")
+    state = s.state(0)
+    assert state["marks"] == [f"card={card}", f"flag={flag}"]
+    assert f'data-card="{card}"' in state["svg"]
+    # Arte's secret deployment reads as secret: nothing is marked
+    a = Session(kingdoms.new_game("arte", seed=3), ["human", "random"], {})
+    while not a.game.is_terminal:
+        if a.game.current_player == 0:
+            a.play(0, str(a.game.legal_actions()[-1]))
+            continue
+        turn = a.bot_turn()
+        assert turn is not None
+        player, generation, copy, agent = turn
+        a.bot_done(player, generation, a.think(player, copy, agent), None)
+    secret = [e for e in a.log if e.mover == 1 and "secret" in e.seen[0]]
+    assert secret and all(0 not in e.marks for e in secret)
+    shown = [e for e in a.log if e.mover == 1 and 0 in e.marks]
+    assert shown

@@ -39,6 +39,7 @@ from kingdoms.serve import Sessions, create_app
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     StaleElementReferenceException,
+    TimeoutException,
 )
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -130,10 +131,10 @@ def start(driver: Any, game: str, seats: list[str], options: dict[str, str]) -> 
 
 def settle(driver: Any, timeout: float = 120) -> dict[str, Any]:
     """Wait until it is our turn or the game is over; the page's state then."""
-    WebDriverWait(driver, timeout).until(
-        lambda d: (
-            body(d, "over") == "1"
-            or (body(d, "toMove") == "0" and body(d, "ready") == body(d, "version"))
+    WebDriverWait(driver, timeout).until(  # read in one script: a render never splits it
+        lambda d: d.execute_script(
+            "var b = document.body.dataset; return b.over === '1' || "
+            "(b.toMove === '0' && b.ready === b.version && b.busy !== '1');"
         )
     )
     state: dict[str, Any] = driver.execute_script(
@@ -180,7 +181,8 @@ def _one_move(driver: Any, n: int, version: str) -> str:
         how = "picture"
         click(driver, targets[n % len(targets)])
         for _ in range(4):
-            if body(driver, "version") != version:
+            # a move on its way: the page answers no click until it is back
+            if body(driver, "version") != version or body(driver, "busy") == "1":
                 break
             choices = driver.find_elements(By.CSS_SELECTOR, "#choices button[data-move]")
             more = hits(driver)
@@ -194,7 +196,13 @@ def _one_move(driver: Any, n: int, version: str) -> str:
         moves = driver.find_elements(By.CSS_SELECTOR, "#moves button")
         if not moves and body(driver, "version") != version:
             return how
-        assert moves, "our turn without moves"
+        assert moves, "our turn without moves: " + str(
+            driver.execute_script(
+                "return [document.body.dataset.version, document.body.dataset.ready,"
+                " document.body.dataset.toMove, document.getElementById('status').textContent,"
+                " document.getElementById('error').textContent];"
+            )
+        )
         click(driver, moves[n % len(moves)])
     WebDriverWait(driver, 60).until(lambda d: body(d, "version") != version)
     return how
@@ -297,9 +305,18 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     one_move(browser, 0)
     settle(browser)
     browser.find_element(By.ID, "undo").click()
-    WebDriverWait(browser, 30).until(
-        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == log_before
-    )
+    try:
+        WebDriverWait(browser, 30).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == log_before
+        )
+    except TimeoutException:
+        seen = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+        status = browser.find_element(By.ID, "status").text
+        error = browser.find_element(By.ID, "error").text
+        sent = [u.rsplit("/", 1)[-1] for u in requests(browser) if "/api/sessions/" in u]
+        raise AssertionError(
+            f"undo: {log_before} moves expected, {seen} ({status}; {error}; {sent[-12:]})"
+        )
     settle(browser)
     assert browser.find_element(By.ID, "board").get_attribute("innerHTML") == svg_before
     # play on to the end
@@ -335,6 +352,65 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     assert errors(browser) == []
     outside = [u for u in requests(browser) if not u.startswith(server + "/")]
     assert outside == []
+
+
+def test_any_agent_spec_for_a_seat_and_a_refused_one(browser: Any, server: str) -> None:
+    open_page(browser, server)
+    Select(browser.find_element(By.ID, "game")).select_by_value("arte")
+    seat = Select(browser.find_element(By.CSS_SELECTOR, '#seats select[data-seat="1"]'))
+    seat.select_by_value("")  # another agent spec
+    spec = browser.find_element(By.CSS_SELECTOR, '#seats input[data-spec="1"]')
+    assert spec.is_displayed()
+    spec.send_keys("cmd:touch /tmp/kingdoms-serve-pwned")
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    assert "--bot NAME=SPEC" in browser.find_element(By.ID, "error").text
+    assert not os.path.exists("/tmp/kingdoms-serve-pwned")
+    spec.clear()
+    spec.send_keys("ismcts:200,c=0.5")
+    browser.find_element(By.ID, "start").click()
+    WebDriverWait(browser, 30).until(lambda d: body(d, "ready") != "")
+    settle(browser)
+    one_move(browser, 0)
+    WebDriverWait(browser, 60).until(
+        lambda d: (
+            "ismcts:200,c=0.5" in d.find_element(By.ID, "log").text
+            or "ismcts:200,c=0.5" in d.find_element(By.ID, "status").text
+        )
+    )
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_people_at_one_screen_pass_it_behind_a_curtain(browser: Any, server: str) -> None:
+    open_page(browser, server)
+    errors(browser)
+    start(browser, "battleline", ["human", "human"], {})
+    for turn in range(4):
+        me = turn % 2
+        WebDriverWait(browser, 20).until(
+            lambda d, me=me: (
+                body(d, "toMove") == str(me) and d.find_elements(By.CSS_SELECTOR, "#moves button")
+            )
+        )
+        board = browser.find_element(By.ID, "board")
+        assert board.is_displayed() and not browser.find_element(By.ID, "curtain").is_displayed()
+        mine = board.get_attribute("innerHTML")
+        while body(browser, "toMove") == str(me):
+            one_move(browser, turn)
+        # the next person's turn: the picture is covered until they ask for their side
+        WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "curtain").is_displayed())
+        assert not browser.find_element(By.ID, "board").is_displayed()
+        assert f"player {1 - me}'s turn" in browser.find_element(By.ID, "curtain").text
+        browser.find_element(By.ID, "reveal").click()
+        status = f"your move, player {1 - me}"
+        WebDriverWait(browser, 20).until(
+            lambda d, status=status: (
+                d.find_element(By.ID, "board").is_displayed()
+                and d.find_element(By.ID, "status").text == status
+            )
+        )
+        assert browser.find_element(By.ID, "board").get_attribute("innerHTML") != mine
+    assert errors(browser) == []
 
 
 def test_zz_report_the_latencies() -> None:

@@ -764,3 +764,19 @@ def test_the_whole_picture_marks_the_last_move(name: str) -> None:
     assert " ".join(t.text or "" for t in marks[0].iter(f"{NS}text")) == f"last move: {last}"
     fresh = parse(kingdoms.new_game(name, seed=2).svg())
     assert not [e for e in fresh.iter(f"{NS}g") if e.get("class") == "last-move"]
+
+
+def test_arte_cards_show_whole_names() -> None:
+    # every card drawn, in the hands, the fields and the piles, carries its whole name
+    # (over two lines where it is long), not a name cut to a dozen letters
+    g = played("arte", 3, 400)
+    names = {
+        c["id"]: c["name"] for kind in ("terrain", "units") for c in g.to_dict()["cards"][kind]
+    }
+    for player in (None, 0, 1):
+        shown = card_text(parse(g.svg(player)))
+        assert len(shown) > 10
+        for cid, words in shown.items():
+            assert names[cid] in " ".join(words.split()), (cid, words)
+            assert "…" not in words
+    assert max(map(len, names.values())) > 16  # a name that a 12-letter cut would lose

@@ -7,51 +7,23 @@ installs it and a missing browser is a failure."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import _browser
 import kingdoms
 import pytest
 from kingdoms.cli import main
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-if not (CHROMIUM and CHROMEDRIVER):
-    if os.environ.get("CI"):
-        pytest.fail("CI needs Debian's chromium and chromium-driver (.ci/run installs them)")
-    pytest.skip(
-        "headless Chromium not installed (apt-get install chromium chromium-driver)",
-        allow_module_level=True,
-    )
-
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+_browser.require()
 from selenium.webdriver.common.by import By
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,1000",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    try:
+    with _browser.chrome((1400, 1000)) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 # The displayed positions (laid out, not hidden), as the browser sees them: one round trip.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import random
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,6 +14,11 @@ import kingdoms
 import numpy as np
 import pytest
 from kingdoms.zinordia import MODES, Zinordia, content_options, reference_files
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the test extra installs tomli there
+    import tomli as tomllib
 
 #: Every second reading of the rules chosen (docs/rules/zinordia.md, each **Option**).
 SECOND_READINGS: dict[str, object] = {
@@ -158,6 +164,27 @@ def test_own_content_from_files(tmp_path: Path) -> None:
         content_options(maps=tmp_path / "missing")
 
 
+def test_own_terrain_kinds_from_a_file(tmp_path: Path) -> None:
+    # ZN-2.9: the terrain kinds are data a user can replace (forests defending by 2 here).
+    kinds = reference_files()["terrain.toml"]
+    terrain = tmp_path / "terrain.toml"
+    terrain.write_text(kinds.replace("defence = 1", "defence = 2"))
+    opts = content_options(terrain=terrain)
+    assert opts == {"terrain_toml": terrain.read_text()}
+    g = Zinordia(seed=1, **opts)
+    assert g.to_dict()["options"]["terrain_toml"] == terrain.read_text()
+    assert kingdoms.from_dict(g.to_dict()).to_dict() == g.to_dict()
+    assert "terrain_toml" not in Zinordia(seed=1).to_dict()["options"]
+    terrain.write_text(kinds.replace("cost = 2", "cost = 12", 1))
+    with pytest.raises(kingdoms.DataError, match=r"terrain_toml, kind \"forest\", field cost"):
+        Zinordia(seed=1, **content_options(terrain=terrain))
+    terrain.write_text(kinds.replace("[kinds.hill]", "[kinds.mound]"))
+    with pytest.raises(
+        kingdoms.DataError, match=r"map \"arena\".*\"hill\" is not a kind of terrain_toml"
+    ):
+        Zinordia(seed=1, **content_options(terrain=terrain))
+
+
 def test_pictures_show_the_board_and_hide_picks() -> None:
     g = Zinordia(seed=5)
     g.apply("pick ignara")
@@ -184,8 +211,6 @@ def test_map_text_follows_the_options() -> None:
 
 
 def test_zn_2_9_the_picture_draws_terrain() -> None:
-    import tomllib
-
     terrain = tomllib.loads(reference_files()["terrain.toml"])["kinds"]
     assert terrain["forest"]["defence"] == 1 and terrain["hill"]["attack"] == 1
     m = kingdoms.hex.HexMap.from_text(Zinordia.map_text())
@@ -281,8 +306,6 @@ def test_play_zinordia_screens_show_coordinates_ability_names_and_the_legend(
     assert "Key: q,r an empty zone" in out
     assert "s a start zone, p a privilege zone" in out, "zones marked during placement"
     assert "Initiative:" in out and "turn order" in out
-    import tomllib
-
     roster = tomllib.loads(reference_files()["roster.toml"])
     names = [a["name"] for s in roster["stars"] for a in s["abilities"]]
     assert sum(n in out for n in names) >= 6, "ability names on the sheets"
@@ -297,7 +320,6 @@ def test_play_zinordia_screens_show_coordinates_ability_names_and_the_legend(
 
 
 def test_actions_read_with_names_where_shown_in_full() -> None:
-    import tomllib
     from kingdoms._cli_play import seen_move
     from kingdoms._svg import replay
 

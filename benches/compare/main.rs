@@ -6,7 +6,7 @@
 //!
 //! Prints one `game metric value` line per measurement.
 
-use kingdoms_core::agents::{Agent, AgentSpec};
+use kingdoms_core::search::{Agent, AgentSpec};
 use kingdoms_core::registry::{simulate, GAMES};
 use kingdoms_core::{with_game, Game};
 use std::time::Instant;

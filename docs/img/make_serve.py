@@ -60,7 +60,7 @@ def main() -> None:
                 )
                 version = driver.execute_script(ready)
                 driver.find_elements(By.CSS_SELECTOR, "#moves button")[-1].click()
-                WebDriverWait(driver, 30).until(lambda d: d.execute_script(ready) != version)
+                WebDriverWait(driver, 30).until(lambda d, v=version: d.execute_script(ready) != v)
             WebDriverWait(driver, 30).until(
                 lambda d: d.execute_script("return document.body.dataset.toMove === '0';")
             )

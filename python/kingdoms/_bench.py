@@ -2,13 +2,12 @@
 
 Every figure grows its batch until it has run for `seconds`, so a figure is a rate over at
 least that long. They are wall-clock rates: run them on a quiet machine. Every function takes
-the game's rules options, so each mode of a game (`MODES`: Zinordia's free-for-all of three
-and four seats and its 2 v 2) is measured like a duel.
+the game's rules options, so each mode of a game (its module's `BENCH_MODES`: Zinordia's
+free-for-all of three and four seats and its 2 v 2) is measured like a duel.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import statistics
@@ -18,24 +17,15 @@ from typing import Any
 import numpy as np
 
 import kingdoms
+from kingdoms._games import bench_modes, game_module
 from kingdoms.agents import ISMCTS, Greedy, Random, RustAgent
 from kingdoms.batch import Batch, random_legal_ids
 
-#: The modes `kingdoms bench GAME` measures when no rules options are given: a label and the
-#: rules options of each, the game's default first. A game not listed has one mode.
-MODES: dict[str, dict[str, dict[str, Any]]] = {
-    "zinordia": {
-        "duel": {},
-        "free-for-all, 3 players": {"mode": "free_for_all", "players": 3},
-        "free-for-all, 4 players": {"mode": "free_for_all", "players": 4},
-        "teams, 2 v 2": {"mode": "teams"},
-    },
-}
-
 
 def modes(name: str) -> dict[str, dict[str, Any]]:
-    """The modes of game `name` to measure: label -> rules options."""
-    return MODES.get(name, {"": {}})
+    """The modes of game `name` to measure: label -> rules options (its module's
+    `BENCH_MODES`, the default first)."""
+    return bench_modes(name)
 
 
 def lineup(
@@ -269,7 +259,7 @@ def bench_figures(
     cores = os.cpu_count() or 1
     figures[f"random games/s, {cores} threads"] = rate(None)
     figures["python-loop steps/s"] = python_loop_steps_per_second(game, options, seconds)
-    module = importlib.import_module(f"kingdoms.{game}")
+    module = game_module(game)
     extras = getattr(module, "bench_extras", None)
     if callable(extras):
         figures.update(extras(seconds))

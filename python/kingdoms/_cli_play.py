@@ -23,6 +23,7 @@ from rich.text import Text
 
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, agent_name, load_agent
+from kingdoms._cli_common import add_option_argument, parse_options
 from kingdoms._seen import seen_move
 from kingdoms._subprocess import Forfeit
 from kingdoms._text import terminal
@@ -65,8 +66,6 @@ SUITS: dict[str, tuple[re.Pattern[str], dict[str, str]]] = {
 
 def add_play_parser(sub: Any) -> None:
     """Register the `play` subcommand on the CLI's subparsers."""
-    from kingdoms.cli import add_option_argument, parse_options  # shared --option handling
-
     p = sub.add_parser(
         "play",
         help="play a game in the terminal: people and agents in any mix of seats",

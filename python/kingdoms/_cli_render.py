@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import kingdoms
+from kingdoms._cli_common import add_option_argument, parse_options
 from kingdoms.records import GameRecord
 
 
 def add_render_parsers(sub: Any) -> None:
     """Register the `render` and `view` subcommands on the CLI's subparsers."""
-    from kingdoms.cli import add_option_argument  # shared --option handling
-
     r = sub.add_parser(
         "render",
         help="draw a position as SVG",
@@ -139,8 +138,6 @@ def _write(path: str, text: str) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from kingdoms.cli import parse_options
-
     if args.record is None:
         if args.game is None:
             raise SystemExit("kingdoms: render needs GAME (or --record FILE, which names it)")

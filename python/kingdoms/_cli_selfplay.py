@@ -10,15 +10,12 @@ from typing import Any
 
 import kingdoms
 from kingdoms import selfplay
-from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP
-from kingdoms._cli_tournament import add_ray_argument, progress_bar
-from kingdoms.agents import parse
+from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP, load_agent
+from kingdoms._cli_common import add_option_argument, add_ray_argument, parse_options, progress_bar
 
 
 def add_selfplay_parser(sub: Any) -> None:
     """Register the `selfplay` subcommand on the CLI's subparsers."""
-    from kingdoms.cli import add_option_argument, parse_options
-
     p = sub.add_parser(
         "selfplay",
         help="write self-play training data (observations, masks, actions, returns, visits)",
@@ -66,7 +63,7 @@ def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
             "kingdoms: --format parquet needs pyarrow: pip install 'kingdoms[ray]' (or "
             "pyarrow), or use --format npz"
         )
-    agents = [parse(a) for a in args.agents]
+    agents = [load_agent(a) for a in args.agents]  # as tournament: cmd: bots too
     with progress_bar(args.json) as bar:
         task = bar.add_task(f"{args.game} self-play", total=args.games)
 
@@ -107,4 +104,9 @@ def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
     else:
         shards = len(manifest["shards"])
         print(f"{args.games} games in {shards} shards: {args.out}/{selfplay.MANIFEST}")
+        forfeits = [f for s in manifest["shards"] for f in s.get("forfeits", [])]
+        if forfeits:
+            print(f"{len(forfeits)} forfeited, left out of the data:")
+            for f in forfeits:
+                print(f"  game {f['game']}: {f['reason']}")
     return 0

@@ -11,19 +11,17 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
 import kingdoms
 from kingdoms._cli_agents import AGENT_HELP, AGENTS_ARGUMENT_HELP, agent_name, load_agent
+from kingdoms._cli_common import (
+    add_option_argument,
+    add_ray_argument,
+    parse_options,
+    progress_bar,
+)
 from kingdoms._text import terminal
 
 __all__ = ["AGENT_HELP", "add_ray_argument", "add_tournament_parser", "progress_bar"]
@@ -31,8 +29,6 @@ __all__ = ["AGENT_HELP", "add_ray_argument", "add_tournament_parser", "progress_
 
 def add_tournament_parser(sub: Any) -> None:
     """Register the `tournament` subcommand on the CLI's subparsers."""
-    from kingdoms.cli import add_option_argument, parse_options  # shared --option handling
-
     p = sub.add_parser(
         "tournament",
         help="play agents against each other (seats swapped fairly) and rate them",
@@ -100,37 +96,6 @@ def add_tournament_parser(sub: Any) -> None:
         return cmd_tournament(args, parse_options(args.option))
 
     p.set_defaults(func=run)
-
-
-def add_ray_argument(p: argparse.ArgumentParser) -> None:
-    """`--ray [ADDRESS]`: run on a Ray cluster (no address: the one this machine runs or a
-    new local one)."""
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="run as Ray tasks on the cluster at ADDRESS (alone: a local Ray); same results "
-        "(default: this machine only; needs pip install 'kingdoms[ray]')",
-    )
-
-
-def progress_bar(quiet: bool, unit: str = "games", console: Console | None = None) -> Progress:
-    """A progress bar on stderr whose count names what it counts (`37/100 games`); off when
-    `quiet` or when stderr is neither a terminal nor a notebook."""
-    err = console or Console(stderr=True)
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn(unit),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet or not (err.is_terminal or err.is_jupyter),
-    )
 
 
 def _elo(x: float) -> str:

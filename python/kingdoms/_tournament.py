@@ -57,7 +57,7 @@ def tournament(
 
     if progress is not True:
         return run(progress or None)
-    from kingdoms._cli_tournament import progress_bar
+    from kingdoms._cli_common import progress_bar
 
     name = game if isinstance(game, str) else game.name
     with progress_bar(False, "games") as bar:

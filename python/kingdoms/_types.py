@@ -303,6 +303,7 @@ class ZinordiaOptions(TypedDict, total=False):
     roster_toml: str | None
     maps_toml: dict[str, str] | None
     modes_toml: str | None
+    terrain_toml: str | None
     unique_stars: Literal["team", "game"]
     lines: Literal["axis", "drawn"]
     durations_tick: Literal["turn_start", "turn_end"]

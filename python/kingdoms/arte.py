@@ -32,14 +32,33 @@ import os
 from typing import Any, Literal
 
 from kingdoms._kingdoms import Arte
+from kingdoms._svg.arte import draw as DRAW
+from kingdoms._types import ArteOptions as Options
+
+# ---- the game's Python side (``kingdoms._games``) ----------------------------------------
+
+#: The modes ``kingdoms bench arte`` measures without ``--option``: label -> rules options.
+BENCH_MODES: dict[str, dict[str, Any]] = {"": {}}
+
+
+def observation_bounds(**options: Any) -> tuple[Any, Any]:
+    """``(low, high)``: float32 arrays of the observation's shape bounding every entry under
+    these rules options (computed in Rust beside the observation, as
+    ``Arte(**options).observation_bounds()``)."""
+    return Arte(seed=0, **options).observation_bounds()
+
 
 __all__ = [
+    "BENCH_MODES",
+    "DRAW",
     "UNIT_TYPES",
     "Arte",
     "Deployment",
+    "Options",
     "RangedScoring",
     "SuddenDeathRow",
     "card_set",
+    "observation_bounds",
     "reference_files",
 ]
 

@@ -17,18 +17,38 @@ observation layout in ``docs/battleline.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from kingdoms._kingdoms import BattleLine, ClaimProof, Formation
 from kingdoms._kingdoms import battleline_best_formation as _best_formation
 from kingdoms._kingdoms import battleline_proof_rate as _proof_rate
 from kingdoms._kingdoms import battleline_prove_claim as _prove_claim
+from kingdoms._svg.battleline import draw as DRAW
+from kingdoms._types import BattleLineOptions as Options
+
+# ---- the game's Python side (``kingdoms._games``) ----------------------------------------
+
+#: The modes ``kingdoms bench battleline`` measures without ``--option``: label -> rules options.
+BENCH_MODES: dict[str, dict[str, Any]] = {"": {}}
+
+
+def observation_bounds(**options: Any) -> tuple[Any, Any]:
+    """``(low, high)``: float32 arrays of the observation's shape bounding every entry under
+    these rules options (computed in Rust beside the observation, as
+    ``BattleLine(**options).observation_bounds()``)."""
+    return BattleLine(seed=0, **options).observation_bounds()
+
 
 __all__ = [
+    "BENCH_MODES",
+    "DRAW",
     "BattleLine",
     "ClaimProof",
     "Formation",
+    "Options",
     "best_formation",
     "match_points",
+    "observation_bounds",
     "prove_claim",
 ]
 

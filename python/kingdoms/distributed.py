@@ -264,12 +264,14 @@ def selfplay(
     agents = list(agents)
     play = _remote(ray, _selfplay.play_shard, cpus_per_task)
 
-    def runner(specs: Sequence[_selfplay.ShardSpec]) -> Iterator[tuple[_selfplay.ShardSpec, bytes]]:
+    def runner(
+        specs: Sequence[_selfplay.ShardSpec],
+    ) -> Iterator[tuple[_selfplay.ShardSpec, bytes, _selfplay.Forfeits]]:
         refs = [
             play.remote(game, agents, spec, seed, format, options, cpus_per_task) for spec in specs
         ]
-        for i, data in _gather(ray, refs):
-            yield specs[i], data
+        for i, (data, forfeits) in _gather(ray, refs):
+            yield specs[i], data, forfeits
 
     return _selfplay.generate(
         game,

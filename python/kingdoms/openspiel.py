@@ -23,7 +23,9 @@ draw of a stream seeded by the game parameter ``seed`` (default 0). Zero-sum whe
 returns always sum to zero (two sides), general-sum otherwise (Zinordia's free-for-all:
 +1 for the winner, -1 for each loser). :meth:`KingdomsState.resample_from_infostate`
 redraws everything the player cannot see (``Game.resample_hidden``), as ISMCTS needs.
-States serialise (``pyspiel.serialize_game_and_state``) and pickle.
+States serialise (``pyspiel.serialize_game_and_state``) and pickle. ``undo_action`` is
+OpenSpiel's refusal (``SpielError``): a Python game cannot pop the C++ history an undo must
+pop (docs/rl.md); keep a ``state.clone()`` to go back.
 
 - ``information_state_string(p)``: ``p``'s view of the state (``Game.view``) followed by
   ``p``'s own moves so far. Opponents' moves are not listed: their text can name a card
@@ -43,12 +45,17 @@ Rules options are game parameters, each with the rules' default, e.g.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
-from kingdoms._kingdoms import Game, games, new_game
+from kingdoms._kingdoms import Game, KingdomsError, RulesOptionError, games, new_game
+from kingdoms.records import parse_json
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["DEALS", "KingdomsGame", "KingdomsState", "game_name"]
 
@@ -105,35 +112,64 @@ def _game_type(name: str, probe: Game, max_players: int) -> Any:
     )
 
 
+def _checked_parameters(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int, Game]:
+    """The rules options, deal seed and a game under those options of OpenSpiel parameters
+    ``params`` of game ``name``, every one checked: a bad one is a
+    :class:`kingdoms.RulesOptionError` naming it."""
+    where = game_name(name)
+    spec = _parameters(name)
+    unknown = sorted(set(params) - set(spec))
+    if unknown:
+        raise RulesOptionError(
+            f"{where}: unknown game parameter(s) {unknown}; known: {sorted(spec)}"
+        )
+    seed = params.get("seed", 0)
+    # OpenSpiel holds an integer parameter in a C++ int.
+    if type(seed) is not int or not 0 <= seed < 2**31:
+        raise RulesOptionError(
+            f"{where}: seed must be an integer from 0 to 2**31 - 1, not {seed!r:.60}"
+        )
+    options_text = params.get("options", "{}")
+    if not isinstance(options_text, str):
+        raise RulesOptionError(
+            f"{where}: options must be a JSON object text, not {type(options_text).__name__}"
+        )
+    options = parse_json(options_text, f"{where}: options", RulesOptionError)
+    if not isinstance(options, dict):
+        raise RulesOptionError(f"{where}: options must be a JSON object text")
+    # OpenSpiel fills in every default: only values that differ are choices.
+    for key, value in params.items():
+        if key in ("seed", "options") or value == spec[key]:
+            continue
+        if key in options:
+            raise RulesOptionError(
+                f"{where}: {key!r} given both as a game parameter and in options"
+            )
+        options[key] = value
+    try:
+        probe = new_game(name, seed=0, **options)
+    except KingdomsError as e:  # a bad option's RulesOptionError, named as a parameter
+        raise type(e)(f"{where}: {e}") from None
+    return options, seed, probe
+
+
 class KingdomsGame(pyspiel.Game):  # type: ignore[misc]
     """A kingdoms game as seen by OpenSpiel (one subclass per game name, see below)."""
 
     name: str = ""
     max_players: int = 2
+    options: dict[str, Any]
+    observation_shape: list[int]
+    seeds: npt.NDArray[np.int64]
+    _base: tuple[Any, Any, dict[str, Any]]
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    # Everything is checked and built in __new__, before an object exists: a Python object
+    # whose C++ base was never initialised (its __init__ raised first) crashed the
+    # interpreter when printed (std::bad_alloc, then a segfault), e.g. from a traceback.
+    def __new__(cls, params: dict[str, Any] | None = None) -> Self:
         params = dict(params or {})
-        spec = _parameters(self.name)
-        unknown = sorted(set(params) - set(spec))
-        if unknown:
-            raise ValueError(f"unknown game parameter(s) {unknown}; known: {sorted(spec)}")
-        options_text = params.get("options", "{}")
-        try:
-            options = json.loads(options_text)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"options must be a JSON object text: {e}") from None
-        if not isinstance(options, dict):
-            raise TypeError("options must be a JSON object text")
-        # OpenSpiel fills in every default: only values that differ are choices.
-        for key, value in params.items():
-            if key in ("seed", "options") or value == spec[key]:
-                continue
-            if key in options:
-                raise ValueError(f"{key!r} given both as a game parameter and in options")
-            options[key] = value
-        self.options: dict[str, Any] = options
-        probe = new_game(self.name, seed=0, **options)
-        game_type = _game_type(self.name, probe, self.max_players)
+        options, seed, probe = _checked_parameters(cls.name, params)
+        game_type = _game_type(cls.name, probe, cls.max_players)
         zero_sum = game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.num_actions,
@@ -144,9 +180,16 @@ class KingdomsGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0 if zero_sum else None,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(game_type, info, params)
+        self: Self = super().__new__(cls)
+        self._base = (game_type, info, params)
+        self.options = options
         self.observation_shape = list(probe.observation_shape)
-        self.seeds = np.random.default_rng(int(params.get("seed", 0))).integers(0, 2**63, DEALS)
+        self.seeds = np.random.default_rng(seed).integers(0, 2**63, DEALS)
+        return self
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        # The parameters __new__ checked (``params`` is the same).
+        super().__init__(*self._base)
 
     def new_initial_state(self) -> KingdomsState:
         return KingdomsState(self)

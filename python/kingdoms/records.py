@@ -23,7 +23,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from kingdoms._kingdoms import (
     DataError,
@@ -243,6 +243,19 @@ def read_text_file(path: str | os.PathLike[str], what: str, limit: int = MAX_TEX
         raise DataError(f"{what}: not UTF-8 text (invalid byte at offset {e.start})") from None
 
 
+def parse_json(text: str, what: str, error: type[KingdomsError] = DataError) -> Any:
+    """JSON from a user's text; what :mod:`json` cannot read is ``error`` naming ``what``
+    and, for a syntax error, the line and column (never a ``RecursionError``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(f"{what} is not JSON ({e.msg}, line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise error(f"{what} is nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise error(f"{what} holds a number too long to read") from None
+
+
 def _header(line: str) -> tuple[str, str] | None:
     """``[Name "value"]`` as (name, value), or None if the line is not one."""
     if not line.endswith('"]'):
@@ -335,14 +348,7 @@ def _build(
             raise ValueError
     except ValueError:
         raise StateError(f"{where}: Seed must be an integer >= 0") from None
-    try:
-        options = json.loads(h.pop("Options", "{}"))
-    except json.JSONDecodeError as e:
-        raise StateError(f"{where}: Options is not JSON ({e.msg})") from None
-    except RecursionError:
-        raise StateError(f"{where}: Options is nested too deeply") from None
-    except ValueError:  # an integer of more digits than Python converts
-        raise StateError(f"{where}: Options holds a number too long to read") from None
+    options = parse_json(h.pop("Options", "{}"), f"{where}: Options", StateError)
     if not isinstance(options, dict):
         raise StateError(f"{where}: Options must be a JSON object")
     players: dict[int, str] = {}

@@ -20,6 +20,11 @@ in ``manifest.json`` (also replaced atomically); a run started again on the same
 with the same arguments skips the shards the manifest lists and plays only the rest, so an
 interrupted run never duplicates or half-writes a shard. Different arguments are refused.
 
+**Forfeits.** A game a Python agent forfeits (:class:`kingdoms.agents.Forfeit`: a bot that
+crashed, timed out or answered badly) is left out of the rows and listed in its shard's
+``forfeits`` in the manifest (``{"game": index, "player": seat, "reason": why}``); the run goes on, and the
+finished manifest counts them in ``forfeited``.
+
 **Reading a folder one did not write.** ``manifest.json`` is data: it never makes
 :func:`load`, :func:`shards` or a resumed run open a file outside its folder. A shard is
 named ``shard-NNNNNN.parquet`` / ``.npz`` (a plain name in the folder), is read as the engine
@@ -77,8 +82,10 @@ _SHARD_NAME = re.compile(r"shard-[0-9]{6,12}\.(parquet|npz)")
 Arrays = dict[str, npt.NDArray[Any]]
 ShardSpec = tuple[int, int, int]
 """A shard: (index, first game, end game)."""
-Runner = Callable[[Sequence[ShardSpec]], Iterator[tuple[ShardSpec, bytes]]]
-"""Plays shards (anywhere) and yields each one's encoded file as it finishes."""
+Forfeits = list[dict[str, Any]]
+"""A shard's forfeited games: ``{"game": index, "player": seat, "reason": why}`` each."""
+Runner = Callable[[Sequence[ShardSpec]], Iterator[tuple[ShardSpec, bytes, Forfeits]]]
+"""Plays shards (anywhere) and yields each one's encoded file and forfeits as it finishes."""
 
 
 def has_parquet() -> bool:
@@ -209,18 +216,10 @@ def load(out: str | os.PathLike[str]) -> Arrays:
 def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any]:
     """The manifest of a run directory, checked: a :class:`kingdoms.DataError` names the
     field at fault (``manifest.json: shards[3].file: ...``)."""
-    from kingdoms.records import read_text_file
+    from kingdoms.records import parse_json, read_text_file
 
     text = read_text_file(Path(out) / MANIFEST, MANIFEST, MAX_MANIFEST_BYTES)
-    try:
-        manifest = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DataError(f"{MANIFEST}: not JSON (line {e.lineno} column {e.colno})") from None
-    except RecursionError:
-        raise DataError(f"{MANIFEST}: nested too deeply") from None
-    except ValueError:  # an integer of more digits than Python converts
-        raise DataError(f"{MANIFEST}: holds a number too long to read") from None
-    return _checked_manifest(manifest)
+    return _checked_manifest(parse_json(text, MANIFEST))
 
 
 def _checked_manifest(m: Any) -> dict[str, Any]:
@@ -260,8 +259,18 @@ def _checked_manifest(m: Any) -> dict[str, Any]:
         games = s.get("games")
         if not (isinstance(games, list) and len(games) == 2):
             raise bad(f"{where}.games", "expected [first, end]")
-        whole(games[0], f"{where}.games[0]", 2**63)
-        whole(games[1], f"{where}.games[1]", 2**63)
+        first = whole(games[0], f"{where}.games[0]", 2**63)
+        end = whole(games[1], f"{where}.games[1]", 2**63)
+        forfeits = s.get("forfeits", [])
+        if not isinstance(forfeits, list):
+            raise bad(f"{where}.forfeits", "expected a list")
+        for j, f in enumerate(forfeits):
+            at = f"{where}.forfeits[{j}]"
+            if not isinstance(f, dict) or not isinstance(f.get("reason"), str):
+                raise bad(at, 'expected {"game": index, "player": seat, "reason": text}')
+            whole(f.get("player"), f"{at}.player", 1023)
+            if type(f.get("game")) is not int or not first <= f["game"] < end:
+                raise bad(f"{at}.game", f"expected a game of the shard, {first} to {end - 1}")
     return m
 
 
@@ -294,6 +303,32 @@ def shard_name(index: int, fmt: str) -> str:
     return f"shard-{index:06d}.{fmt}"
 
 
+def _rust_agent(a: object) -> bool:
+    from kingdoms.agents import ISMCTS, Greedy, Heuristic, Random
+
+    return isinstance(a, (Random, Heuristic, Greedy, ISMCTS))
+
+
+class _Watched:
+    """A Python agent as it plays, with its last forfeit (seat, reason) noted: the engine
+    reports a forfeit as a plain :class:`kingdoms.KingdomsError`."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        name = getattr(agent, "name", None)
+        self.name = name if isinstance(name, str) else type(agent).__name__
+        self.forfeit: tuple[int, str] | None = None
+
+    def act(self, game: Any) -> Any:
+        from kingdoms.agents import Forfeit
+
+        try:
+            return self.agent.act(game)
+        except Forfeit as e:
+            self.forfeit = (game.current_player, e.reason)
+            raise
+
+
 def play_shard(
     game: str,
     agents: Sequence[AgentLike],
@@ -302,11 +337,36 @@ def play_shard(
     fmt: str,
     options: dict[str, Any],
     threads: int | None = None,
-) -> bytes:
-    """Play one shard's games and encode them (what a local run or a Ray task does)."""
+) -> tuple[bytes, Forfeits]:
+    """Play one shard's games and encode them (what a local run or a Ray task does); with
+    the encoded shard comes the list of its forfeited games (``{"game", "player",
+    "reason"}``), whose rows the shard leaves out. Only a Python agent can forfeit (a
+    :class:`~kingdoms.agents.Subprocess` bot that crashes, times out or answers badly raises
+    :class:`~kingdoms.agents.Forfeit`), and games with one play one after another on this
+    thread anyway, so with a Python agent the shard is played game by game and a forfeit
+    loses that game alone."""
     _, start, stop = spec
-    arrays = selfplay_games(game, list(agents), start, stop, seed, threads, **options)
-    return encode(arrays, fmt)
+    if all(_rust_agent(a) for a in agents):
+        arrays = selfplay_games(game, list(agents), start, stop, seed, threads, **options)
+        return encode(arrays, fmt), []
+    players: list[Any] = [a if _rust_agent(a) else _Watched(a) for a in agents]
+    watched = [a for a in players if isinstance(a, _Watched)]
+    # The empty shard first: the columns' types and widths when every game is forfeited.
+    parts = [selfplay_games(game, players, start, start, seed, threads, **options)]
+    forfeits: Forfeits = []
+    for i in range(start, stop):
+        for w in watched:
+            w.forfeit = None
+        try:
+            parts.append(selfplay_games(game, players, i, i + 1, seed, threads, **options))
+        except KingdomsError:
+            gave_up = [w.forfeit for w in watched if w.forfeit is not None]
+            if not gave_up:
+                raise
+            player, reason = gave_up[0]
+            forfeits.append({"game": i, "player": player, "reason": reason})
+    arrays = {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
+    return encode(arrays, fmt), forfeits
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -360,9 +420,9 @@ def local_runner(
 ) -> Runner:
     """Plays shards one after another on this machine's cores."""
 
-    def run(specs: Sequence[ShardSpec]) -> Iterator[tuple[ShardSpec, bytes]]:
+    def run(specs: Sequence[ShardSpec]) -> Iterator[tuple[ShardSpec, bytes, Forfeits]]:
         for spec in specs:
-            yield spec, play_shard(game, agents, spec, seed, fmt, options, threads)
+            yield spec, *play_shard(game, agents, spec, seed, fmt, options, threads)
 
     return run
 
@@ -424,7 +484,7 @@ def generate(
     if progress is not None:
         progress(done, games)
     run = runner or local_runner(game, agents, seed, format, options, threads)
-    for (k, start, stop), data in run(todo):
+    for (k, start, stop), data, forfeits in run(todo):
         name = shard_name(k, format)
         _write_atomic(root / name, data)
         manifest["shards"].append(
@@ -434,6 +494,7 @@ def generate(
                 "games": [start, stop],
                 "bytes": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(),
+                "forfeits": forfeits,
             }
         )
         manifest["shards"].sort(key=lambda s: s["index"])
@@ -441,6 +502,7 @@ def generate(
         done += stop - start
         if progress is not None:
             progress(done, games)
+    manifest["forfeited"] = sum(len(s.get("forfeits", [])) for s in manifest["shards"])
     manifest["complete"] = True
     manifest["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     _write_atomic(path, json.dumps(manifest, indent=1).encode())

@@ -27,6 +27,8 @@ import os
 from typing import Any
 
 from kingdoms._kingdoms import Strifull, strifull_card_set, strifull_reference_files
+from kingdoms._svg.strifull import draw as DRAW
+from kingdoms._types import StrifullOptions as Options
 
 #: The elemental stones; each beats the next: fire > wind > earth > water > fire.
 ELEMENTS: tuple[str, ...] = ("fire", "water", "wind", "earth")
@@ -50,4 +52,26 @@ def reference_files() -> dict[str, str]:
     return strifull_reference_files()
 
 
-__all__ = ["ELEMENTS", "Strifull", "card_set", "reference_files"]
+# ---- the game's Python side (``kingdoms._games``) ----------------------------------------
+
+#: The modes ``kingdoms bench strifull`` measures without ``--option``: label -> rules options.
+BENCH_MODES: dict[str, dict[str, Any]] = {"": {}}
+
+
+def observation_bounds(**options: Any) -> tuple[Any, Any]:
+    """``(low, high)``: float32 arrays of the observation's shape bounding every entry under
+    these rules options (computed in Rust beside the observation, as
+    ``Strifull(**options).observation_bounds()``)."""
+    return Strifull(seed=0, **options).observation_bounds()
+
+
+__all__ = [
+    "BENCH_MODES",
+    "DRAW",
+    "ELEMENTS",
+    "Options",
+    "Strifull",
+    "card_set",
+    "observation_bounds",
+    "reference_files",
+]

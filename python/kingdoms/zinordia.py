@@ -27,8 +27,9 @@ Rules options (keyword arguments of :class:`Zinordia` and ``kingdoms.new_game("z
     ``"alternate"`` (default: one Star at a time) or ``"blocks"``;
 ``max_rounds``
     rounds before the tie rule decides (default 30);
-``roster_toml``, ``maps_toml``, ``modes_toml``
-    one's own content as text (see :func:`content_options` to read it from files);
+``roster_toml``, ``maps_toml``, ``modes_toml``, ``terrain_toml``
+    one's own content as text: roster, maps, modes, and the terrain kinds the maps name
+    (see :func:`content_options` to read it from files);
 
 and the second readings of the rules (each an **Option** of ``docs/rules/zinordia.md``):
 
@@ -61,13 +62,37 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kingdoms._kingdoms import DataError, Zinordia
+from kingdoms._svg.zinordia import draw as DRAW
+from kingdoms._types import ZinordiaOptions as Options
+
+# ---- the game's Python side (``kingdoms._games``) ----------------------------------------
+
+#: The modes ``kingdoms bench zinordia`` measures without ``--option``: label -> rules options.
+BENCH_MODES: dict[str, dict[str, Any]] = {
+    "duel": {},
+    "free-for-all, 3 players": {"mode": "free_for_all", "players": 3},
+    "free-for-all, 4 players": {"mode": "free_for_all", "players": 4},
+    "teams, 2 v 2": {"mode": "teams"},
+}
+
+
+def observation_bounds(**options: Any) -> tuple[Any, Any]:
+    """``(low, high)``: float32 arrays of the observation's shape bounding every entry under
+    these rules options (computed in Rust beside the observation, as
+    ``Zinordia(**options).observation_bounds()``)."""
+    return Zinordia(seed=0, **options).observation_bounds()
+
 
 __all__ = [
+    "BENCH_MODES",
+    "DRAW",
     "MODES",
+    "Options",
     "Placement",
     "Selection",
     "Zinordia",
     "content_options",
+    "observation_bounds",
     "reference_files",
 ]
 
@@ -103,10 +128,12 @@ def content_options(
     roster: str | os.PathLike[str] | None = None,
     maps: str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]] | None = None,
     modes: str | os.PathLike[str] | None = None,
+    terrain: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Read one's own content from files into rules options for :class:`Zinordia`.
 
-    ``roster`` and ``modes`` are TOML files; ``maps`` is a directory of ``<id>.toml`` map
+    ``roster``, ``modes`` and ``terrain`` (the terrain kinds the maps may name, the format
+    of ``reference_files()["terrain.toml"]``) are TOML files; ``maps`` is a directory of ``<id>.toml`` map
     files (at most 256, each staying in the folder once links are followed) or a
     ``{id: path}`` mapping. Files are read as the engine reads data files: regular files
     of at most 1 MiB (a FIFO or device is refused, never read), UTF-8. What is not given
@@ -121,6 +148,8 @@ def content_options(
         out["roster_toml"] = _read(roster, "roster")
     if modes is not None:
         out["modes_toml"] = _read(modes, "modes")
+    if terrain is not None:
+        out["terrain_toml"] = _read(terrain, "terrain")
     if maps is not None:
         if isinstance(maps, Mapping):
             items = [(str(k), v) for k, v in maps.items()]

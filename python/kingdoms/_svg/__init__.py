@@ -7,35 +7,23 @@ holds and nothing else. The games' ``svg``/``_repr_svg_``, ``HexMap.svg`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from kingdoms._games import drawer
 from kingdoms._kingdoms import KingdomsError
-from kingdoms._svg import arte, battleline, strifull, zinordia
 from kingdoms._svg.hexmap import hexmap_svg
 from kingdoms._svg.results import plot_ratings, tournament_html
 from kingdoms._svg.wrapper import SvgWrapper, record_html
-
-#: One drawing function per game name: ``draw(state, player, action, highlight) -> svg``.
-#: A new game's picture is one module and one entry here.
-DRAWERS: dict[
-    str, Callable[[dict[str, Any], int | None, dict[str, Any] | None, list[Any]], str]
-] = {
-    "battleline": battleline.draw,
-    "strifull": strifull.draw,
-    "arte": arte.draw,
-    "zinordia": zinordia.draw,
-}
 
 
 def game_svg(
     game: Any, player: int | None = None, *, action: Any = None, highlight: Any = None
 ) -> str:
     """The SVG picture of ``game``: the whole state (``player=None``) or ``view(player)``."""
-    try:
-        draw = DRAWERS[game.name]
-    except KeyError:
-        raise NotImplementedError(f"no picture for the game {game.name!r} yet") from None
+    # each game's picture is its module's DRAW (kingdoms._games), found from the registry
+    draw = drawer(game.name)
+    if draw is None:
+        raise NotImplementedError(f"no picture for the game {game.name!r} yet")
     if player is None:
         state = game.to_dict()
         history = state.get("history")
@@ -71,7 +59,6 @@ def game_svg(
 
 
 __all__ = [
-    "DRAWERS",
     "SvgWrapper",
     "game_svg",
     "hexmap_svg",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kingdoms._svg import _draw as d_
+from kingdoms._svg.strifull import wrap_name
 
 UNIT_LETTERS = {"cavaleiro": "C", "guerreiro": "G", "arqueiro": "A", "mago": "M"}
 UNIT_COLOURS = {
@@ -18,7 +19,9 @@ TERRAIN_FILL, TERRAIN_INK = "#d8c99b", "#4a3b16"
 UNIT_FILL = "#fdfaf2"
 TERRAIN_BACK, UNIT_BACK = "#6b5a2e", "#3d4a5c"
 PLAYER_COLOURS = ("#2e6f8e", "#a23e48")
-W, H = 56, 56
+W, H = 72, 64
+NAME_CHARS = 15  # characters of a card's name on one line at NAME_SIZE, on a W-wide card
+NAME_SIZE = 7.5
 TW = 96  # a terrain card, beside its row
 GAP = 6
 LEFT = 20
@@ -50,7 +53,7 @@ def _card(
             ink=TERRAIN_INK,
             lines=[(f"{cid} {c.get('name', '')}", 9), ("", 2), (text, 11)]
             if w >= TW
-            else [(cid, 9), (_short(str(c.get("name", ""))), 6.5), (text, 9)],
+            else [(cid, 9), *_name_lines(str(c.get("name", ""))), (text, 9)],
             title=f"{cid} {c.get('name', '')}: favours {text}",
             face_down_marker=face_down,
         )
@@ -63,22 +66,24 @@ def _card(
         name=cid,
         fill=UNIT_FILL,
         ink=d_.INK,
-        lines=[(cid, 10), (_short(str(c.get("name", ""))), 6.5)],
+        lines=[(cid, 9), *_name_lines(str(c.get("name", "")))],
         title=f"{cid} {c.get('name', '')}: " + ", ".join(units),
         face_down_marker=face_down,
     )
     n = len(units)
     for i, u in enumerate(units):
         cx = x + w / 2 + (i - (n - 1) / 2) * 15
-        g.append(d_.Circle(cx, y + H - 15, 7, fill=UNIT_COLOURS.get(u, "#888888")))
+        g.append(d_.Circle(cx, y + H - 12, 7, fill=UNIT_COLOURS.get(u, "#888888")))
         g.append(
-            d_.text(cx, y + H - 15, UNIT_LETTERS.get(u, "?"), 8, fill="#ffffff", weight="bold")
+            d_.text(cx, y + H - 12, UNIT_LETTERS.get(u, "?"), 8, fill="#ffffff", weight="bold")
         )
     return g
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= 12 else name[:11] + "…"
+def _name_lines(name: str) -> list[tuple[str, float]]:
+    """A card's whole name in (text, size) lines: two lines broken between words (every
+    reference name fits; only a name too long for two lines is cut, with an ellipsis)."""
+    return [(line, NAME_SIZE) for line in wrap_name(name, NAME_CHARS)]
 
 
 def _back(x: float, y: float, kind: str, w: float = W) -> d_.Element:

@@ -30,7 +30,7 @@ LEFT = 20
 def _cards(cards_file: str | None, cards_toml: str | None) -> dict[str, dict[str, Any]]:
     """Troops and leaders by id, from the card set the game's options name (the game itself
     loaded the same set when it was made)."""
-    from kingdoms.strifull import card_set
+    from kingdoms._kingdoms import strifull_card_set as card_set
 
     s = card_set(cards_file, cards_toml)
     out = {c["id"]: c for c in s["troops"]}

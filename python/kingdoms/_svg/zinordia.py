@@ -26,7 +26,7 @@ PANEL_W = 330
 @d_.text_cache(maxsize=8)
 def _map(options_json: str) -> HexMap:
     """The battlefield of a game's rules options (the game made it from the same options)."""
-    from kingdoms.zinordia import Zinordia
+    from kingdoms._kingdoms import Zinordia
 
     opts = json.loads(options_json)
     return HexMap.from_text(Zinordia.map_text(**opts), "zinordia map")
@@ -35,7 +35,7 @@ def _map(options_json: str) -> HexMap:
 @d_.text_cache(maxsize=8)
 def _sides(options_json: str) -> tuple[int, ...]:
     """Each seat's team under a game's rules options (``Zinordia.team``)."""
-    from kingdoms.zinordia import Zinordia
+    from kingdoms._kingdoms import Zinordia
 
     g = Zinordia(seed=0, **json.loads(options_json))
     return tuple(g.team(p) for p in range(g.num_players))

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from kingdoms._games import drawer
 from kingdoms._kingdoms import Game
-from kingdoms._svg import DRAWERS
 
 #: The render modes every environment accepts (besides None).
 RENDER_MODES = ["ansi", "human", "svg", "rgb_array"]
@@ -34,7 +34,7 @@ def check_render_mode(game: Game, render_mode: str | None) -> None:
         raise ValueError(
             f"render_mode must be one of {RENDER_MODES} or None, got {str(render_mode)[:40]!r}"
         )
-    if render_mode in ("svg", "rgb_array") and game.name not in DRAWERS:
+    if render_mode in ("svg", "rgb_array") and drawer(game.name) is None:
         raise ValueError(f"render_mode {render_mode!r}: the game {game.name!r} has no picture")
     if render_mode == "rgb_array":
         _rasteriser()

@@ -175,6 +175,11 @@ class App:
 
     def kick(self, session: Session) -> None:
         """Start the session's agents on their turns, unless they are already at it."""
+        # forget the finished drivers and the waits of dropped sessions (bounded by them)
+        for sid in [k for k, t in self.drivers.items() if t.done()]:
+            del self.drivers[sid]
+        for sid in [k for k in self.changed if k not in self.sessions.by_id]:
+            self.changed.pop(sid).set()
         task = self.drivers.get(session.id)
         if task is None or task.done():
             self.drivers[session.id] = asyncio.get_running_loop().create_task(self.drive(session))

@@ -50,6 +50,8 @@ class Entry:
     mover: int
     seen: dict[int, str]  # viewer -> the move as that viewer's view tells it
     notes: dict[int, str] = field(default_factory=dict)  # viewer -> what it revealed
+    # viewer -> the picture elements the move touched, for a move the viewer sees in full
+    marks: dict[int, list[str]] = field(default_factory=dict)
 
 
 def agent_for(spec: str, bots: dict[str, str]) -> AgentLike:
@@ -164,7 +166,17 @@ class Session:
             "over": self.finished(),
             "result": self._result(seat),
             "can_undo": seat in self.table.movers or bool(self.table.earlier),
+            "marks": self._marks(seat),
         }
+        return out
+
+    def _marks(self, seat: int) -> list[str]:
+        """The picture elements of the other seats' moves since `seat`'s last one."""
+        out: list[str] = []
+        for e in reversed(self.log):
+            if e.mover == seat:
+                break
+            out.extend(k for k in e.marks.get(seat, []) if k not in out)
         return out
 
     def _result(self, seat: int) -> str | None:
@@ -195,7 +207,10 @@ class Session:
         self.table.apply(action)
         entry = Entry(mover, {})
         for viewer in self.humans():
-            entry.seen[viewer] = seen_move(before, action, viewer)
+            entry.seen[viewer] = seen = seen_move(before, action, viewer)
+            if viewer != mover and seen == move_text(before, action):
+                # shown in full: mark where it went, from the viewer's own view
+                entry.marks[viewer] = steps(before, action, mover, before.view(viewer))
             note = revealed(before, self.game, viewer)
             if note is not None:
                 entry.notes[viewer] = note

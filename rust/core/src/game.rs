@@ -157,6 +157,13 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn observation_divisors(&self) -> Option<Vec<f32>> {
         None
     }
+    /// The least and greatest value each element of the observation can take (flattened, of
+    /// the observation's length) under this game's rules options and content; they never
+    /// change during a game. Every registered game declares them (`None`: none declared);
+    /// the conformance suite checks that observations of random games stay inside.
+    fn observation_bounds(&self) -> Option<ObservationBounds> {
+        None
+    }
     /// Write `player`'s compact observation (only called when `observation_divisors` is
     /// `Some`): `out[i] as f32 / divisors[i]` is `observation`'s element `i`, bit for bit
     /// (both divide in `f32`). Every element is written, as in `observation`.
@@ -185,6 +192,9 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// game knows about playing well is [`Knowledge`](crate::knowledge::Knowledge).
     fn evaluate(&self, player: Player) -> f64;
 }
+
+/// `(low, high)`: the bounds of each element of an observation ([`Game::observation_bounds`]).
+pub type ObservationBounds = (Vec<f32>, Vec<f32>);
 
 /// The element type of an observation buffer: `f32` (the observation) or `u8` (the compact
 /// observation, see [`Game::observation_divisors`]). A game that has a compact form writes

@@ -3,14 +3,6 @@
 
 #![forbid(unsafe_code)]
 
-/// The old home of the agents, arenas and batch (before they were split into [`search`],
-/// [`arena`] and [`batch`]): their paths, kept for code written against them.
-pub mod agents {
-    pub use crate::arena::{self, elo, scheduler, selfplay};
-    pub use crate::batch;
-    pub use crate::playout;
-    pub use crate::search::*;
-}
 pub mod arena;
 pub mod arte;
 pub mod batch;

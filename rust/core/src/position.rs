@@ -72,6 +72,73 @@ impl<'a> Fields<'a> {
         self.get(i).unwrap_or_default()
     }
 
+    /// The viewer field `i` (`@p`, `p` below `players`), if given. Two players read
+    /// "expected @0 or @1", more "expected @ and a player".
+    pub fn viewer(&self, i: usize, players: usize) -> Result<Option<usize>> {
+        let Some(t) = self.get(i) else {
+            return Ok(None);
+        };
+        t.strip_prefix('@')
+            .and_then(|p| p.parse::<usize>().ok().filter(|n| n.to_string() == p))
+            .filter(|&p| p < players)
+            .map(Some)
+            .ok_or_else(|| {
+                self.error(
+                    i,
+                    if players == 2 {
+                        "expected @0 or @1"
+                    } else {
+                        "expected @ and a player"
+                    },
+                )
+            })
+    }
+
+    /// `t`, a part of field `i`, split at `sep` into exactly `n` parts.
+    pub fn parts<'t>(&self, i: usize, t: &'t str, n: usize, sep: char) -> Result<Vec<&'t str>> {
+        let p: Vec<&str> = t.split(sep).collect();
+        if p.len() == n {
+            Ok(p)
+        } else {
+            Err(self.error(i, format!("expected {n} parts separated by {sep:?}")))
+        }
+    }
+
+    /// `t`, a part of field `i`, as a whole number of size at most `limit` (every number
+    /// of a position is small, so a hostile one is refused before it can overflow).
+    pub fn int(&self, i: usize, t: &str, limit: u64) -> Result<i64> {
+        t.parse::<i64>()
+            .ok()
+            .filter(|n| n.unsigned_abs() <= limit)
+            .ok_or_else(|| self.error(i, format!("expected a number, found {:?}", clip(t))))
+    }
+
+    /// `t` as a count (a whole number `0..=limit`).
+    pub fn count(&self, i: usize, t: &str, limit: u64) -> Result<u64> {
+        t.parse::<u64>()
+            .ok()
+            .filter(|&n| n <= limit)
+            .ok_or_else(|| self.error(i, format!("expected a number, found {:?}", clip(t))))
+    }
+
+    /// `t` as a number of the saved state, or null for `-`.
+    pub fn int_or_null(&self, i: usize, t: &str, limit: u64) -> Result<Value> {
+        if t == "-" {
+            Ok(Value::Null)
+        } else {
+            self.int(i, t, limit).map(Value::from)
+        }
+    }
+
+    /// `t` as a flag: `0` or `1`.
+    pub fn flag(&self, i: usize, t: &str) -> Result<bool> {
+        match t {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(self.error(i, format!("expected 0 or 1, found {:?}", clip(t)))),
+        }
+    }
+
     /// An error about field `i`: its number and name, what is wrong, the clipped field.
     pub fn error(&self, i: usize, why: impl std::fmt::Display) -> Error {
         Error::state(
@@ -91,6 +158,27 @@ pub fn list(text: &str) -> Vec<&str> {
         Vec::new()
     } else {
         text.split(',').collect()
+    }
+}
+
+/// The items of a list separated by `sep` (`-` is the empty list).
+pub fn items(text: &str, sep: char) -> Vec<&str> {
+    if text == "-" {
+        Vec::new()
+    } else {
+        text.split(sep).collect()
+    }
+}
+
+/// A saved-state error met while reading a position, its path put in position terms
+/// (`position (stars[2].vida)`); other errors unchanged.
+pub fn in_position(e: Error) -> Error {
+    match e {
+        Error::State { path, message } => Error::state(
+            format!("position ({})", path.trim_start_matches("$.")),
+            message,
+        ),
+        e => e,
     }
 }
 

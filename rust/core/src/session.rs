@@ -364,6 +364,8 @@ pub trait DynGame: Send + Sync + Any {
     fn resample_hidden(&self, player: Player, seed: u64) -> Result<Box<dyn DynGame>>;
     fn observation_shape(&self) -> Vec<usize>;
     fn observation(&self, player: Player, out: &mut [f32]) -> Result<()>;
+    /// [`Game::observation_bounds`]: the bounds of each element of the observation.
+    fn observation_bounds(&self) -> Option<crate::game::ObservationBounds>;
     fn render(&self, player: Option<Player>) -> Result<String>;
     fn evaluate(&self, player: Player) -> Result<f64>;
     fn record(&self) -> Result<Record>;
@@ -494,6 +496,9 @@ impl<G: Game> DynGame for Session<G> {
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.game.observation_shape()
+    }
+    fn observation_bounds(&self) -> Option<crate::game::ObservationBounds> {
+        self.game.observation_bounds()
     }
     fn observation(&self, player: Player, out: &mut [f32]) -> Result<()> {
         check_player(self.num_players(), player)?;

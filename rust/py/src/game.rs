@@ -12,6 +12,9 @@ use crate::args::{Text, Whole};
 use crate::errors::{IntoPy, IntoPyErr, StateError};
 use crate::json;
 
+/// `(low, high)` arrays of one shape.
+type ArrayPair<'py> = (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>);
+
 /// An action of one game: a value with a notation (`str(a)`) and an id in the game's fixed
 /// action space. Equal when game and id are equal.
 #[pyclass(frozen, module = "kingdoms._kingdoms", name = "Action")]
@@ -465,6 +468,24 @@ impl PyGame {
         let mut buf = vec![0.0f32; shape.iter().product()];
         self.inner.observation(p, &mut buf).py()?;
         PyArray1::from_vec(py, buf).reshape(shape)
+    }
+
+    /// `(low, high)`: float32 arrays of the observation's shape, the least and greatest value
+    /// each element can take under this game's rules options and content (computed in Rust
+    /// beside the observation; they never change during a game).
+    fn observation_bounds<'py>(&self, py: Python<'py>) -> PyResult<ArrayPair<'py>> {
+        let shape = self.inner.observation_shape();
+        let (low, high) = self.inner.observation_bounds().ok_or_else(|| {
+            kingdoms_core::Error::invalid(format!(
+                "{} declares no observation bounds",
+                self.inner.name()
+            ))
+            .into_py_err()
+        })?;
+        Ok((
+            PyArray1::from_vec(py, low).reshape(shape.clone())?,
+            PyArray1::from_vec(py, high).reshape(shape)?,
+        ))
     }
 
     // ---- copies and serialization ----

@@ -91,8 +91,21 @@
         opt.value = a.spec;
         sel.appendChild(opt);
       });
+      var other = el("option", "another agent spec…");
+      other.value = "";
+      sel.appendChild(other);
+      var spec = el("input");
+      spec.type = "text";
+      spec.size = 16;
+      spec.placeholder = "e.g. ismcts:2000,c=0.5";
+      spec.dataset.spec = String(p);
+      spec.hidden = true;
+      sel.addEventListener("change", function (s, i) {
+        return function () { i.hidden = s.value !== ""; };
+      }(sel, spec));
       sel.value = old[p] || (p === 0 ? "human" : "ismcts");
       label.appendChild(sel);
+      label.appendChild(spec);
       box.appendChild(label);
     }
   }
@@ -108,11 +121,14 @@
   }
 
   function chosenSeats() {
-    return Array.prototype.map.call($("seats").querySelectorAll("select"), function (s) { return s.value; });
+    return Array.prototype.map.call($("seats").querySelectorAll("select"), function (s, p) {
+      return s.value !== "" ? s.value : document.querySelector('#seats input[data-spec="' + p + '"]').value.trim();
+    });
   }
 
   function started(s) {
     seat = s.seat;
+    pollId++;
     lastLog = 0;
     $("log").textContent = "";
     $("hints").textContent = "";
@@ -136,7 +152,8 @@
     if (!/^[a-z]+$/.test(attr)) { return []; }
     var svg = $("board").querySelector("svg");
     return Array.prototype.filter.call(svg.querySelectorAll("[data-" + attr + "]"), function (e) {
-      return e.getAttribute("data-" + attr) === value && !e.classList.contains("hit");
+      return e.getAttribute("data-" + attr) === value && !e.classList.contains("hit") &&
+        !e.classList.contains("mark");
     });
   }
 
@@ -159,7 +176,9 @@
 
   function drawTargets() {
     var svg = $("board").querySelector("svg");
-    Array.prototype.forEach.call(svg.querySelectorAll(".hit"), function (r) { r.remove(); });
+    Array.prototype.forEach.call(svg.querySelectorAll(".hit, .mark"), function (r) { r.remove(); });
+    // the other seats' last moves, marked where they went
+    (state.marks || []).forEach(function (k) { overlay(k, "mark"); });
     var box = $("choices");
     box.textContent = "";
     if (!state.moves.length) { return; }
@@ -201,9 +220,13 @@
   function play(notation) {
     if (busy) { return; }
     busy = true;
+    document.body.dataset.busy = "1";
     clickedAt = performance.now();
     picked = [];
-    change("move", { move: notation }).then(function () { busy = false; });
+    change("move", { move: notation }).then(function () {
+      busy = false;
+      document.body.dataset.busy = "0";
+    });
   }
 
   function change(what, extra) {
@@ -214,6 +237,9 @@
   }
 
   function render(s) {
+    if (s.seat !== seat) { return; }  // an answer meant for the side shown before
+    // an answer overtaken by a newer one (answers may arrive out of order)
+    if (state && state.session === s.session && s.version < state.version) { return; }
     var fresh = !state || state.session !== s.session || s.version !== state.version;
     state = s;
     var board = $("board");
@@ -295,7 +321,7 @@
     var id = ++pollId;
     var sid = state.session, since = state.version;
     api("GET", "/api/sessions/" + sid + "/state?seat=" + seat + "&since=" + since).then(function (s) {
-      if (id !== pollId || !state || state.session !== sid) { return; }
+      if (id !== pollId || !state || state.session !== sid || s.seat !== seat) { return; }
       if (s.version === since && !s.over) { poll(); return; }
       render(s);
     }).catch(function (e) { if (id === pollId) { showError(e); } });
@@ -303,6 +329,7 @@
 
   function reveal() {
     seat = state.to_move;
+    pollId++;  // the poll for the other side's page stops here
     picked = [];
     api("GET", "/api/sessions/" + state.session + "/state?seat=" + seat).then(function (s) {
       lastLog = 0;
@@ -327,7 +354,10 @@
 
   function load() {
     var text = $("record-text").value;
-    api("POST", "/api/load", { record: text, seats: null }).then(started).catch(showError);
+    // the seats chosen above when they are for the record's game, else people in every seat
+    var m = /\[Game "([a-z]+)"\]/.exec(text);
+    var seats = m && m[1] === $("game").value ? chosenSeats() : null;
+    api("POST", "/api/load", { record: text, seats: seats }).then(started).catch(showError);
   }
 
   function init() {

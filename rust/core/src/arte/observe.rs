@@ -63,16 +63,58 @@ const C_MY_PICK: usize = 48; // 3
 const C_MY_SECRET: usize = 51;
 
 impl Arte {
+    /// The bounds of the observation ([`crate::Game::observation_bounds`]), from the
+    /// card-data format (`cards.rs`): a unit card shows 1 to 3 units (a type may repeat), a
+    /// terrain favours a type with a value 1..=9, and the twelve drafts deal 9 terrain and 27
+    /// unit cards in all; everything else is a flag or a share in [0, 1].
+    pub(super) fn observation_bounds_of(&self) -> crate::game::ObservationBounds {
+        let rows = self.set.len() + 1;
+        let low = vec![0.0; rows * FEATURES];
+        let mut high = vec![1.0; rows * FEATURES];
+        let mut set = |i: usize, v: f32| {
+            if let Some(h) = high.get_mut(i) {
+                *h = v;
+            }
+        };
+        set(G_HANDS, 9.0 / 3.0); // terrain cards in a hand / 3
+        set(G_HANDS + 1, 9.0 / 3.0);
+        set(G_HANDS + 2, 27.0 / 9.0); // unit cards in a hand / 9
+        set(G_HANDS + 3, 27.0 / 9.0);
+        set(G_OPP_SECRET, (9.0 + 27.0) / 9.0); // the opponent's secret hand cards / 9
+        for k in 0..2 {
+            set(G_VICTORY + k, 27.0 / 9.0); // victory and defeated piles / 9
+            set(G_DEFEATED + k, 27.0 / 9.0);
+        }
+        set(G_OPP_ORDERS, (3.0 + 9.0) / 3.0); // secret orders (3 placements, 9 deployments) / 3
+        set(G_MY_ORDERS, (3.0 + 9.0) / 3.0);
+        for row in 1..rows {
+            let at = row * FEATURES;
+            for k in 0..4 {
+                set(at + C_UNITS + k, 3.0); // units of each type on a card
+                set(at + C_FAVOURS + k, 9.0 / 3.0); // terrain value / 3
+            }
+            // attack / defence score / 10: 3 units at 9, +1 row bonus
+            set(at + C_ATTACK, 3.0 * (9.0 + 1.0) / 10.0);
+            set(at + C_DEFENCE, 3.0 * (9.0 + 1.0) / 10.0);
+        }
+        (low, high)
+    }
+
     pub(super) fn observe(&self, p: Player, out: &mut [f32]) {
         let set = &*self.set;
         let n = set.len();
         if out.len() < (n + 1) * FEATURES {
             return;
         }
+        self.observe_globals(p, out);
+        self.observe_cards(p, out);
+    }
+
+    /// The global row of `p`'s observation (`out` holds every row).
+    fn observe_globals(&self, p: Player, out: &mut [f32]) {
+        let set = &*self.set;
         let q = 1 - p;
         let (me, opp) = (&self.sides[p], &self.sides[q]);
-        let idx = |c: Card, f: usize| (1 + c as usize) * FEATURES + f;
-
         // Global row.
         let phase = match self.phase {
             Phase::Draft => 0,
@@ -135,7 +177,16 @@ impl Arte {
             out[G_RESULT] = f32::from(self.winner == Some(p));
             out[G_RESULT + 1] = f32::from(self.winner == Some(q));
         }
+    }
 
+    /// The card rows of `p`'s observation: contents, where each card is as far as `p`
+    /// knows, scores on the fields.
+    fn observe_cards(&self, p: Player, out: &mut [f32]) {
+        let set = &*self.set;
+        let n = set.len();
+        let q = 1 - p;
+        let (me, opp) = (&self.sides[p], &self.sides[q]);
+        let idx = |c: Card, f: usize| (1 + c as usize) * FEATURES + f;
         // Card rows: contents, then where each card is as far as p knows.
         for c in 0..n as Card {
             if set.is_terrain(c) {
@@ -240,7 +291,40 @@ impl Arte {
         let set = &*self.set;
         let mut o = String::new();
         let who = |p: Player| format!("player {p}");
-        let status = match self.phase {
+        let status = self.status_line();
+        let _ = writeln!(o, "Arte da Guerra: {status}");
+        if let Some(fa) = self.first_attacker {
+            let _ = writeln!(
+                o,
+                "first attacker: round 1 {}, round 2 {}, round 3 {}",
+                who(fa),
+                who(1 - fa),
+                who(fa)
+            );
+        }
+        for p in [1, 0] {
+            self.picture_side(&mut o, p, viewer);
+        }
+        self.picture_draft(&mut o, viewer);
+        let discard: Vec<String> = self.discard.iter().map(|&c| set.label(c)).collect();
+        let _ = writeln!(
+            o,
+            "\npiles: terrain {}, units {}; discarded: {}",
+            self.piles[0].len(),
+            self.piles[1].len(),
+            if discard.is_empty() {
+                "-".into()
+            } else {
+                discard.join(" ")
+            }
+        );
+        o
+    }
+
+    /// The picture's first line: where the game is.
+    fn status_line(&self) -> String {
+        let who = |p: Player| format!("player {p}");
+        match self.phase {
             Phase::Draft => match &self.draft {
                 Some(d) => format!(
                     "{} draft {} of 12, {} {}",
@@ -306,127 +390,135 @@ impl Arte {
                 Some(w) => format!("game over: {} wins", who(w)),
                 None => "game over: drawn".into(),
             },
-        };
-        let _ = writeln!(o, "Arte da Guerra: {status}");
-        if let Some(fa) = self.first_attacker {
-            let _ = writeln!(
-                o,
-                "first attacker: round 1 {}, round 2 {}, round 3 {}",
-                who(fa),
-                who(1 - fa),
-                who(fa)
-            );
         }
+    }
+
+    /// Player `p`'s part of the picture, as `viewer` sees it.
+    fn picture_side(&self, o: &mut String, p: Player, viewer: Option<Player>) {
+        let set = &*self.set;
+        let who = |p: Player| format!("player {p}");
         let hidden = "?".to_string();
-        for p in [1, 0] {
-            let s = &self.sides[p];
-            let own = viewer.is_none_or(|v| v == p);
-            let role = match viewer {
-                None => "",
-                Some(v) if v == p => " (you)",
-                Some(_) => " (opponent)",
-            };
-            let _ = writeln!(
-                o,
-                "\n{}{role}: victory {}, defeated {}",
-                who(p),
-                s.victory.len(),
-                s.defeated.len()
-            );
-            let hand = |hs: &[super::state::Held]| -> String {
-                if hs.is_empty() {
-                    return "-".into();
-                }
-                hs.iter()
-                    .map(|h| {
-                        if own || !h.secret {
-                            let d = set.describe(h.card);
-                            if h.secret {
-                                format!("{d}*")
-                            } else {
-                                d
-                            }
+        let s = &self.sides[p];
+        let own = viewer.is_none_or(|v| v == p);
+        let role = match viewer {
+            None => "",
+            Some(v) if v == p => " (you)",
+            Some(_) => " (opponent)",
+        };
+        let _ = writeln!(
+            o,
+            "\n{}{role}: victory {}, defeated {}",
+            who(p),
+            s.victory.len(),
+            s.defeated.len()
+        );
+        let hand = |hs: &[super::state::Held]| -> String {
+            if hs.is_empty() {
+                return "-".into();
+            }
+            hs.iter()
+                .map(|h| {
+                    if own || !h.secret {
+                        let d = set.describe(h.card);
+                        if h.secret {
+                            format!("{d}*")
                         } else {
-                            hidden.clone()
+                            d
                         }
-                    })
+                    } else {
+                        hidden.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !s.terrains.is_empty() || self.phase == Phase::Draft {
+            let _ = writeln!(o, "  terrain hand: {}", hand(&s.terrains));
+        }
+        let _ = writeln!(o, "  unit hand: {}", hand(&s.units));
+        if !s.placing.is_empty() {
+            let orders = if own {
+                s.placing
+                    .iter()
+                    .map(|&(t, r)| format!("{} on row {}", set.label(t), r + 1))
                     .collect::<Vec<_>>()
                     .join(", ")
+            } else {
+                format!("{} card(s), face down", s.placing.len())
             };
-            if !s.terrains.is_empty() || self.phase == Phase::Draft {
-                let _ = writeln!(o, "  terrain hand: {}", hand(&s.terrains));
-            }
-            let _ = writeln!(o, "  unit hand: {}", hand(&s.units));
-            if !s.placing.is_empty() {
-                let orders = if own {
-                    s.placing
-                        .iter()
-                        .map(|&(t, r)| format!("{} on row {}", set.label(t), r + 1))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                } else {
-                    format!("{} card(s), face down", s.placing.len())
-                };
-                let _ = writeln!(o, "  placing: {orders}");
-            }
-            if !s.deploying.is_empty() {
-                let orders = if own {
-                    s.deploying
-                        .iter()
-                        .map(|&(u, x)| format!("{} on {}", set.label(u), cell_name(x)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                } else {
-                    format!("{} card(s), face down", s.deploying.len())
-                };
-                let _ = writeln!(o, "  deploying: {orders}");
-            }
-            if let Some((c, r)) = s.pick {
-                let text = if own || self.phase == Phase::Over {
-                    format!("{} on row {}", set.describe(c), r + 1)
-                } else {
-                    "chosen, face down".into()
-                };
-                let _ = writeln!(o, "  sudden-death pick: {text}");
-            }
-            if s.rows.iter().any(Option::is_some) || s.field_count() > 0 {
-                let order: [usize; 3] = if p == 1 { [2, 1, 0] } else { [0, 1, 2] };
-                for r in order {
-                    let terrain = match s.rows[r] {
-                        Some(t) => {
-                            let tc = set.terrain_card(t);
-                            format!("{} {}({})", set.label(t), tc.name, favour_text(&tc.favours))
-                        }
-                        None => "-".into(),
-                    };
-                    let bonus = ["C", "G", "A"][r];
-                    let _ = write!(o, "  row {} [+1 {bonus}] {terrain:<24}", r + 1);
-                    for col in 0..3 {
-                        let x = (r * 3 + col) as u8;
-                        let cell = match s.field[x as usize] {
-                            Some(c) => {
-                                let t = s.rows[r].map(|t| set.terrain_card(t));
-                                let u = set.unit_card(c);
-                                format!(
-                                    "{} {} {}/{}",
-                                    set.label(c),
-                                    u.letters(),
-                                    card_score(u, t, r, true, false),
-                                    card_score(u, t, r, false, false)
-                                )
-                            }
-                            None => format!("{}:.", cell_name(x)),
-                        };
-                        let _ = write!(o, " | {cell:<14}");
+            let _ = writeln!(o, "  placing: {orders}");
+        }
+        if !s.deploying.is_empty() {
+            let orders = if own {
+                s.deploying
+                    .iter()
+                    .map(|&(u, x)| format!("{} on {}", set.label(u), cell_name(x)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else {
+                format!("{} card(s), face down", s.deploying.len())
+            };
+            let _ = writeln!(o, "  deploying: {orders}");
+        }
+        if let Some((c, r)) = s.pick {
+            let text = if own || self.phase == Phase::Over {
+                format!("{} on row {}", set.describe(c), r + 1)
+            } else {
+                "chosen, face down".into()
+            };
+            let _ = writeln!(o, "  sudden-death pick: {text}");
+        }
+        self.picture_field(o, p);
+        if p == 1 {
+            let _ = writeln!(o, "  {}", "=".repeat(82));
+        }
+    }
+
+    /// Player `p`'s field, row by row, its own side towards the middle.
+    fn picture_field(&self, o: &mut String, p: Player) {
+        let set = &*self.set;
+        let s = &self.sides[p];
+        if s.rows.iter().any(Option::is_some) || s.field_count() > 0 {
+            let order: [usize; 3] = if p == 1 { [2, 1, 0] } else { [0, 1, 2] };
+            for r in order {
+                let terrain = match s.rows[r] {
+                    Some(t) => {
+                        let tc = set.terrain_card(t);
+                        format!("{} {}({})", set.label(t), tc.name, favour_text(&tc.favours))
                     }
-                    o.truncate(o.trim_end().len());
-                    let _ = writeln!(o);
+                    None => "-".into(),
+                };
+                let bonus = ["C", "G", "A"][r];
+                let _ = write!(o, "  row {} [+1 {bonus}] {terrain:<24}", r + 1);
+                for col in 0..3 {
+                    let x = (r * 3 + col) as u8;
+                    let cell = match s.field[x as usize] {
+                        Some(c) => {
+                            let t = s.rows[r].map(|t| set.terrain_card(t));
+                            let u = set.unit_card(c);
+                            format!(
+                                "{} {} {}/{}",
+                                set.label(c),
+                                u.letters(),
+                                card_score(u, t, r, true, false),
+                                card_score(u, t, r, false, false)
+                            )
+                        }
+                        None => format!("{}:.", cell_name(x)),
+                    };
+                    let _ = write!(o, " | {cell:<14}");
                 }
-            }
-            if p == 1 {
-                let _ = writeln!(o, "  {}", "=".repeat(82));
+                o.truncate(o.trim_end().len());
+                let _ = writeln!(o);
             }
         }
+    }
+
+    /// The draft's slots, as `viewer` sees them.
+    fn picture_draft(&self, o: &mut String, viewer: Option<Player>) {
+        let set = &*self.set;
+        let who = |p: Player| format!("player {p}");
+        let hidden = "?".to_string();
         if let Some(d) = &self.draft {
             let slots: Vec<String> = (0..3)
                 .map(|i| match (d.slots[i], d.taken[i]) {
@@ -449,19 +541,6 @@ impl Arte {
                 .collect();
             let _ = writeln!(o, "\ndraft, picker {}: {}", who(d.picker), slots.join(" "));
         }
-        let discard: Vec<String> = self.discard.iter().map(|&c| set.label(c)).collect();
-        let _ = writeln!(
-            o,
-            "\npiles: terrain {}, units {}; discarded: {}",
-            self.piles[0].len(),
-            self.piles[1].len(),
-            if discard.is_empty() {
-                "-".into()
-            } else {
-                discard.join(" ")
-            }
-        );
-        o
     }
 }
 

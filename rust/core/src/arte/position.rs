@@ -11,10 +11,11 @@
 //! `resample_hidden` does.
 #![deny(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used)]
 
+use super::cards::CardSet;
 use super::{Arte, Options};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Game;
-use crate::position::{arr, clip, hidden_run as run, join, list, rng_field, Fields};
+use crate::position::{arr, clip, hidden_run as run, in_position, join, list, rng_field, Fields};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
@@ -227,12 +228,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
         Some("@1") => Some(1),
         Some(_) => return Err(f.error(F_VIEWER, "expected @0 or @1")),
     };
-    let num = |i: usize, t: &str| -> Result<u64> {
-        t.parse::<u64>()
-            .ok()
-            .filter(|&n| n <= 1000)
-            .ok_or_else(|| f.error(i, format!("expected a number, found {:?}", clip(t))))
-    };
+    let num = |i: usize, t: &str| f.count(i, t, LIMIT);
     let maybe = |i: usize, t: &str| -> Result<Value> {
         if t == "-" {
             Ok(Value::Null)
@@ -240,14 +236,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
             num(i, t).map(Value::from)
         }
     };
-    let parts = |i: usize, n: usize, sep: char| -> Result<Vec<&str>> {
-        let p: Vec<&str> = f.field(i).split(sep).collect();
-        if p.len() == n {
-            Ok(p)
-        } else {
-            Err(f.error(i, format!("expected {n} parts separated by {sep:?}")))
-        }
-    };
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
     let opts = options.carried()?;
     let set = opts.card_set()?;
     let mut m = Map::new();
@@ -269,26 +258,102 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
     m.insert("rng".into(), rng);
 
     // Every card place, in the order hidden ones are dealt: terrain first, then units.
-    let with_runs = |i: usize, t: &str| -> Result<Vec<Place>> {
-        let mut out = Vec::new();
-        for item in list(t) {
-            match item.strip_prefix('?') {
-                Some("") => out.push(Place::Hidden),
-                Some(n) => {
-                    let n = num(i, n)?;
-                    out.extend(std::iter::repeat_n(Place::Hidden, n as usize));
-                }
-                None => out.push(Place::Card(item.to_string())),
-            }
-        }
-        Ok(out)
-    };
     let [tp, up] = parts(F_PILES, 2, '/')?[..] else {
         return Err(f.error(F_PILES, "expected terrain/units"));
     };
-    let mut terrain_pile = with_runs(F_PILES, tp)?;
-    let mut unit_pile = with_runs(F_PILES, up)?;
+    let mut terrain_pile = with_runs(&f, F_PILES, tp)?;
+    let mut unit_pile = with_runs(&f, F_PILES, up)?;
 
+    let (mut draft, mut draft_slots, draft_kind) = read_draft(&f)?;
+
+    let discard = list(f.field(F_DISCARD));
+
+    let combat = read_combat(&f)?;
+
+    let mut sides = Vec::new();
+    for i in [F_SIDE0, F_SIDE0 + 1] {
+        sides.push(read_side(&f, i)?);
+    }
+
+    let hidden = deal_hidden(
+        &f,
+        &set,
+        [&mut terrain_pile, &mut unit_pile],
+        (&mut draft_slots, draft_kind),
+        &discard,
+        &mut sides,
+    )?;
+    let orders_hidden = sides.iter().any(|s| {
+        s.placing.iter().any(Option::is_none)
+            || s.deploying.iter().any(Option::is_none)
+            || s.pick == Some(None)
+    });
+    if (hidden || orders_hidden) && viewer.is_none() {
+        return Err(f.error(
+            F_RNG,
+            "hidden parts (?) need the viewer field (@0 or @1) at the end",
+        ));
+    }
+
+    m.insert(
+        "piles".into(),
+        json!({
+            "terrain": terrain_pile.iter().map(Place::value).collect::<Vec<_>>(),
+            "units": unit_pile.iter().map(Place::value).collect::<Vec<_>>(),
+        }),
+    );
+    if let Value::Object(d) = &mut draft {
+        let slots: Vec<Value> = draft_slots
+            .iter()
+            .zip(
+                d.get("taken")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            )
+            .map(|(p, t)| if t.is_null() { p.value() } else { Value::Null })
+            .collect();
+        d.insert("slots".into(), Value::from(slots));
+    }
+    m.insert("draft".into(), draft);
+    m.insert("discard".into(), json!(discard));
+    m.insert(
+        "players".into(),
+        Value::from(sides.iter().map(side_value).collect::<Vec<_>>()),
+    );
+    m.insert("combat".into(), combat);
+
+    let g = Arte::from_json(&Value::Object(m)).map_err(in_position)?;
+    Ok(match viewer {
+        Some(p) => g.resample_hidden(p, seed),
+        None => g,
+    })
+}
+
+/// Every number of an Arte position is small.
+const LIMIT: u64 = 1000;
+
+/// A list of card places, `?n` a run of hidden ones.
+fn with_runs(f: &Fields<'_>, i: usize, t: &str) -> Result<Vec<Place>> {
+    let mut out = Vec::new();
+    for item in list(t) {
+        match item.strip_prefix('?') {
+            Some("") => out.push(Place::Hidden),
+            Some(n) => {
+                let n = f.count(i, n, LIMIT)?;
+                out.extend(std::iter::repeat_n(Place::Hidden, n as usize));
+            }
+            None => out.push(Place::Card(item.to_string())),
+        }
+    }
+    Ok(out)
+}
+
+/// The draft field: `kind:picker:slots` or `-`; its value (without slots), its slots
+/// and its kind.
+fn read_draft<'a>(f: &Fields<'a>) -> Result<(Value, Vec<Place>, &'a str)> {
+    let num = |i: usize, t: &str| f.count(i, t, LIMIT);
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
     let mut draft_slots: Vec<Place> = Vec::new();
     let mut draft = Value::Null;
     let mut draft_kind = "";
@@ -331,10 +396,14 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
         draft_kind = kind;
         draft = json!({"kind": kind, "picker": num(F_DRAFT, picker)?, "hidden": hidden, "taken": taken});
     }
+    Ok((draft, draft_slots, draft_kind))
+}
 
-    let discard = list(f.field(F_DISCARD));
-
-    let combat = match f.field(F_COMBAT) {
+/// The combat field: `attacker:turn:passes:attack` or `-`.
+fn read_combat(f: &Fields<'_>) -> Result<Value> {
+    let num = |i: usize, t: &str| f.count(i, t, LIMIT);
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
+    Ok(match f.field(F_COMBAT) {
         "-" => Value::Null,
         _ => {
             let [attacker, turn, passes, attack] = parts(F_COMBAT, 4, ':')?[..] else {
@@ -347,19 +416,25 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
                 "attack": if attack == "-" { Value::Null } else { Value::from(attack) },
             })
         }
-    };
+    })
+}
 
-    let mut sides = Vec::new();
-    for i in [F_SIDE0, F_SIDE0 + 1] {
-        sides.push(read_side(&f, i)?);
-    }
-
+/// Deal the hidden places (`?`) the cards of the set the position does not name, kind by
+/// kind; whether there were any. Every card must be somewhere.
+fn deal_hidden(
+    f: &Fields<'_>,
+    set: &CardSet,
+    [terrain_pile, unit_pile]: [&mut Vec<Place>; 2],
+    (draft_slots, draft_kind): (&mut Vec<Place>, &str),
+    discard: &[&str],
+    sides: &mut [SideText<'_>],
+) -> Result<bool> {
     // The cards the position names; the rest of the set fills the `?`s, kind by kind.
     let mut named: BTreeSet<String> = BTreeSet::new();
     let places = terrain_pile
         .iter()
-        .chain(&unit_pile)
-        .chain(&draft_slots)
+        .chain(unit_pile.iter())
+        .chain(draft_slots.iter())
         .chain(
             sides
                 .iter()
@@ -371,7 +446,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
         }
     }
     named.extend(discard.iter().map(|c| c.to_string()));
-    for s in &sides {
+    for s in sides.iter() {
         named.extend(s.rows.iter().filter_map(Value::as_str).map(str::to_string));
         named.extend(
             s.field
@@ -408,13 +483,13 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
         }
         Ok(())
     };
-    for p in &mut terrain_pile {
+    for p in terrain_pile.iter_mut() {
         deal(p, true, F_PILES)?;
     }
-    for p in &mut unit_pile {
+    for p in unit_pile.iter_mut() {
         deal(p, false, F_PILES)?;
     }
-    for p in &mut draft_slots {
+    for p in draft_slots.iter_mut() {
         deal(p, draft_kind == "terrain", F_DRAFT)?;
     }
     for (k, s) in sides.iter_mut().enumerate() {
@@ -431,57 +506,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Arte> {
             "cards of the set are missing: name them or show them as hidden (?)",
         ));
     }
-    let orders_hidden = sides.iter().any(|s| {
-        s.placing.iter().any(Option::is_none)
-            || s.deploying.iter().any(Option::is_none)
-            || s.pick == Some(None)
-    });
-    if (hidden || orders_hidden) && viewer.is_none() {
-        return Err(f.error(
-            F_RNG,
-            "hidden parts (?) need the viewer field (@0 or @1) at the end",
-        ));
-    }
-
-    m.insert(
-        "piles".into(),
-        json!({
-            "terrain": terrain_pile.iter().map(Place::value).collect::<Vec<_>>(),
-            "units": unit_pile.iter().map(Place::value).collect::<Vec<_>>(),
-        }),
-    );
-    if let Value::Object(d) = &mut draft {
-        let slots: Vec<Value> = draft_slots
-            .iter()
-            .zip(
-                d.get("taken")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten(),
-            )
-            .map(|(p, t)| if t.is_null() { p.value() } else { Value::Null })
-            .collect();
-        d.insert("slots".into(), Value::from(slots));
-    }
-    m.insert("draft".into(), draft);
-    m.insert("discard".into(), json!(discard));
-    m.insert(
-        "players".into(),
-        Value::from(sides.iter().map(side_value).collect::<Vec<_>>()),
-    );
-    m.insert("combat".into(), combat);
-
-    let g = Arte::from_json(&Value::Object(m)).map_err(|e| match e {
-        Error::State { path, message } => Error::state(
-            format!("position ({})", path.trim_start_matches("$.")),
-            message,
-        ),
-        e => e,
-    })?;
-    Ok(match viewer {
-        Some(p) => g.resample_hidden(p, seed),
-        None => g,
-    })
+    Ok(hidden)
 }
 
 /// One side's plain data, its hidden orders given the first cards and places that fit (the

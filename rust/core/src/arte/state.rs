@@ -410,110 +410,11 @@ impl Arte {
                 "set (0 or 1) exactly once the combat rounds have begun",
             );
         }
-        for (p, s) in self.sides.iter().enumerate() {
-            let path = |k: &str| format!("$.players[{p}].{k}");
-            if !s.placing.is_empty() && ph != Phase::Terrain {
-                return Err(Error::state(path("placing"), "only while placing terrain"));
-            }
-            if !s.deploying.is_empty()
-                && (ph != Phase::Deploy || self.opts.deployment != Deployment::Simultaneous)
-            {
-                return Err(Error::state(
-                    path("deploying"),
-                    "only while deploying in secret",
-                ));
-            }
-            if s.pick.is_some() && !matches!(ph, Phase::SuddenDeath | Phase::Over) {
-                return Err(Error::state(path("pick"), "only in sudden death"));
-            }
-            let field = s.field_count();
-            let fine = match ph {
-                Phase::Combat => field > 0,
-                Phase::Deploy => match self.opts.deployment {
-                    Deployment::Simultaneous => field == 0,
-                    Deployment::Alternating => field <= self.deploy_quota(p),
-                },
-                _ => field == 0,
-            };
-            if !fine {
-                return Err(Error::state(
-                    path("field"),
-                    "the field does not fit the phase (empty outside combat, not empty in it)",
-                ));
-            }
-            if matches!(ph, Phase::Draft | Phase::Terrain) {
-                if s.rows.iter().any(Option::is_some)
-                    || !s.victory.is_empty()
-                    || !s.defeated.is_empty()
-                {
-                    return Err(Error::state(
-                        path("rows"),
-                        "rows, victory and defeated piles are empty before the rounds",
-                    ));
-                }
-            } else if !s.terrains.is_empty() {
-                return Err(Error::state(
-                    path("terrains"),
-                    "terrain cards are all on the rows once the rounds begin",
-                ));
-            }
-            if s.terrains.len() > 3 {
-                return Err(Error::state(path("terrains"), "at most 3 terrain cards"));
-            }
+        for p in 0..self.sides.len() {
+            self.check_side(p)?;
         }
         match ph {
-            Phase::Draft => {
-                let Some(d) = &self.draft else { return Ok(()) };
-                let done = self.drafts_done();
-                if done >= DRAFTS {
-                    return bad("$.draft", "all twelve drafts are done");
-                }
-                let kind = if done < TERRAIN_DRAFTS {
-                    Kind::Terrain
-                } else {
-                    Kind::Units
-                };
-                if d.kind != kind {
-                    return bad("$.draft.kind", "does not fit the drafts done so far");
-                }
-                if d.picker != self.draft_picker(done) {
-                    return bad("$.draft.picker", "not this draft's picker (AG-2.1)");
-                }
-                let taken: Vec<Player> = d.taken.iter().flatten().copied().collect();
-                for (i, slot) in d.slots.iter().enumerate() {
-                    if slot.is_some() == d.taken[i].is_some() {
-                        return Err(Error::state(
-                            format!("$.draft.slots[{i}]"),
-                            "a slot holds a card exactly when nobody took it",
-                        ));
-                    }
-                }
-                let ok = match (d.hidden, taken.as_slice()) {
-                    (None, []) => true,
-                    (Some(_), []) => true,
-                    (Some(_), [p]) => *p == d.chooser(),
-                    _ => false,
-                };
-                if !ok {
-                    return bad(
-                        "$.draft.taken",
-                        "the chooser takes first, after the picker hid a card",
-                    );
-                }
-                for (p, s) in self.sides.iter().enumerate() {
-                    let mine = usize::from(taken.contains(&p));
-                    let (t, u) = match d.kind {
-                        Kind::Terrain => (s.terrains.len().saturating_sub(mine), s.units.len()),
-                        Kind::Units => (s.terrains.len(), s.units.len().saturating_sub(mine)),
-                    };
-                    if t != done.min(TERRAIN_DRAFTS) || u != done.saturating_sub(TERRAIN_DRAFTS) {
-                        return Err(Error::state(
-                            format!("$.players[{p}]"),
-                            "hand sizes do not fit the drafts done",
-                        ));
-                    }
-                }
-            }
+            Phase::Draft => self.check_draft()?,
             Phase::Terrain => {
                 if self.placer().is_none() {
                     return bad("$.players", "nobody has terrain left to place");
@@ -551,38 +452,148 @@ impl Arte {
                     );
                 }
             }
-            Phase::Over => {
-                let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
-                let want = if a != b {
-                    Some(if a > b { 0 } else { 1 })
-                } else if a == 0 {
-                    None
-                } else {
-                    let att = self.sd_attacker();
-                    match (self.sides[att].pick, self.sides[1 - att].pick) {
-                        (Some(x), Some(y)) => {
-                            let (at, de) = sudden_death_scores(&self.set, &self.sides, att, x, y);
-                            Some(if super::combat::attack_wins(at, de) {
-                                att
-                            } else {
-                                1 - att
-                            })
-                        }
-                        _ => {
-                            return bad(
-                                "$.players",
-                                "a tied game ends with both sudden-death picks",
-                            )
-                        }
-                    }
-                };
-                if self.winner != want {
-                    return bad(
-                        "$.winner",
-                        "does not agree with the victory piles and picks",
-                    );
-                }
+            Phase::Over => self.check_over()?,
+        }
+        Ok(())
+    }
+
+    /// Side `p`'s hands, orders, field and piles fit the phase.
+    fn check_side(&self, p: Player) -> Result<()> {
+        let ph = self.phase;
+        let s = &self.sides[p];
+        let path = |k: &str| format!("$.players[{p}].{k}");
+        if !s.placing.is_empty() && ph != Phase::Terrain {
+            return Err(Error::state(path("placing"), "only while placing terrain"));
+        }
+        if !s.deploying.is_empty()
+            && (ph != Phase::Deploy || self.opts.deployment != Deployment::Simultaneous)
+        {
+            return Err(Error::state(
+                path("deploying"),
+                "only while deploying in secret",
+            ));
+        }
+        if s.pick.is_some() && !matches!(ph, Phase::SuddenDeath | Phase::Over) {
+            return Err(Error::state(path("pick"), "only in sudden death"));
+        }
+        let field = s.field_count();
+        let fine = match ph {
+            Phase::Combat => field > 0,
+            Phase::Deploy => match self.opts.deployment {
+                Deployment::Simultaneous => field == 0,
+                Deployment::Alternating => field <= self.deploy_quota(p),
+            },
+            _ => field == 0,
+        };
+        if !fine {
+            return Err(Error::state(
+                path("field"),
+                "the field does not fit the phase (empty outside combat, not empty in it)",
+            ));
+        }
+        if matches!(ph, Phase::Draft | Phase::Terrain) {
+            if s.rows.iter().any(Option::is_some) || !s.victory.is_empty() || !s.defeated.is_empty()
+            {
+                return Err(Error::state(
+                    path("rows"),
+                    "rows, victory and defeated piles are empty before the rounds",
+                ));
             }
+        } else if !s.terrains.is_empty() {
+            return Err(Error::state(
+                path("terrains"),
+                "terrain cards are all on the rows once the rounds begin",
+            ));
+        }
+        if s.terrains.len() > 3 {
+            return Err(Error::state(path("terrains"), "at most 3 terrain cards"));
+        }
+        Ok(())
+    }
+
+    /// The draft in progress fits the drafts done (AG-2.1).
+    fn check_draft(&self) -> Result<()> {
+        let bad = |path: &str, why: &str| Err(Error::state(path, why));
+        let Some(d) = &self.draft else { return Ok(()) };
+        let done = self.drafts_done();
+        if done >= DRAFTS {
+            return bad("$.draft", "all twelve drafts are done");
+        }
+        let kind = if done < TERRAIN_DRAFTS {
+            Kind::Terrain
+        } else {
+            Kind::Units
+        };
+        if d.kind != kind {
+            return bad("$.draft.kind", "does not fit the drafts done so far");
+        }
+        if d.picker != self.draft_picker(done) {
+            return bad("$.draft.picker", "not this draft's picker (AG-2.1)");
+        }
+        let taken: Vec<Player> = d.taken.iter().flatten().copied().collect();
+        for (i, slot) in d.slots.iter().enumerate() {
+            if slot.is_some() == d.taken[i].is_some() {
+                return Err(Error::state(
+                    format!("$.draft.slots[{i}]"),
+                    "a slot holds a card exactly when nobody took it",
+                ));
+            }
+        }
+        let ok = match (d.hidden, taken.as_slice()) {
+            (None, []) => true,
+            (Some(_), []) => true,
+            (Some(_), [p]) => *p == d.chooser(),
+            _ => false,
+        };
+        if !ok {
+            return bad(
+                "$.draft.taken",
+                "the chooser takes first, after the picker hid a card",
+            );
+        }
+        for (p, s) in self.sides.iter().enumerate() {
+            let mine = usize::from(taken.contains(&p));
+            let (t, u) = match d.kind {
+                Kind::Terrain => (s.terrains.len().saturating_sub(mine), s.units.len()),
+                Kind::Units => (s.terrains.len(), s.units.len().saturating_sub(mine)),
+            };
+            if t != done.min(TERRAIN_DRAFTS) || u != done.saturating_sub(TERRAIN_DRAFTS) {
+                return Err(Error::state(
+                    format!("$.players[{p}]"),
+                    "hand sizes do not fit the drafts done",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A finished game's winner agrees with the victory piles and sudden-death picks.
+    fn check_over(&self) -> Result<()> {
+        let bad = |path: &str, why: &str| Err(Error::state(path, why));
+        let (a, b) = (self.sides[0].victory.len(), self.sides[1].victory.len());
+        let want = if a != b {
+            Some(if a > b { 0 } else { 1 })
+        } else if a == 0 {
+            None
+        } else {
+            let att = self.sd_attacker();
+            match (self.sides[att].pick, self.sides[1 - att].pick) {
+                (Some(x), Some(y)) => {
+                    let (at, de) = sudden_death_scores(&self.set, &self.sides, att, x, y);
+                    Some(if super::combat::attack_wins(at, de) {
+                        att
+                    } else {
+                        1 - att
+                    })
+                }
+                _ => return bad("$.players", "a tied game ends with both sudden-death picks"),
+            }
+        };
+        if self.winner != want {
+            return bad(
+                "$.winner",
+                "does not agree with the victory piles and picks",
+            );
         }
         Ok(())
     }

@@ -128,6 +128,9 @@ impl Game for BattleLine {
     fn observation(&self, player: Player, out: &mut [f32]) {
         let _ = self.write_observation(player, out);
     }
+    fn observation_bounds(&self) -> Option<crate::game::ObservationBounds> {
+        Some(observe::observation_bounds())
+    }
     fn observation_divisors(&self) -> Option<Vec<f32>> {
         Some(observe::observation_divisors())
     }

@@ -43,6 +43,23 @@ pub const FLAGS_OFFSET: usize = 70 * CARD_FEATURES;
 pub const GLOBALS_OFFSET: usize = FLAGS_OFFSET + NUM_FLAGS * FLAG_FEATURES;
 pub const OBS_LEN: usize = GLOBALS_OFFSET + GLOBAL_FEATURES;
 
+/// The globals that count a player's troops and tactics cards in hand over 7 (`2..=5`):
+/// during a Scout a hand holds 6 cards plus 3 drawn.
+const HAND_COUNTS: std::ops::RangeInclusive<usize> = 2..=5;
+
+/// The bounds of the observation ([`crate::Game::observation_bounds`]): every element is a
+/// 0/1 flag or a count over its maximum, in [0, 1], except the hand counts, up to 9/7.
+pub fn observation_bounds() -> crate::game::ObservationBounds {
+    let low = vec![0.0; OBS_LEN];
+    let mut high = vec![1.0; OBS_LEN];
+    for k in HAND_COUNTS {
+        if let Some(h) = high.get_mut(GLOBALS_OFFSET + k) {
+            *h = 9.0 / 7.0;
+        }
+    }
+    (low, high)
+}
+
 /// The divisor of each global feature (above): the feature is a whole count over it (1:
 /// a flag). The compact observation (`obs_dtype="uint8"`) holds the counts.
 pub const GLOBAL_DIVISORS: [u8; GLOBAL_FEATURES] = [

@@ -62,52 +62,11 @@ pub(crate) fn write(g: &BattleLine, viewer: Option<usize>) -> Result<String> {
     let s = |x: &Value| x.as_str().unwrap_or("?").to_string();
     let arr = |x: &Value| x.as_array().cloned().unwrap_or_default();
 
-    let mut flags = Vec::new();
-    for f in arr(get("flags")?) {
-        let sides = arr(f.get("sides").ok_or_else(bad)?);
-        let mut text = sides
-            .iter()
-            .map(|side| arr(side).iter().map(s).collect::<Vec<_>>().join(","))
-            .collect::<Vec<_>>()
-            .join(":");
-        for e in f.get("env").map(arr).unwrap_or_default() {
-            let card = e.get("card").map(s).unwrap_or_default();
-            let side = e.get("side").and_then(Value::as_u64).unwrap_or(0);
-            text.push('~');
-            text.push_str(card.get(..1).unwrap_or("?"));
-            text.push_str(&side.to_string());
-        }
-        if let Some(p) = f.get("first_complete").and_then(Value::as_u64) {
-            text.push_str(&format!("^{p}"));
-        }
-        if let Some(p) = f.get("claimed").and_then(Value::as_u64) {
-            text.push_str(&format!("#{p}"));
-        }
-        flags.push(text);
-    }
-
-    let counts = v.get("hand_counts").map(arr).unwrap_or_default();
-    let mut hands = Vec::new();
-    for (p, hand) in arr(get("hands")?).iter().enumerate() {
-        let cards = arr(hand);
-        let known: Vec<String> = cards.iter().filter(|c| c.is_string()).map(s).collect();
-        let tactics_total = counts
-            .get(p)
-            .and_then(|c| c.get("tactics"))
-            .and_then(Value::as_u64)
-            .unwrap_or(0) as usize;
-        let known_tactics = known
-            .iter()
-            .filter(|c| Card::parse(c).is_ok_and(|c| c.is_tactics()))
-            .count();
-        let hidden = cards.len() - known.len();
-        let hidden_tactics = tactics_total.saturating_sub(known_tactics).min(hidden);
-        let mut items = known;
-        items.extend(run("?", hidden - hidden_tactics));
-        items.extend(run("?T", hidden_tactics));
-        hands.push(join(items));
-    }
-
+    let flags = write_flags(&arr(get("flags")?))?;
+    let hands = write_hands(
+        &arr(get("hands")?),
+        &v.get("hand_counts").map(arr).unwrap_or_default(),
+    );
     let deck = |key: &str| -> Result<String> {
         let mut items = Vec::new();
         let mut hidden = 0usize;
@@ -148,8 +107,100 @@ pub(crate) fn write(g: &BattleLine, viewer: Option<usize>) -> Result<String> {
         None => "-".into(),
     };
 
+    let scout = write_scout(&arr(get("scout_known")?));
+    let last = write_last(&arr(get("last_troop_play")?));
+
+    let mut fields = vec![
+        flags.join("/"),
+        hands.join("/"),
+        deck("troop_deck")?,
+        deck("tactics_deck")?,
+        join(arr(get("discard")?).iter().map(s)),
+        get("to_move")?.to_string(),
+        phase,
+        format!("{t0}/{t1}"),
+        format!("{}{}", bit(&l0), bit(&l1)),
+        get("pass_streak")?.to_string(),
+        winner,
+        scout,
+        last,
+    ];
+    if let Some(p) = viewer {
+        fields.push(format!("@{p}"));
+    }
+    Ok(fields.join(" "))
+}
+
+fn text_of(x: &Value) -> String {
+    x.as_str().unwrap_or("?").to_string()
+}
+
+fn items_of(x: &Value) -> Vec<Value> {
+    x.as_array().cloned().unwrap_or_default()
+}
+
+/// The flags field: `side0:side1` card lists with `~F0` (environment), `^p` (first
+/// complete) and `#p` (claimed) marks, flags separated by `/`.
+fn write_flags(flags: &[Value]) -> Result<Vec<String>> {
+    let bad = || Error::invalid("internal error: the saved state lacks a field");
+    let (s, arr) = (text_of, items_of);
+    let mut out = Vec::new();
+    for f in flags {
+        let sides = arr(f.get("sides").ok_or_else(bad)?);
+        let mut text = sides
+            .iter()
+            .map(|side| arr(side).iter().map(s).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+            .join(":");
+        for e in f.get("env").map(arr).unwrap_or_default() {
+            let card = e.get("card").map(s).unwrap_or_default();
+            let side = e.get("side").and_then(Value::as_u64).unwrap_or(0);
+            text.push('~');
+            text.push_str(card.get(..1).unwrap_or("?"));
+            text.push_str(&side.to_string());
+        }
+        if let Some(p) = f.get("first_complete").and_then(Value::as_u64) {
+            text.push_str(&format!("^{p}"));
+        }
+        if let Some(p) = f.get("claimed").and_then(Value::as_u64) {
+            text.push_str(&format!("#{p}"));
+        }
+        out.push(text);
+    }
+    Ok(out)
+}
+
+/// The hands field: known cards, then hidden runs (`?n` troops, `?Tn` tactics).
+fn write_hands(hands: &[Value], counts: &[Value]) -> Vec<String> {
+    let (s, arr) = (text_of, items_of);
+    let mut out = Vec::new();
+    for (p, hand) in hands.iter().enumerate() {
+        let cards = arr(hand);
+        let known: Vec<String> = cards.iter().filter(|c| c.is_string()).map(s).collect();
+        let tactics_total = counts
+            .get(p)
+            .and_then(|c| c.get("tactics"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as usize;
+        let known_tactics = known
+            .iter()
+            .filter(|c| Card::parse(c).is_ok_and(|c| c.is_tactics()))
+            .count();
+        let hidden = cards.len() - known.len();
+        let hidden_tactics = tactics_total.saturating_sub(known_tactics).min(hidden);
+        let mut items = known;
+        items.extend(run("?", hidden - hidden_tactics));
+        items.extend(run("?T", hidden_tactics));
+        out.push(join(items));
+    }
+    out
+}
+
+/// The scout field: per player `troops;tactics;cards` known through Scout, or `-`.
+fn write_scout(known: &[Value]) -> String {
+    let (s, arr) = (text_of, items_of);
     let mut scout = Vec::new();
-    for k in arr(get("scout_known")?) {
+    for k in known {
         let nums = |key: &str| {
             join(
                 k.get(key)
@@ -173,45 +224,27 @@ pub(crate) fn write(g: &BattleLine, viewer: Option<usize>) -> Result<String> {
             opp
         ));
     }
-    let scout = if scout.iter().all(|k| k == "-;-;-") {
+    if scout.iter().all(|k| k == "-;-;-") {
         "-".to_string()
     } else {
         scout.join("/")
-    };
+    }
+}
 
-    let plays = arr(get("last_troop_play")?);
-    let last = if plays.iter().all(Value::is_null) {
+/// The last field: each player's latest troop play `card@flag`, or `-`.
+fn write_last(plays: &[Value]) -> String {
+    if plays.iter().all(Value::is_null) {
         "-".to_string()
     } else {
         plays
             .iter()
             .map(|lp| match (lp.get("card"), lp.get("flag")) {
-                (Some(c), Some(f)) => format!("{}@{f}", s(c)),
+                (Some(c), Some(f)) => format!("{}@{f}", text_of(c)),
                 _ => "-".into(),
             })
             .collect::<Vec<_>>()
             .join("/")
-    };
-
-    let mut fields = vec![
-        flags.join("/"),
-        hands.join("/"),
-        deck("troop_deck")?,
-        deck("tactics_deck")?,
-        join(arr(get("discard")?).iter().map(s)),
-        get("to_move")?.to_string(),
-        phase,
-        format!("{t0}/{t1}"),
-        format!("{}{}", bit(&l0), bit(&l1)),
-        get("pass_streak")?.to_string(),
-        winner,
-        scout,
-        last,
-    ];
-    if let Some(p) = viewer {
-        fields.push(format!("@{p}"));
     }
-    Ok(fields.join(" "))
 }
 
 /// `n` hidden cards as run tokens (`?`, `?5`; `?T`, `?T2`).
@@ -248,33 +281,138 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
         Some("@1") => Some(1),
         Some(_) => return Err(f.error(viewer_field, "expected @0 or @1")),
     };
-    let slots = |i: usize, text: &str, tactics_mark: bool| -> Result<Vec<Slot>> {
-        let mut out = Vec::new();
-        for item in list(text) {
-            if let Some(rest) = item.strip_prefix('?') {
-                let (kind, count) = match rest.strip_prefix('T') {
-                    Some(n) if tactics_mark => (Slot::HiddenTactics, n),
-                    _ => (Slot::HiddenTroop, rest),
-                };
-                let n: usize = if count.is_empty() {
-                    1
-                } else {
-                    count
-                        .parse()
-                        .ok()
-                        .filter(|&n| n <= NUM_CARDS)
-                        .ok_or_else(|| f.error(i, format!("bad hidden run {item:?}")))?
-                };
-                out.extend(std::iter::repeat_n(kind, n));
-            } else {
-                let c = Card::parse(item).map_err(|e| f.error(i, e))?;
-                out.push(Slot::Card(c));
-            }
-        }
-        Ok(out)
+    let flags = read_flags(&f)?;
+
+    // hands and decks
+    let hand_texts: Vec<&str> = f.field(F_HANDS).split('/').collect();
+    let [h0, h1] = hand_texts.as_slice() else {
+        return Err(f.error(F_HANDS, "expected two hands separated by '/'"));
+    };
+    let mut hands = [slots(&f, F_HANDS, h0, true)?, slots(&f, F_HANDS, h1, true)?];
+    let mut troops = slots(&f, F_TROOPS, f.field(F_TROOPS), false)?;
+    let mut tactics: Vec<Slot> = slots(&f, F_TACTICS, f.field(F_TACTICS), false)?
+        .into_iter()
+        .map(|s| match s {
+            Slot::HiddenTroop => Slot::HiddenTactics,
+            s => s,
+        })
+        .collect();
+    let discard = list(f.field(F_DISCARD))
+        .into_iter()
+        .map(|c| Card::parse(c).map_err(|e| f.error(F_DISCARD, e)))
+        .collect::<Result<Vec<Card>>>()?;
+
+    deal_hidden(
+        &f,
+        &flags,
+        &mut hands,
+        &mut troops,
+        &mut tactics,
+        &discard,
+        viewer,
+    )?;
+    let names = |slots: &[Slot]| -> Vec<Value> {
+        slots
+            .iter()
+            .map(|s| match s {
+                Slot::Card(c) => Value::from(c.to_string()),
+                _ => Value::Null,
+            })
+            .collect()
     };
 
-    // flags
+    let side = |i: usize, t: &str| -> Result<u8> {
+        match t {
+            "0" => Ok(0),
+            "1" => Ok(1),
+            _ => Err(f.error(i, "expected 0 or 1")),
+        }
+    };
+    let (phase, scout) = read_phase(&f)?;
+    let pair = |i: usize| -> Result<[u8; 2]> {
+        f.field(i)
+            .split_once('/')
+            .and_then(|(a, b)| Some([a.parse().ok()?, b.parse().ok()?]))
+            .ok_or_else(|| f.error(i, "expected two counts a/b"))
+    };
+    let leaders = match f.field(F_LEADERS) {
+        "00" => [false, false],
+        "01" => [false, true],
+        "10" => [true, false],
+        "11" => [true, true],
+        _ => return Err(f.error(F_LEADERS, "expected two digits 0/1 (00, 01, 10, 11)")),
+    };
+    let passes: u8 = f
+        .field(F_PASSES)
+        .parse()
+        .map_err(|_| f.error(F_PASSES, "expected a count"))?;
+    let winner = match f.field(F_WINNER) {
+        "-" => Value::Null,
+        t => side(F_WINNER, t)?.into(),
+    };
+    let scout_known = read_scout_known(&f)?;
+    let last_troop_play = read_last(&f, last)?;
+
+    let state = json!({
+        "options": options,
+        "flags": flags,
+        "hands": hands.iter().map(|h| names(h)).collect::<Vec<_>>(),
+        "troop_deck": names(&troops),
+        "tactics_deck": names(&tactics),
+        "discard": discard.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "to_move": side(F_TURN, f.field(F_TURN))?,
+        "phase": phase,
+        "scout": scout,
+        "tactics_played": pair(F_PLAYED)?,
+        "leader_played": leaders,
+        "pass_streak": passes,
+        "winner": winner,
+        "scout_known": scout_known,
+        "last_troop_play": last_troop_play,
+    });
+    let g = BattleLine::from_value(&state).map_err(|e| match e {
+        Error::State { path, message } => Error::state(
+            format!("position ({})", path.trim_start_matches("$.")),
+            message,
+        ),
+        e => e,
+    })?;
+    match viewer {
+        Some(p) => g.resample(p, seed),
+        None => Ok(g),
+    }
+}
+
+/// A list of card slots (field `i`): cards and hidden runs `?n` (`?Tn` too where
+/// `tactics_mark`).
+fn slots(f: &Fields<'_>, i: usize, text: &str, tactics_mark: bool) -> Result<Vec<Slot>> {
+    let mut out = Vec::new();
+    for item in list(text) {
+        if let Some(rest) = item.strip_prefix('?') {
+            let (kind, count) = match rest.strip_prefix('T') {
+                Some(n) if tactics_mark => (Slot::HiddenTactics, n),
+                _ => (Slot::HiddenTroop, rest),
+            };
+            let n: usize = if count.is_empty() {
+                1
+            } else {
+                count
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= NUM_CARDS)
+                    .ok_or_else(|| f.error(i, format!("bad hidden run {item:?}")))?
+            };
+            out.extend(std::iter::repeat_n(kind, n));
+        } else {
+            let c = Card::parse(item).map_err(|e| f.error(i, e))?;
+            out.push(Slot::Card(c));
+        }
+    }
+    Ok(out)
+}
+
+/// The flags field as the saved state's `flags`.
+fn read_flags(f: &Fields<'_>) -> Result<Vec<Value>> {
     let flag_texts: Vec<&str> = f.field(F_FLAGS).split('/').collect();
     if flag_texts.len() != NUM_FLAGS {
         return Err(f.error(
@@ -339,30 +477,23 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
         flag.insert("env".into(), Value::Array(env));
         flags.push(Value::Object(flag));
     }
+    Ok(flags)
+}
 
-    // hands and decks
-    let hand_texts: Vec<&str> = f.field(F_HANDS).split('/').collect();
-    let [h0, h1] = hand_texts.as_slice() else {
-        return Err(f.error(F_HANDS, "expected two hands separated by '/'"));
-    };
-    let mut hands = [slots(F_HANDS, h0, true)?, slots(F_HANDS, h1, true)?];
-    let mut troops = slots(F_TROOPS, f.field(F_TROOPS), false)?;
-    let mut tactics: Vec<Slot> = slots(F_TACTICS, f.field(F_TACTICS), false)?
-        .into_iter()
-        .map(|s| match s {
-            Slot::HiddenTroop => Slot::HiddenTactics,
-            s => s,
-        })
-        .collect();
-    let discard = list(f.field(F_DISCARD))
-        .into_iter()
-        .map(|c| Card::parse(c).map_err(|e| f.error(F_DISCARD, e)))
-        .collect::<Result<Vec<Card>>>()?;
-
-    // Deal the hidden places the cards no field names (their order is redrawn below).
+/// Deal the hidden places (`?`) the cards no field names (their order is redrawn later);
+/// every card must then be somewhere (BL-1.4).
+fn deal_hidden(
+    f: &Fields<'_>,
+    flags: &[Value],
+    hands: &mut [Vec<Slot>; 2],
+    troops: &mut Vec<Slot>,
+    tactics: &mut Vec<Slot>,
+    discard: &[Card],
+    viewer: Option<usize>,
+) -> Result<()> {
     let hidden = hands
         .iter()
-        .chain([&troops, &tactics])
+        .chain([&*troops, &*tactics])
         .flatten()
         .any(|s| matches!(s, Slot::HiddenTroop | Slot::HiddenTactics));
     if hidden && viewer.is_none() {
@@ -378,7 +509,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
         }
     };
     let listed = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
-    for flag in &flags {
+    for flag in flags {
         let sides = listed(flag.get("sides"));
         let env = listed(flag.get("env"));
         let env_cards = env.iter().filter_map(|e| e.get("card"));
@@ -392,7 +523,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
             }
         }
     }
-    for s in hands.iter().chain([&troops, &tactics]).flatten() {
+    for s in hands.iter().chain([&*troops, &*tactics]).flatten() {
         if let Slot::Card(c) = s {
             mark(*c);
         }
@@ -407,8 +538,8 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
     for s in hands
         .iter_mut()
         .flatten()
-        .chain(&mut troops)
-        .chain(&mut tactics)
+        .chain(troops.iter_mut())
+        .chain(tactics.iter_mut())
     {
         let (spare, what): (&mut dyn Iterator<Item = Card>, &str) = match s {
             Slot::Card(_) => continue,
@@ -428,25 +559,13 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
             "some cards are nowhere: every card lies on a flag, in a hand, a deck or the discard (BL-1.4)",
         ));
     }
-    let names = |slots: &[Slot]| -> Vec<Value> {
-        slots
-            .iter()
-            .map(|s| match s {
-                Slot::Card(c) => Value::from(c.to_string()),
-                _ => Value::Null,
-            })
-            .collect()
-    };
+    Ok(())
+}
 
-    let side = |i: usize, t: &str| -> Result<u8> {
-        match t {
-            "0" => Ok(0),
-            "1" => Ok(1),
-            _ => Err(f.error(i, "expected 0 or 1")),
-        }
-    };
+/// The phase field: a phase, or a Scout step with its counters (`scout_draw:1/2`).
+fn read_phase<'a>(f: &Fields<'a>) -> Result<(&'a str, Value)> {
     let phase_text = f.field(F_PHASE);
-    let (phase, scout) = match phase_text.split_once(':') {
+    Ok(match phase_text.split_once(':') {
         None => (phase_text, Value::Null),
         Some((phase, counts)) => {
             let (drawn, left) = counts
@@ -460,29 +579,12 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
             };
             (phase, json!({"drawn": drawn, key: left}))
         }
-    };
-    let pair = |i: usize| -> Result<[u8; 2]> {
-        f.field(i)
-            .split_once('/')
-            .and_then(|(a, b)| Some([a.parse().ok()?, b.parse().ok()?]))
-            .ok_or_else(|| f.error(i, "expected two counts a/b"))
-    };
-    let leaders = match f.field(F_LEADERS) {
-        "00" => [false, false],
-        "01" => [false, true],
-        "10" => [true, false],
-        "11" => [true, true],
-        _ => return Err(f.error(F_LEADERS, "expected two digits 0/1 (00, 01, 10, 11)")),
-    };
-    let passes: u8 = f
-        .field(F_PASSES)
-        .parse()
-        .map_err(|_| f.error(F_PASSES, "expected a count"))?;
-    let winner = match f.field(F_WINNER) {
-        "-" => Value::Null,
-        t => side(F_WINNER, t)?.into(),
-    };
-    let scout_known = match f.field(F_SCOUT) {
+    })
+}
+
+/// The scout field as the saved state's `scout_known`.
+fn read_scout_known(f: &Fields<'_>) -> Result<Value> {
+    Ok(match f.field(F_SCOUT) {
         "-" => json!([{}, {}]),
         t => {
             let parts: Vec<&str> = t.split('/').collect();
@@ -517,9 +619,12 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
             }
             Value::Array(out)
         }
-    };
+    })
+}
 
-    let last_troop_play = match last {
+/// The last field as the saved state's `last_troop_play` (absent: no troop plays).
+fn read_last(f: &Fields<'_>, last: Option<&str>) -> Result<Value> {
+    Ok(match last {
         None | Some("-") => json!([null, null]),
         Some(t) => {
             let bad = || {
@@ -540,34 +645,5 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<BattleLin
             };
             json!([play(a)?, play(b)?])
         }
-    };
-
-    let state = json!({
-        "options": options,
-        "flags": flags,
-        "hands": hands.iter().map(|h| names(h)).collect::<Vec<_>>(),
-        "troop_deck": names(&troops),
-        "tactics_deck": names(&tactics),
-        "discard": discard.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-        "to_move": side(F_TURN, f.field(F_TURN))?,
-        "phase": phase,
-        "scout": scout,
-        "tactics_played": pair(F_PLAYED)?,
-        "leader_played": leaders,
-        "pass_streak": passes,
-        "winner": winner,
-        "scout_known": scout_known,
-        "last_troop_play": last_troop_play,
-    });
-    let g = BattleLine::from_value(&state).map_err(|e| match e {
-        Error::State { path, message } => Error::state(
-            format!("position ({})", path.trim_start_matches("$.")),
-            message,
-        ),
-        e => e,
-    })?;
-    match viewer {
-        Some(p) => g.resample(p, seed),
-        None => Ok(g),
-    }
+    })
 }

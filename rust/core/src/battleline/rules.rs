@@ -436,192 +436,43 @@ impl BattleLine {
         if self.phase == Phase::Over {
             return Err(Error::illegal("BL-11.4", "the game is over"));
         }
-        let step_err = |want: &str| {
-            Error::illegal(
-                "BL-3.1",
-                format!(
-                    "{a} is {want}, but player {p} is at the {} step",
-                    self.phase.name().replace('_', " ")
-                ),
-            )
-        };
-        let in_range = |c: Card| c.id() < 70;
-        match a {
-            Action::Play { card, .. }
-            | Action::Redeploy { card, .. }
-            | Action::Deserter { card }
-            | Action::Traitor { card, .. }
-            | Action::Return(card)
-                if !in_range(card) =>
-            {
-                return Err(Error::invalid(format!("card id {} out of range", card.0)))
-            }
-            Action::Play { flag, .. }
-            | Action::Traitor { flag, .. }
-            | Action::Claim(flag)
-            | Action::Redeploy { to: Some(flag), .. }
-                if flag as usize >= NUM_FLAGS =>
-            {
-                return Err(Error::invalid(format!("flag {flag} out of range 0-8")))
-            }
-            _ => {}
-        }
-        let need_in_hand = |c: Card| -> Result<()> {
-            if self.hands[p].contains(c) {
+        check_ranges(a)?;
+        let step = |phase: Phase, want: &str| -> Result<()> {
+            if self.phase == phase {
                 Ok(())
             } else {
-                Err(Error::illegal(
-                    "BL-3.3",
-                    format!("{c} is not in player {p}'s hand"),
-                ))
-            }
-        };
-        let need_tactics = |c: Card| -> Result<()> {
-            need_in_hand(c)?;
-            if self.tactics_allowed(p) {
-                Ok(())
-            } else {
-                Err(Error::illegal(
-                    "BL-6.1",
-                    format!(
-                        "player {p} has played {} tactics cards and the opponent {}: one more would put them two ahead",
-                        self.tactics_played[p], self.tactics_played[o]
-                    ),
-                ))
-            }
-        };
-        let unclaimed = |f: usize, what: &str| -> Result<()> {
-            match self.flags[f].claimed {
-                None => Ok(()),
-                Some(w) => Err(Error::illegal(
-                    "BL-9.7",
-                    format!("flag {f} is claimed (by player {w}): {what}"),
-                )),
-            }
-        };
-        let on_side = |c: Card, side: usize, rule: &str, who: &str| -> Result<usize> {
-            match self.table_place(c) {
-                Some((f, s)) if s == side => {
-                    unclaimed(f, "tactics no longer affect it")?;
-                    Ok(f)
-                }
-                _ => Err(Error::illegal(
-                    rule,
-                    format!("{c} is not on {who} side of the battle line"),
-                )),
+                Err(self.step_error(a, want))
             }
         };
         match a {
             Action::Play { card, flag } => {
-                if self.phase != Phase::Play {
-                    return Err(step_err("a play"));
-                }
-                let f = flag as usize;
-                if card.is_troop() {
-                    need_in_hand(card)?;
-                } else {
-                    need_tactics(card)?;
-                }
-                unclaimed(f, "no card may be played there")?;
-                if card.is_leader() && !self.leader_allowed(p) {
-                    return Err(Error::illegal(
-                        "BL-6.2",
-                        format!("player {p} may have only one Leader in play, ever"),
-                    ));
-                }
-                if card.is_formation_card() && !self.flags[f].has_room(p) {
-                    return Err(Error::illegal(
-                        "BL-4.2",
-                        format!(
-                            "player {p}'s side of flag {f} is full ({} cards)",
-                            self.flags[f].capacity()
-                        ),
-                    ));
-                }
-                if !card.is_formation_card() && !card.is_environment() {
-                    return Err(Error::illegal(
-                        "BL-8.5",
-                        format!("{card} is not placed at a flag"),
-                    ));
-                }
-                Ok(())
+                step(Phase::Play, "a play")?;
+                self.refuse_play(p, card, flag as usize)
             }
             Action::Scout => {
-                if self.phase != Phase::Play {
-                    return Err(step_err("a play"));
-                }
-                need_tactics(Card::SCOUT)?;
+                step(Phase::Play, "a play")?;
+                self.need_tactics(p, Card::SCOUT)?;
                 if self.decks_empty() {
                     return Err(Error::illegal("BL-8.1", "Scout needs a card in the decks"));
                 }
                 Ok(())
             }
             Action::Redeploy { card, to } => {
-                if self.phase != Phase::Play {
-                    return Err(step_err("a play"));
-                }
-                need_tactics(Card::REDEPLOY)?;
-                let f = on_side(card, p, "BL-8.2", "your")?;
-                if let Some(g) = to {
-                    let g = g as usize;
-                    if g == f {
-                        return Err(Error::illegal(
-                            "BL-8.2",
-                            format!("Redeploy moves {card} to another flag than {f}"),
-                        ));
-                    }
-                    unclaimed(g, "no card may be moved there")?;
-                    if card.is_formation_card() && !self.flags[g].has_room(p) {
-                        return Err(Error::illegal(
-                            "BL-4.2",
-                            format!("player {p}'s side of flag {g} is full"),
-                        ));
-                    }
-                }
-                Ok(())
+                step(Phase::Play, "a play")?;
+                self.refuse_redeploy(p, card, to)
             }
             Action::Deserter { card } => {
-                if self.phase != Phase::Play {
-                    return Err(step_err("a play"));
-                }
-                need_tactics(Card::DESERTER)?;
-                on_side(card, o, "BL-8.3", "the opponent's")?;
+                step(Phase::Play, "a play")?;
+                self.need_tactics(p, Card::DESERTER)?;
+                self.on_side(card, o, "BL-8.3", "the opponent's")?;
                 Ok(())
             }
             Action::Traitor { card, flag } => {
-                if self.phase != Phase::Play {
-                    return Err(step_err("a play"));
-                }
-                need_tactics(Card::TRAITOR)?;
-                on_side(card, o, "BL-8.4", "the opponent's")?;
-                if self.options.traitor_troops_only && !card.is_troop() {
-                    return Err(Error::illegal(
-                        "BL-8.4",
-                        format!(
-                            "with traitor_troops_only, Traitor takes troop cards only, not {card}"
-                        ),
-                    ));
-                }
-                if card.is_leader() && self.has_leader_on_table(p) {
-                    return Err(Error::illegal(
-                        "BL-6.2",
-                        format!("player {p} already has a Leader in play"),
-                    ));
-                }
-                let g = flag as usize;
-                unclaimed(g, "no card may be moved there")?;
-                if card.is_formation_card() && !self.flags[g].has_room(p) {
-                    return Err(Error::illegal(
-                        "BL-4.2",
-                        format!("player {p}'s side of flag {g} is full"),
-                    ));
-                }
-                Ok(())
+                step(Phase::Play, "a play")?;
+                self.refuse_traitor(p, card, flag as usize)
             }
             Action::Pass => {
-                if self.phase != Phase::Play {
-                    return Err(step_err("a pass"));
-                }
+                step(Phase::Play, "a pass")?;
                 if self.has_troop_play(p) {
                     return Err(Error::illegal(
                         "BL-10.1",
@@ -631,38 +482,13 @@ impl BattleLine {
                 Ok(())
             }
             Action::Claim(flag) => {
-                if self.phase != Phase::Claim {
-                    return Err(step_err("a claim"));
-                }
-                let f = flag as usize;
-                unclaimed(f, "it cannot be claimed again")?;
-                if self.claimable & 1 << f != 0 {
-                    return Ok(());
-                }
-                Err(match self.claim_proof(f, p) {
-                    None => Error::illegal(
-                        "BL-9.2",
-                        format!("player {p}'s formation at flag {f} is not complete"),
-                    ),
-                    Some(proof) => {
-                        let rule = match proof.verdict {
-                            Verdict::LosesTie => "BL-9.6",
-                            Verdict::Beatable => "BL-9.4",
-                            _ => "BL-9.3",
-                        };
-                        Error::illegal(rule, format!("flag {f}: {proof}"))
-                    }
-                })
+                step(Phase::Claim, "a claim")?;
+                self.refuse_claim(p, flag as usize)
             }
-            Action::Done => {
-                if self.phase != Phase::Claim {
-                    return Err(step_err("the end of the claims"));
-                }
-                Ok(())
-            }
+            Action::Done => step(Phase::Claim, "the end of the claims"),
             Action::Draw(d) => {
                 if self.phase != Phase::Draw && self.phase != Phase::ScoutDraw {
-                    return Err(step_err("a draw"));
+                    return Err(self.step_error(a, "a draw"));
                 }
                 if self.deck_len(d) == 0 {
                     return Err(Error::illegal(
@@ -673,9 +499,7 @@ impl BattleLine {
                 Ok(())
             }
             Action::Return(card) => {
-                if self.phase != Phase::ScoutReturn {
-                    return Err(step_err("a Scout return"));
-                }
+                step(Phase::ScoutReturn, "a Scout return")?;
                 if !self.hands[p].contains(card) {
                     return Err(Error::illegal(
                         "BL-8.1",
@@ -685,6 +509,174 @@ impl BattleLine {
                 Ok(())
             }
         }
+    }
+
+    /// `a` (`want`, e.g. "a play") made at another step (BL-3.1).
+    fn step_error(&self, a: Action, want: &str) -> Error {
+        Error::illegal(
+            "BL-3.1",
+            format!(
+                "{a} is {want}, but player {} is at the {} step",
+                self.to_move,
+                self.phase.name().replace('_', " ")
+            ),
+        )
+    }
+
+    /// `c` must be in player `p`'s hand (BL-3.3).
+    fn need_in_hand(&self, p: usize, c: Card) -> Result<()> {
+        if self.hands[p].contains(c) {
+            Ok(())
+        } else {
+            Err(Error::illegal(
+                "BL-3.3",
+                format!("{c} is not in player {p}'s hand"),
+            ))
+        }
+    }
+
+    /// The tactics card `c` must be in `p`'s hand and playable now (BL-6.1).
+    fn need_tactics(&self, p: usize, c: Card) -> Result<()> {
+        self.need_in_hand(p, c)?;
+        if self.tactics_allowed(p) {
+            Ok(())
+        } else {
+            Err(Error::illegal(
+                "BL-6.1",
+                format!(
+                    "player {p} has played {} tactics cards and the opponent {}: one more would put them two ahead",
+                    self.tactics_played[p], self.tactics_played[1 - p]
+                ),
+            ))
+        }
+    }
+
+    /// Flag `f` must be unclaimed (BL-9.7); `what` says what a claim forbids.
+    fn unclaimed(&self, f: usize, what: &str) -> Result<()> {
+        match self.flags[f].claimed {
+            None => Ok(()),
+            Some(w) => Err(Error::illegal(
+                "BL-9.7",
+                format!("flag {f} is claimed (by player {w}): {what}"),
+            )),
+        }
+    }
+
+    /// The flag where `c` lies on `side`'s side, unclaimed; else `rule`'s refusal.
+    fn on_side(&self, c: Card, side: usize, rule: &str, who: &str) -> Result<usize> {
+        match self.table_place(c) {
+            Some((f, s)) if s == side => {
+                self.unclaimed(f, "tactics no longer affect it")?;
+                Ok(f)
+            }
+            _ => Err(Error::illegal(
+                rule,
+                format!("{c} is not on {who} side of the battle line"),
+            )),
+        }
+    }
+
+    /// Player `p` playing `card` at flag `f`.
+    fn refuse_play(&self, p: usize, card: Card, f: usize) -> Result<()> {
+        if card.is_troop() {
+            self.need_in_hand(p, card)?;
+        } else {
+            self.need_tactics(p, card)?;
+        }
+        self.unclaimed(f, "no card may be played there")?;
+        if card.is_leader() && !self.leader_allowed(p) {
+            return Err(Error::illegal(
+                "BL-6.2",
+                format!("player {p} may have only one Leader in play, ever"),
+            ));
+        }
+        if card.is_formation_card() && !self.flags[f].has_room(p) {
+            return Err(Error::illegal(
+                "BL-4.2",
+                format!(
+                    "player {p}'s side of flag {f} is full ({} cards)",
+                    self.flags[f].capacity()
+                ),
+            ));
+        }
+        if !card.is_formation_card() && !card.is_environment() {
+            return Err(Error::illegal(
+                "BL-8.5",
+                format!("{card} is not placed at a flag"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Player `p` moving its `card` with Redeploy to flag `to` (or discarding it).
+    fn refuse_redeploy(&self, p: usize, card: Card, to: Option<u8>) -> Result<()> {
+        self.need_tactics(p, Card::REDEPLOY)?;
+        let f = self.on_side(card, p, "BL-8.2", "your")?;
+        if let Some(g) = to {
+            let g = g as usize;
+            if g == f {
+                return Err(Error::illegal(
+                    "BL-8.2",
+                    format!("Redeploy moves {card} to another flag than {f}"),
+                ));
+            }
+            self.unclaimed(g, "no card may be moved there")?;
+            if card.is_formation_card() && !self.flags[g].has_room(p) {
+                return Err(Error::illegal(
+                    "BL-4.2",
+                    format!("player {p}'s side of flag {g} is full"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Player `p` taking the opponent's `card` with Traitor to its flag `g`.
+    fn refuse_traitor(&self, p: usize, card: Card, g: usize) -> Result<()> {
+        self.need_tactics(p, Card::TRAITOR)?;
+        self.on_side(card, 1 - p, "BL-8.4", "the opponent's")?;
+        if self.options.traitor_troops_only && !card.is_troop() {
+            return Err(Error::illegal(
+                "BL-8.4",
+                format!("with traitor_troops_only, Traitor takes troop cards only, not {card}"),
+            ));
+        }
+        if card.is_leader() && self.has_leader_on_table(p) {
+            return Err(Error::illegal(
+                "BL-6.2",
+                format!("player {p} already has a Leader in play"),
+            ));
+        }
+        self.unclaimed(g, "no card may be moved there")?;
+        if card.is_formation_card() && !self.flags[g].has_room(p) {
+            return Err(Error::illegal(
+                "BL-4.2",
+                format!("player {p}'s side of flag {g} is full"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Player `p` claiming flag `f`: with a proof, or the rule its formation fails.
+    fn refuse_claim(&self, p: usize, f: usize) -> Result<()> {
+        self.unclaimed(f, "it cannot be claimed again")?;
+        if self.claimable & 1 << f != 0 {
+            return Ok(());
+        }
+        Err(match self.claim_proof(f, p) {
+            None => Error::illegal(
+                "BL-9.2",
+                format!("player {p}'s formation at flag {f} is not complete"),
+            ),
+            Some(proof) => {
+                let rule = match proof.verdict {
+                    Verdict::LosesTie => "BL-9.6",
+                    Verdict::Beatable => "BL-9.4",
+                    _ => "BL-9.3",
+                };
+                Error::illegal(rule, format!("flag {f}: {proof}"))
+            }
+        })
     }
 
     // ---- carrying out --------------------------------------------------------------
@@ -1098,4 +1090,29 @@ pub fn mud_discard_choice(cards: &[Card; 4], fog: bool) -> Card {
         }
     }
     best.map_or(cards[0], |b| b.3)
+}
+
+/// Card ids and flags of `a` within range (not a rule: a malformed action).
+fn check_ranges(a: Action) -> Result<()> {
+    let in_range = |c: Card| c.id() < 70;
+    match a {
+        Action::Play { card, .. }
+        | Action::Redeploy { card, .. }
+        | Action::Deserter { card }
+        | Action::Traitor { card, .. }
+        | Action::Return(card)
+            if !in_range(card) =>
+        {
+            Err(Error::invalid(format!("card id {} out of range", card.0)))
+        }
+        Action::Play { flag, .. }
+        | Action::Traitor { flag, .. }
+        | Action::Claim(flag)
+        | Action::Redeploy { to: Some(flag), .. }
+            if flag as usize >= NUM_FLAGS =>
+        {
+            Err(Error::invalid(format!("flag {flag} out of range 0-8")))
+        }
+        _ => Ok(()),
+    }
 }

@@ -222,72 +222,8 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
             )
         })?,
     };
-    // Terrains, in name order.
-    let mut terrains = Vec::new();
-    for (name, t) in &raw.terrain {
-        if name == "void" {
-            return Err(Error::data(
-                format!("{source} [terrain]"),
-                "\"void\" is reserved for cells that are not zones",
-            ));
-        }
-        crate::text::check_name(name, super::limits::MAX_NAME).map_err(|m| {
-            Error::data(
-                format!("{source} [terrain.{}]", quoted(name)),
-                format!("the name {m}"),
-            )
-        })?;
-        if !(1..=super::map::MAX_COST).contains(&t.cost) {
-            return Err(Error::data(
-                format!("{source} [terrain.{}]", short(name)),
-                format!("cost {} is not in 1..={}", t.cost, super::map::MAX_COST),
-            ));
-        }
-        terrains.push(Terrain::new(name, t.cost, t.passable, t.blocks_sight));
-    }
-    let terrain_id = |name: &str| terrains.iter().position(|t| t.name == name);
-    // Legend.
-    let mut legend: BTreeMap<char, Option<(usize, Vec<String>)>> = BTreeMap::new();
-    let mut symbols = Vec::new();
-    for (key, entry) in &raw.legend {
-        let mut chars = key.get_ref().chars();
-        let (Some(ch), None) = (chars.next(), chars.next()) else {
-            return Err(cx.at(
-                key.span().start,
-                format!(
-                    "legend key {} must be a single character",
-                    quoted(key.get_ref())
-                ),
-            ));
-        };
-        if ch.is_whitespace() || ch.is_control() {
-            return Err(cx.at(
-                key.span().start,
-                "legend symbols must be visible characters (a space is void)",
-            ));
-        }
-        let (name, tags) = legend_entry(entry.get_ref())
-            .map_err(|m| cx.at(entry.span().start, format!("legend {ch:?}: {m}")))?;
-        if name == "void" {
-            if !tags.is_empty() {
-                return Err(cx.at(entry.span().start, "void cells cannot carry tags"));
-            }
-            legend.insert(ch, None);
-            continue;
-        }
-        let t = terrain_id(&name).ok_or_else(|| {
-            cx.at(
-                entry.span().start,
-                format!("legend {ch:?}: no terrain {} in [terrain]", quoted(&name)),
-            )
-        })?;
-        symbols.push(Symbol {
-            symbol: ch,
-            terrain: t,
-            tags: tags.clone(),
-        });
-        legend.insert(ch, Some((t, tags)));
-    }
+    let terrains = read_terrains(&raw, source)?;
+    let (legend, symbols) = read_legend(&cx, &raw, &terrains)?;
     // Picture.
     let pic = raw.picture.get_ref();
     let mut start = raw.picture.span().start;
@@ -362,37 +298,119 @@ pub fn parse(text: &str, source: &str) -> Result<HexMap> {
         }
     }
     for z in &raw.zones {
-        let zplace = || {
-            let (l, c) = line_col(text, z.span().start);
-            format!(
-                "{source} line {l} column {c} ([[zones]] at = {:?})",
-                z.get_ref().at
-            )
-        };
-        let zr = z.get_ref();
-        let h = Hex::new(zr.at[0], zr.at[1]);
-        if !map.contains(h) {
-            return Err(Error::data(zplace(), "not a zone of the picture"));
-        }
-        if let Some(t) = &zr.terrain {
-            map.set_terrain(h, t)
-                .map_err(|e| Error::data(zplace(), inner(e)))?;
-        }
-        if let Some(c) = zr.cost {
-            map.set_cost(h, c)
-                .map_err(|e| Error::data(zplace(), inner(e)))?;
-        }
-        if let Some(o) = zr.occupant {
-            map.set_occupant(h, Some(o))
-                .map_err(|e| Error::data(zplace(), inner(e)))?;
-        }
-        for tag in &zr.tags {
-            map.add_tag(h, tag)
-                .map_err(|e| Error::data(zplace(), inner(e)))?;
-        }
+        edit_zone(&mut map, z, text, source)?;
     }
     map.recost();
     Ok(map)
+}
+
+/// The `[terrain]` table, in name order.
+fn read_terrains(raw: &RawMap, source: &str) -> Result<Vec<Terrain>> {
+    let mut terrains = Vec::new();
+    for (name, t) in &raw.terrain {
+        if name == "void" {
+            return Err(Error::data(
+                format!("{source} [terrain]"),
+                "\"void\" is reserved for cells that are not zones",
+            ));
+        }
+        crate::text::check_name(name, super::limits::MAX_NAME).map_err(|m| {
+            Error::data(
+                format!("{source} [terrain.{}]", quoted(name)),
+                format!("the name {m}"),
+            )
+        })?;
+        if !(1..=super::map::MAX_COST).contains(&t.cost) {
+            return Err(Error::data(
+                format!("{source} [terrain.{}]", short(name)),
+                format!("cost {} is not in 1..={}", t.cost, super::map::MAX_COST),
+            ));
+        }
+        terrains.push(Terrain::new(name, t.cost, t.passable, t.blocks_sight));
+    }
+    Ok(terrains)
+}
+
+/// The legend: each symbol's terrain and tags (`None`: void), and the symbols in order.
+type Legend = BTreeMap<char, Option<(usize, Vec<String>)>>;
+
+fn read_legend(cx: &Ctx<'_>, raw: &RawMap, terrains: &[Terrain]) -> Result<(Legend, Vec<Symbol>)> {
+    let terrain_id = |name: &str| terrains.iter().position(|t| t.name == name);
+    let mut legend: Legend = BTreeMap::new();
+    let mut symbols = Vec::new();
+    for (key, entry) in &raw.legend {
+        let mut chars = key.get_ref().chars();
+        let (Some(ch), None) = (chars.next(), chars.next()) else {
+            return Err(cx.at(
+                key.span().start,
+                format!(
+                    "legend key {} must be a single character",
+                    quoted(key.get_ref())
+                ),
+            ));
+        };
+        if ch.is_whitespace() || ch.is_control() {
+            return Err(cx.at(
+                key.span().start,
+                "legend symbols must be visible characters (a space is void)",
+            ));
+        }
+        let (name, tags) = legend_entry(entry.get_ref())
+            .map_err(|m| cx.at(entry.span().start, format!("legend {ch:?}: {m}")))?;
+        if name == "void" {
+            if !tags.is_empty() {
+                return Err(cx.at(entry.span().start, "void cells cannot carry tags"));
+            }
+            legend.insert(ch, None);
+            continue;
+        }
+        let t = terrain_id(&name).ok_or_else(|| {
+            cx.at(
+                entry.span().start,
+                format!("legend {ch:?}: no terrain {} in [terrain]", quoted(&name)),
+            )
+        })?;
+        symbols.push(Symbol {
+            symbol: ch,
+            terrain: t,
+            tags: tags.clone(),
+        });
+        legend.insert(ch, Some((t, tags)));
+    }
+    Ok((legend, symbols))
+}
+
+/// One `[[zones]]` entry's edits of the map: terrain, cost, occupant, tags.
+fn edit_zone(map: &mut HexMap, z: &Spanned<RawZone>, text: &str, source: &str) -> Result<()> {
+    let zplace = || {
+        let (l, c) = line_col(text, z.span().start);
+        format!(
+            "{source} line {l} column {c} ([[zones]] at = {:?})",
+            z.get_ref().at
+        )
+    };
+    let zr = z.get_ref();
+    let h = Hex::new(zr.at[0], zr.at[1]);
+    if !map.contains(h) {
+        return Err(Error::data(zplace(), "not a zone of the picture"));
+    }
+    if let Some(t) = &zr.terrain {
+        map.set_terrain(h, t)
+            .map_err(|e| Error::data(zplace(), inner(e)))?;
+    }
+    if let Some(c) = zr.cost {
+        map.set_cost(h, c)
+            .map_err(|e| Error::data(zplace(), inner(e)))?;
+    }
+    if let Some(o) = zr.occupant {
+        map.set_occupant(h, Some(o))
+            .map_err(|e| Error::data(zplace(), inner(e)))?;
+    }
+    for tag in &zr.tags {
+        map.add_tag(h, tag)
+            .map_err(|e| Error::data(zplace(), inner(e)))?;
+    }
+    Ok(())
 }
 
 fn inner(e: Error) -> String {

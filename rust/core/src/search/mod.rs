@@ -424,7 +424,7 @@ mod spec_tests {
             ("ismcts:cv=1", "not \"cv\""),
             ("ismcts:1000,2000", "expected key=value"),
             ("random:7", "expected key=value"),
-            ("heuristic:samples=2", "takes seed"),
+            ("heuristic:samples=2", "heuristic takes only seed"),
         ] {
             let e = AgentSpec::parse(bad).unwrap_err().to_string();
             assert!(e.contains(&format!("{bad:?}")), "{e}");

@@ -127,6 +127,7 @@ macro_rules! agent_options {
 /// unset `Option`, `1`/`0`/`true`/`false` a flag. An error names the setting at fault
 /// (`bad agent "ismcts:abc": iterations: "abc" is not a whole number >= 0`).
 pub fn parse_options<C: AgentOptions>(text: &str, rest: &str) -> Result<C> {
+    let kind = text.split(':').next().unwrap_or(C::KIND).trim();
     let bad = |why: String| Error::invalid(format!("bad agent {text:?}: {why}"));
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for (i, part) in rest.split(',').filter(|p| !p.trim().is_empty()).enumerate() {
@@ -148,11 +149,11 @@ pub fn parse_options<C: AgentOptions>(text: &str, rest: &str) -> Result<C> {
         match canonical::<C>(k) {
             Some(name) => names.push(name),
             None => {
+                let only = if C::FIELDS.len() == 1 { "only " } else { "" };
                 return Err(bad(format!(
-                    "{} takes {}, not {k:?}",
-                    C::KIND,
+                    "{kind} takes {only}{}, not {k:?}",
                     option_names::<C>()
-                )))
+                )));
             }
         }
     }

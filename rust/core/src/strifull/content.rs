@@ -854,50 +854,55 @@ impl Builder {
             troops,
             leaders,
         };
-        for (fi, (file, raw)) in self.factions.iter().enumerate() {
-            let place = format!("{file}: faction {:?}", raw.id);
-            let Some(faction) = set.factions.get(fi) else {
-                continue;
-            };
-            if faction.leaders.is_empty() {
-                return Err(Error::data(place, "has no leader"));
-            }
-            let total: usize = faction
-                .troops
-                .iter()
-                .filter_map(|&t| set.troops.get(t))
-                .map(|t| t.copies.min(MAX_COPIES) as usize)
-                .sum();
-            if total < DECK_SIZE {
-                return Err(Error::data(
-                    place,
-                    format!(
-                        "its troops allow only {total} cards in a deck; a deck needs {DECK_SIZE}"
-                    ),
-                ));
-            }
-            growth_sources(&set, faction).map_err(|why| Error::data(place.clone(), why))?;
-            let mut deck = Vec::with_capacity(raw.recommended.len());
-            for id in &raw.recommended {
-                deck.push(set.troop_index(id).ok_or_else(|| {
-                    Error::data(
-                        format!("{place}, field \"recommended\""),
-                        format!("unknown troop {id:?}"),
-                    )
-                })?);
-            }
-            set.check_deck(fi, &deck).map_err(|why| {
-                Error::data(
-                    format!("{place}, field \"recommended\""),
-                    format!("not a legal deck: {why}"),
-                )
-            })?;
-            if let Some(f) = set.factions.get_mut(fi) {
-                f.recommended = deck;
-            }
-        }
+        check_factions(&mut set, &self.factions)?;
         Ok(set)
     }
+}
+
+/// Each faction of a built set has a leader, troops enough for a deck, growth sources that
+/// fit, and a legal recommended deck (which this fills in).
+fn check_factions(set: &mut CardSet, raw: &[(String, RawFaction)]) -> Result<()> {
+    for (fi, (file, raw)) in raw.iter().enumerate() {
+        let place = format!("{file}: faction {:?}", raw.id);
+        let Some(faction) = set.factions.get(fi) else {
+            continue;
+        };
+        if faction.leaders.is_empty() {
+            return Err(Error::data(place, "has no leader"));
+        }
+        let total: usize = faction
+            .troops
+            .iter()
+            .filter_map(|&t| set.troops.get(t))
+            .map(|t| t.copies.min(MAX_COPIES) as usize)
+            .sum();
+        if total < DECK_SIZE {
+            return Err(Error::data(
+                place,
+                format!("its troops allow only {total} cards in a deck; a deck needs {DECK_SIZE}"),
+            ));
+        }
+        growth_sources(set, faction).map_err(|why| Error::data(place.clone(), why))?;
+        let mut deck = Vec::with_capacity(raw.recommended.len());
+        for id in &raw.recommended {
+            deck.push(set.troop_index(id).ok_or_else(|| {
+                Error::data(
+                    format!("{place}, field \"recommended\""),
+                    format!("unknown troop {id:?}"),
+                )
+            })?);
+        }
+        set.check_deck(fi, &deck).map_err(|why| {
+            Error::data(
+                format!("{place}, field \"recommended\""),
+                format!("not a legal deck: {why}"),
+            )
+        })?;
+        if let Some(f) = set.factions.get_mut(fi) {
+            f.recommended = deck;
+        }
+    }
+    Ok(())
 }
 
 /// SK-9.1: each growth source keeps its own counters on a troop, in a fixed number of slots;

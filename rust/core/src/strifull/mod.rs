@@ -129,6 +129,9 @@ impl Game for Strifull {
         out.fill(0.0);
         self.observe(player, out)
     }
+    fn observation_bounds(&self) -> Option<crate::game::ObservationBounds> {
+        Some(observe::observation_bounds())
+    }
     fn render(&self, player: Option<Player>) -> String {
         self.render_text(player)
     }

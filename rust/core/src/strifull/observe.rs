@@ -9,6 +9,32 @@ use crate::rng::GameRng;
 /// 36 cell rows (the observer's 18 cells, then the opponent's), then one row per side.
 pub const OBS_ROWS: usize = 2 * CELLS + 2;
 pub const OBS_FEATURES: usize = 40;
+/// The bounds of the observation ([`crate::Game::observation_bounds`]), from the card-data
+/// format (`cards.rs`, `effects.rs`), so they hold for every card set: troop ATK and DEF are
+/// 0..=20 (shown over 10), growth counters and "until end of turn" modifiers -10..=10 (over
+/// 5), a pile at most 30 cards (over 12); everything else is a flag or a share in [0, 1].
+pub fn observation_bounds() -> crate::game::ObservationBounds {
+    let mut low = vec![0.0; OBS_ROWS * OBS_FEATURES];
+    let mut high = vec![1.0; OBS_ROWS * OBS_FEATURES];
+    let mut set = |row: usize, cols: std::ops::Range<usize>, lo: f32, hi: f32| {
+        for c in cols {
+            let i = row * OBS_FEATURES + c;
+            if let (Some(l), Some(h)) = (low.get_mut(i), high.get_mut(i)) {
+                (*l, *h) = (lo, hi);
+            }
+        }
+    };
+    for cell in 0..2 * CELLS {
+        set(cell, 8..10, 0.0, 20.0 / 10.0); // printed ATK / 10, DEF / 10
+        set(cell, 10..12, -10.0 / 5.0, 10.0 / 5.0); // growth counters / 5
+        set(cell, 13..15, -10.0 / 5.0, 10.0 / 5.0); // until-end-of-turn modifier / 5
+    }
+    for side in 2 * CELLS..OBS_ROWS {
+        set(side, 10..11, 0.0, 30.0 / 12.0); // pile size / 12
+    }
+    (low, high)
+}
+
 /// Ability-kind flags, shared by cell rows and leader rows.
 const FLAGS: usize = 10;
 
@@ -339,6 +365,29 @@ impl Strifull {
         out += cols;
         out += "   attack                          defence\n";
         out += &header(0);
+        // The names of the troops the viewer sees, by cell, in the board's order (top to
+        // bottom, left to right): the grid has room for element and stats only.
+        for p in [1, 0] {
+            let (left, right) = if p == 1 { (1, 0) } else { (0, 1) };
+            let rows: [usize; 3] = if p == 1 { [3, 2, 1] } else { [1, 2, 3] };
+            let s = &self.sides[p];
+            let mut names = Vec::new();
+            for row in rows {
+                let cells = [2, 1, 0]
+                    .map(|k| cell_at(left, row, k))
+                    .into_iter()
+                    .chain([0, 1, 2].map(|k| cell_at(right, row, k)));
+                for c in cells {
+                    let cell = s.cells[c];
+                    if s.row_live(row) && !cell.is_empty() && self.sees(viewer, p, c) {
+                        names.push(format!("{} {}", cell_name(c), self.troop(cell.card).name));
+                    }
+                }
+            }
+            if !names.is_empty() {
+                out += &wrap_items(&format!("P{p} troops: "), &names, 80);
+            }
+        }
         if let Some(l) = self.last_combat {
             let t = l.totals();
             let names = |i: usize| self.shared.cards.troops[l.cards[i] as usize].name.as_str();
@@ -364,10 +413,94 @@ impl Strifull {
     }
 }
 
+/// `items` after `head`, joined by ` · `, in lines of at most `width` characters (an item
+/// longer than a line keeps a line of its own); continuation lines are indented.
+fn wrap_items(head: &str, items: &[String], width: usize) -> String {
+    const INDENT: &str = "   ";
+    let mut out = String::new();
+    let mut line = head.to_string();
+    let mut fresh = true;
+    for item in items {
+        let sep = if fresh { "" } else { " · " };
+        if !fresh && line.chars().count() + sep.chars().count() + item.chars().count() > width {
+            out += line.trim_end();
+            out.push('\n');
+            line = INDENT.to_string();
+            fresh = true;
+        }
+        if !fresh {
+            line += " · ";
+        }
+        line += item;
+        fresh = false;
+    }
+    out += line.trim_end();
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Game;
+
+    /// The names lines of side `p` in a text board, joined.
+    fn names_of(text: &str, p: usize) -> String {
+        let head = format!("P{p} troops: ");
+        text.lines()
+            .skip_while(|l| !l.starts_with(&head))
+            .take_while(|l| l.starts_with(&head) || l.starts_with("   "))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The text board names every troop its viewer sees (`aC3 Caçador Veloz`) and no other:
+    /// a face-down troop of the opponent stays `??` and unnamed. No names line passes 80
+    /// characters.
+    #[test]
+    fn the_text_board_names_the_troops_it_shows() {
+        let mut rng = GameRng::seed(3);
+        let mut legal = Vec::new();
+        let (mut named, mut hidden) = (0, 0);
+        for seed in 0..20 {
+            let mut g = Strifull::new(seed, &Default::default()).unwrap();
+            for _ in 0..rng.below(60) {
+                if g.is_terminal() {
+                    break;
+                }
+                g.legal_actions(&mut legal);
+                let a = *rng.choose(&legal).unwrap();
+                g.apply(a).unwrap();
+            }
+            for viewer in [None, Some(0), Some(1)] {
+                let text = g.render_text(viewer);
+                let mut names_lines = text
+                    .lines()
+                    .filter(|l| l.contains(" troops: ") || l.starts_with("   "));
+                assert!(names_lines.all(|l| l.chars().count() <= 80), "{text}");
+                for p in 0..2 {
+                    let listed = names_of(&text, p);
+                    let s = &g.sides[p];
+                    for c in 0..CELLS {
+                        let cell = s.cells[c];
+                        if cell.is_empty() || !s.row_live(row_of(c)) {
+                            continue;
+                        }
+                        let entry = format!("{} {}", cell_name(c), g.troop(cell.card).name);
+                        if g.sees(viewer, p, c) {
+                            named += 1;
+                            assert!(listed.contains(&entry), "{entry} missing from\n{text}");
+                        } else {
+                            hidden += 1;
+                            let at = format!("{} ", cell_name(c));
+                            assert!(!listed.contains(&at), "{at}named in\n{text}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(named > 100 && hidden > 20, "{named} {hidden}");
+    }
 
     /// The zone stat (ATK in attack, DEF in defence) of side `s`'s face-down troops.
     fn zone_stat(g: &Strifull, side: usize) -> i32 {

@@ -13,7 +13,9 @@ use super::Options;
 use super::Strifull;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::position::{arr, bit, clip, hidden_run as run, join, list, num, rng_field, Fields};
+use crate::position::{
+    arr, bit, clip, hidden_run as run, in_position, join, list, num, rng_field, Fields,
+};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -285,32 +287,10 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
         Some("@1") => Some(1),
         Some(_) => return Err(f.error(F_VIEWER, "expected @0 or @1")),
     };
-    let int = |i: usize, t: &str| -> Result<Value> {
-        t.parse::<i64>()
-            .map(Value::from)
-            .map_err(|_| f.error(i, format!("expected a number, found {:?}", clip(t))))
-    };
-    let maybe = |i: usize, t: &str| -> Result<Value> {
-        if t == "-" {
-            Ok(Value::Null)
-        } else {
-            int(i, t)
-        }
-    };
-    let parts = |i: usize, n: usize, sep: char| -> Result<Vec<&str>> {
-        let p: Vec<&str> = f.field(i).split(sep).collect();
-        if p.len() == n {
-            Ok(p)
-        } else {
-            Err(f.error(i, format!("expected {n} parts separated by {sep:?}")))
-        }
-    };
-    let bits = |i: usize, t: &str, n: usize| -> Result<Vec<bool>> {
-        if t.len() != n || !t.chars().all(|c| c == '0' || c == '1') {
-            return Err(f.error(i, format!("expected {n} digits 0/1")));
-        }
-        Ok(t.chars().map(|c| c == '1').collect())
-    };
+    let int = |i: usize, t: &str| f.int(i, t, NO_LIMIT).map(Value::from);
+    let maybe = |i: usize, t: &str| f.int_or_null(i, t, NO_LIMIT);
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
+    let bits = |i: usize, t: &str, n: usize| bits(&f, i, t, n);
     let mut m = Map::new();
     m.insert(
         "options".into(),
@@ -336,20 +316,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
         int(F_TURN, tu.get(1).copied().unwrap_or_default())?,
     );
 
-    let first = match f.field(F_FIRST) {
-        "-" => Value::Null,
-        _ => {
-            let p = parts(F_FIRST, 3, ':')?;
-            let [pl, dice, rerolls] = p.as_slice() else {
-                return Err(f.error(F_FIRST, "expected player:dice:rerolls"));
-            };
-            let dice = list(dice)
-                .into_iter()
-                .map(|d| int(F_FIRST, d))
-                .collect::<Result<Vec<_>>>()?;
-            json!({"player": int(F_FIRST, pl)?, "dice": dice, "rerolls": int(F_FIRST, rerolls)?})
-        }
-    };
+    let first = read_first(&f)?;
     m.insert("first".into(), first);
 
     let mut pending = Vec::new();
@@ -377,7 +344,73 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
         },
     );
 
-    let turn_mod = match f.field(F_MOD) {
+    let turn_mod = read_turn_mod(&f)?;
+    m.insert("turn_mod".into(), turn_mod);
+
+    let combat = read_combat(&f)?;
+    m.insert("last_combat".into(), combat);
+
+    let rng = rng_field(f.field(F_RNG), seed);
+    m.insert("rng".into(), rng);
+
+    let mut hidden = false;
+    let mut sides = Vec::new();
+    let mut secret = [false; 2];
+    for (s, secret) in secret.iter_mut().enumerate() {
+        let (side, h, choices) = read_side(&f, F_SIDE0 + s)?;
+        hidden |= h || choices;
+        *secret = choices;
+        sides.push(side);
+    }
+    if hidden && viewer.is_none() {
+        return Err(f.error(
+            F_RNG,
+            "hidden parts (?) need the viewer field (@0 or @1) at the end",
+        ));
+    }
+    let g = settle_choices(&m, &sides, secret)?;
+    Ok(match viewer {
+        Some(p) => g.resample_hidden(p, seed),
+        None => g,
+    })
+}
+
+/// Numbers in a STRIFULL position are any `i64`: the validation bounds them.
+const NO_LIMIT: u64 = u64::MAX;
+
+/// `t`, a part of field `i`, as `n` digits 0/1.
+fn bits(f: &Fields<'_>, i: usize, t: &str, n: usize) -> Result<Vec<bool>> {
+    if t.len() != n || !t.chars().all(|c| c == '0' || c == '1') {
+        return Err(f.error(i, format!("expected {n} digits 0/1")));
+    }
+    Ok(t.chars().map(|c| c == '1').collect())
+}
+
+/// The first-player field: `player:dice:rerolls` or `-`.
+fn read_first(f: &Fields<'_>) -> Result<Value> {
+    let int = |i: usize, t: &str| f.int(i, t, NO_LIMIT).map(Value::from);
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
+    Ok(match f.field(F_FIRST) {
+        "-" => Value::Null,
+        _ => {
+            let p = parts(F_FIRST, 3, ':')?;
+            let [pl, dice, rerolls] = p.as_slice() else {
+                return Err(f.error(F_FIRST, "expected player:dice:rerolls"));
+            };
+            let dice = list(dice)
+                .into_iter()
+                .map(|d| int(F_FIRST, d))
+                .collect::<Result<Vec<_>>>()?;
+            json!({"player": int(F_FIRST, pl)?, "dice": dice, "rerolls": int(F_FIRST, rerolls)?})
+        }
+    })
+}
+
+/// The turn modifier field: `player:cell:atk:def` or `-`.
+fn read_turn_mod(f: &Fields<'_>) -> Result<Value> {
+    let int = |i: usize, t: &str| f.int(i, t, NO_LIMIT).map(Value::from);
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
+    Ok(match f.field(F_MOD) {
         "-" => Value::Null,
         _ => {
             let p = parts(F_MOD, 4, ':')?;
@@ -386,10 +419,15 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
             };
             json!({"player": int(F_MOD, pl)?, "cell": cell, "atk": int(F_MOD, atk)?, "def": int(F_MOD, def)?})
         }
-    };
-    m.insert("turn_mod".into(), turn_mod);
+    })
+}
 
-    let combat = match f.field(F_COMBAT) {
+/// The last combat field: 13 parts separated by ':', or `-`.
+fn read_combat(f: &Fields<'_>) -> Result<Value> {
+    let int = |i: usize, t: &str| f.int(i, t, NO_LIMIT).map(Value::from);
+    let parts = |i: usize, n: usize, sep: char| f.parts(i, f.field(i), n, sep);
+    let bits = |i: usize, t: &str, n: usize| bits(f, i, t, n);
+    Ok(match f.field(F_COMBAT) {
         "-" => Value::Null,
         _ => {
             let p = parts(F_COMBAT, 13, ':')?;
@@ -433,27 +471,12 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
                 "rows_lost": pair_lists(rows)?,
             })
         }
-    };
-    m.insert("last_combat".into(), combat);
+    })
+}
 
-    let rng = rng_field(f.field(F_RNG), seed);
-    m.insert("rng".into(), rng);
-
-    let mut hidden = false;
-    let mut sides = Vec::new();
-    let mut secret = [false; 2];
-    for (s, secret) in secret.iter_mut().enumerate() {
-        let (side, h, choices) = read_side(&f, F_SIDE0 + s)?;
-        hidden |= h || choices;
-        *secret = choices;
-        sides.push(side);
-    }
-    if hidden && viewer.is_none() {
-        return Err(f.error(
-            F_RNG,
-            "hidden parts (?) need the viewer field (@0 or @1) at the end",
-        ));
-    }
+/// The game of the plain data `m` with `sides`: a side's secret setup choices (`?`) were
+/// made or not as the public step says, so take the one reading the validation accepts.
+fn settle_choices(m: &Map<String, Value>, sides: &[Value], secret: [bool; 2]) -> Result<Strifull> {
     // A secret setup choice (`?`) was made or not as the public step says: take the one
     // reading of the choices that the validation accepts.
     let readings = |secret: bool| -> Vec<Option<(Value, Value)>> {
@@ -472,7 +495,7 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
     let mut found = None;
     'search: for r0 in readings(secret[0]) {
         for r1 in readings(secret[1]) {
-            let mut sides = sides.clone();
+            let mut sides = sides.to_vec();
             for (side, reading) in sides.iter_mut().zip([&r0, &r1]) {
                 if let (Value::Object(o), Some((element, row))) = (side, reading) {
                     o.insert("element".into(), element.clone());
@@ -492,20 +515,58 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Strifull>
             }
         }
     }
-    let g = match (found, first_error) {
-        (Some(g), _) => g,
-        (None, Some(Error::State { path, message })) => {
-            return Err(Error::state(
-                format!("position ({})", path.trim_start_matches("$.")),
-                message,
-            ))
-        }
-        (None, e) => return Err(e.unwrap_or_else(|| Error::invalid("no reading"))),
+    match (found, first_error) {
+        (Some(g), _) => Ok(g),
+        (None, Some(e)) => Err(in_position(e)),
+        (None, None) => Err(Error::invalid("no reading")),
+    }
+}
+
+/// A cell of a side's field: cell, card (`?` hidden), revealed, counters, growth sources.
+type Cell = (String, String, bool, Vec<i64>, Option<Map<String, Value>>);
+
+/// One `cell=card` item of a side's field (`!` revealed, `(atk;def)` counters or
+/// `(source=atk;def+...)` growth).
+fn read_cell(f: &Fields<'_>, i: usize, item: &str) -> Result<Cell> {
+    let (cell, rest) = item
+        .split_once('=')
+        .ok_or_else(|| f.error(i, "field items are cell=card"))?;
+    let numbers = |c: &str| -> Result<Vec<i64>> {
+        c.split(';')
+            .map(|n| n.parse().map_err(|_| f.error(i, "counters are numbers")))
+            .collect()
     };
-    Ok(match viewer {
-        Some(p) => g.resample_hidden(p, seed),
-        None => g,
-    })
+    let (rest, counters, growth) = match rest.split_once('(') {
+        None => (rest, vec![0, 0], None),
+        Some((r, c)) => {
+            let c = c
+                .strip_suffix(')')
+                .ok_or_else(|| f.error(i, "counters are (atk;def) or (source=atk;def+...)"))?;
+            if c.contains('=') {
+                let mut g = Map::new();
+                for src in c.split('+') {
+                    let (name, n) = src
+                        .split_once('=')
+                        .ok_or_else(|| f.error(i, "growth sources are source=atk;def"))?;
+                    g.insert(name.to_string(), json!(numbers(n)?));
+                }
+                (r, Vec::new(), Some(g))
+            } else {
+                (r, numbers(c)?, None)
+            }
+        }
+    };
+    let (card, revealed) = match rest.strip_suffix('!') {
+        Some(c) => (c, true),
+        None => (rest, false),
+    };
+    Ok((
+        cell.to_string(),
+        card.to_string(),
+        revealed,
+        counters,
+        growth,
+    ))
 }
 
 /// One side's plain data, its hidden cards dealt from its deck in order; whether a card was
@@ -516,11 +577,7 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
     else {
         return Err(f.error(i, "expected 11 parts separated by '/'"));
     };
-    let int = |t: &str| -> Result<Value> {
-        t.parse::<i64>()
-            .map(Value::from)
-            .map_err(|_| f.error(i, format!("expected a number, found {:?}", clip(t))))
-    };
+    let int = |t: &str| f.int(i, t, NO_LIMIT).map(Value::from);
     let mut hidden = false;
     // The deck, then every card the side names taken out of it: what is left fills the `?`s.
     let mut left: BTreeMap<String, i64> = BTreeMap::new();
@@ -538,48 +595,11 @@ fn read_side(f: &Fields<'_>, i: usize) -> Result<(Value, bool, bool)> {
     };
     let mut cells = Vec::new();
     for item in list(field) {
-        let (cell, rest) = item
-            .split_once('=')
-            .ok_or_else(|| f.error(i, "field items are cell=card"))?;
-        let numbers = |c: &str| -> Result<Vec<i64>> {
-            c.split(';')
-                .map(|n| n.parse().map_err(|_| f.error(i, "counters are numbers")))
-                .collect()
-        };
-        let (rest, counters, growth) = match rest.split_once('(') {
-            None => (rest, vec![0, 0], None),
-            Some((r, c)) => {
-                let c = c
-                    .strip_suffix(')')
-                    .ok_or_else(|| f.error(i, "counters are (atk;def) or (source=atk;def+...)"))?;
-                if c.contains('=') {
-                    let mut g = Map::new();
-                    for src in c.split('+') {
-                        let (name, n) = src
-                            .split_once('=')
-                            .ok_or_else(|| f.error(i, "growth sources are source=atk;def"))?;
-                        g.insert(name.to_string(), json!(numbers(n)?));
-                    }
-                    (r, Vec::new(), Some(g))
-                } else {
-                    (r, numbers(c)?, None)
-                }
-            }
-        };
-        let (card, revealed) = match rest.strip_suffix('!') {
-            Some(c) => (c, true),
-            None => (rest, false),
-        };
-        if card != "?" {
-            take(card);
+        let cell = read_cell(f, i, item)?;
+        if cell.1 != "?" {
+            take(&cell.1);
         }
-        cells.push((
-            cell.to_string(),
-            card.to_string(),
-            revealed,
-            counters,
-            growth,
-        ));
+        cells.push(cell);
     }
     let mut pile_items = Vec::new();
     for item in list(pile) {

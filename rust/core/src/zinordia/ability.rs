@@ -1020,60 +1020,9 @@ fn validate_effect(
                 )?;
             }
         }
-        Effect::Renown { op, amount } => {
-            if *amount == 0 {
-                return Err(problem(format!("{field}.amount"), "must be at least 1"));
-            }
-            let fits = match op {
-                RenownOp::Transfer => matches!(ability.target, Target::Ally),
-                RenownOp::Steal => matches!(
-                    ability.target,
-                    Target::Enemy | Target::Source | Target::Star
-                ),
-            };
-            if on_user || !fits || ability.area.shape != AreaShape::Single {
-                return Err(problem(
-                    format!("{field}.op"),
-                    "a transfer targets one ally, a theft one enemy (or a reaction's source)",
-                ));
-            }
-        }
-        Effect::Amago { amount, drain } => {
-            if *amount == 0 {
-                return Err(problem(format!("{field}.amount"), "must not be 0"));
-            }
-            if *drain && (*amount > 0 || on_user) {
-                return Err(problem(
-                    format!("{field}.drain"),
-                    "a drain takes Âmago (amount < 0) from another Star",
-                ));
-            }
-        }
-        Effect::Leap => {
-            if !on_user || ability.target != Target::EmptyZone || depth != 1 {
-                return Err(problem(
-                    field,
-                    "a leap moves the user to its target: target \"empty_zone\", in effects",
-                ));
-            }
-        }
-        Effect::Dash { distance, path } => {
-            if ability.target != Target::Direction || depth != 1 {
-                return Err(problem(
-                    field,
-                    "a dash runs along a direction: target \"direction\", in effects",
-                ));
-            }
-            if *distance == 0 || *distance > MAX_REACH {
-                return Err(problem(
-                    format!("{field}.distance"),
-                    format!("must be 1 to {MAX_REACH}"),
-                ));
-            }
-            if !path.is_empty() {
-                validate_list(path, &format!("{field}.path"), false, ability, depth)?;
-            }
-        }
+        Effect::Renown { op, amount } => validate_renown(*op, *amount, field, on_user, ability)?,
+        Effect::Amago { amount, drain } => validate_amago(*amount, *drain, field, on_user)?,
+        Effect::Leap | Effect::Dash { .. } => validate_move(e, field, on_user, ability, depth)?,
         Effect::If {
             marked,
             target_vida_at_most,
@@ -1094,6 +1043,84 @@ fn validate_effect(
             }
             validate_list(then, &format!("{field}.then"), on_user, ability, depth)?;
         }
+    }
+    Ok(())
+}
+
+/// A Renown transfer (to one ally) or theft (from one enemy or a reaction's source).
+fn validate_renown(
+    op: RenownOp,
+    amount: u8,
+    field: &str,
+    on_user: bool,
+    ability: &Ability,
+) -> Result<(), Problem> {
+    if amount == 0 {
+        return Err(problem(format!("{field}.amount"), "must be at least 1"));
+    }
+    let fits = match op {
+        RenownOp::Transfer => matches!(ability.target, Target::Ally),
+        RenownOp::Steal => matches!(
+            ability.target,
+            Target::Enemy | Target::Source | Target::Star
+        ),
+    };
+    if on_user || !fits || ability.area.shape != AreaShape::Single {
+        return Err(problem(
+            format!("{field}.op"),
+            "a transfer targets one ally, a theft one enemy (or a reaction's source)",
+        ));
+    }
+    Ok(())
+}
+
+/// A change of Âmago; a drain takes it from another Star.
+fn validate_amago(amount: i8, drain: bool, field: &str, on_user: bool) -> Result<(), Problem> {
+    if amount == 0 {
+        return Err(problem(format!("{field}.amount"), "must not be 0"));
+    }
+    if drain && (amount > 0 || on_user) {
+        return Err(problem(
+            format!("{field}.drain"),
+            "a drain takes Âmago (amount < 0) from another Star",
+        ));
+    }
+    Ok(())
+}
+
+/// A leap (the user to its empty target zone) or a dash (along a direction).
+fn validate_move(
+    e: &Effect,
+    field: &str,
+    on_user: bool,
+    ability: &Ability,
+    depth: usize,
+) -> Result<(), Problem> {
+    match e {
+        Effect::Leap if !on_user || ability.target != Target::EmptyZone || depth != 1 => {
+            return Err(problem(
+                field,
+                "a leap moves the user to its target: target \"empty_zone\", in effects",
+            ));
+        }
+        Effect::Dash { distance, path } => {
+            if ability.target != Target::Direction || depth != 1 {
+                return Err(problem(
+                    field,
+                    "a dash runs along a direction: target \"direction\", in effects",
+                ));
+            }
+            if *distance == 0 || *distance > MAX_REACH {
+                return Err(problem(
+                    format!("{field}.distance"),
+                    format!("must be 1 to {MAX_REACH}"),
+                ));
+            }
+            if !path.is_empty() {
+                validate_list(path, &format!("{field}.path"), false, ability, depth)?;
+            }
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -259,8 +259,19 @@ impl Content {
         .clone()
     }
 
-    /// Load and validate a roster, maps (`(id, file)`) and modes.
+    /// Load and validate a roster, maps (`(id, file)`) and modes, the maps' terrain kinds
+    /// those of the reference vocabulary (`data/zinordia/terrain.toml`).
     pub fn load(roster: Source, maps: &[(&str, Source)], modes: Source) -> Result<Content> {
+        Content::load_with_terrain(roster, maps, modes, Vocabulary::reference()?)
+    }
+
+    /// [`Content::load`] with the maps' terrain kinds taken from `terrain` (ZN-2.9).
+    pub fn load_with_terrain(
+        roster: Source,
+        maps: &[(&str, Source)],
+        modes: Source,
+        terrain: &Vocabulary,
+    ) -> Result<Content> {
         let stars = load_roster(roster)?;
         let mut loaded = Vec::with_capacity(maps.len());
         for (id, src) in maps {
@@ -271,7 +282,7 @@ impl Content {
             }
             let map = parse_map(src.text, &place)?;
             validate_map(&map).map_err(|why| Error::data(&place, why))?;
-            let modifiers = Vocabulary::reference()?
+            let modifiers = terrain
                 .zone_modifiers(&map)
                 .map_err(|why| Error::data(&place, why))?;
             let graph = ZoneGraph::new(&map)

@@ -22,7 +22,7 @@ use super::effects::{Applied, Status};
 use super::notation::Action;
 use super::options::{Options, Selection};
 use super::resolution::{Resolution, Step};
-use super::state::{Declared, Offer, Phase, Play, Resume, StarState, Zinordia};
+use super::state::{Declared, Offer, Phase, Play, Resume, Shared, StarState, Zinordia};
 use crate::error::{clip, decode_state, Error, Result};
 use crate::game::Player;
 use crate::hex::Hex;
@@ -551,230 +551,58 @@ impl Zinordia {
         let mut g = Zinordia::with_content(0, &data.options, content)
             .map_err(|e| Error::state("$.options", e.to_string()))?;
         let sh = Arc::clone(&g.shared);
-        let (n, k) = (sh.players, sh.per_player);
         g.rng = data
             .rng
             .ok_or_else(|| Error::state("$.rng", "missing (null): a view cannot be loaded"))?;
-
-        // Picks (ZN-4.2).
-        if data.picks.len() != n {
-            return Err(Error::state(
-                "$.picks",
-                format!("expected one list per player ({n})"),
-            ));
-        }
-        let mut picks = vec![Vec::new(); n];
-        for (p, (list, out)) in data.picks.iter().zip(picks.iter_mut()).enumerate() {
-            if list.len() > k {
-                return Err(Error::state(
-                    format!("$.picks[{p}]"),
-                    format!("a player picks {k} Stars"),
-                ));
-            }
-            for (i, id) in list.iter().enumerate() {
-                let path = format!("$.picks[{p}][{i}]");
-                let id = id.as_deref().ok_or_else(|| {
-                    Error::state(&path, "missing (null): a view cannot be loaded")
-                })?;
-                let r = sh
-                    .content
-                    .star(id)
-                    .ok_or_else(|| Error::state(&path, "no Star with this id in the roster"))?;
-                out.push(r);
-            }
-        }
-        let done: usize = picks.iter().map(Vec::len).sum();
         let selecting = data.phase == PhaseName::Select;
-        // ZN-1.2, unique_stars = "game": a clash at the reveal is picked again.
+        let picks = read_picks(&sh, &data.picks, selecting)?;
+        let done: usize = picks.iter().map(Vec::len).sum();
         let clash = Zinordia::first_clash(&sh, &picks);
-        if selecting != (done < n * k || clash.is_some()) {
-            return Err(Error::state(
-                "$.picks",
-                "every Star is picked exactly when selection is over, and one team only \
-                 fields a Star under unique_stars = \"game\"",
-            ));
-        }
-        // Picks are made in a fixed order: seat after seat (secret) or round after round (draft).
-        let expected = |p: usize| match sh.options.selection {
-            Selection::Secret => done.saturating_sub(p * k).min(k),
-            Selection::Draft => done / n + usize::from(p < done % n),
-        };
-        for (p, list) in picks.iter().enumerate() {
-            if list.len() != expected(p) {
+        g.picks = Arc::new(picks);
+        g.order = Arc::new(read_order(&sh, &data.order, selecting)?);
+        g.rolls = Arc::new(read_rolls(&sh, &data.rolls, selecting)?);
+        g.read_stars(data.stars, selecting)?;
+        g.markers = Arc::new(read_markers(&sh, &data.markers)?);
+        g.phase = g.read_phase(data.phase, clash, done)?;
+        g.read_clock(data.round, data.turn)?;
+        g.play = g.read_play(data.play)?;
+        g.offers = g.read_offers(&data.offers)?;
+        g.resume = g.read_resume(data.resume)?;
+        g.last_roll = g.read_last_roll(data.last_roll)?;
+        g.winner = match data.winner {
+            Some(_) if g.phase != Phase::Over => {
+                return Err(Error::state("$.winner", "null until the game is over"));
+            }
+            Some(t) if usize::from(t) >= sh.num_teams() => {
                 return Err(Error::state(
-                    format!("$.picks[{p}]"),
-                    "picks out of the selection order",
+                    "$.winner",
+                    format!("expected a team 0..{}", sh.num_teams()),
                 ));
             }
-        }
-        for (p, list) in picks.iter().enumerate() {
-            for (i, r) in list.iter().enumerate() {
-                let clash = (0..n).any(|o| {
-                    let counts =
-                        sh.team(o) == sh.team(p) || sh.options.selection == Selection::Draft;
-                    let before = picks.get(o).map_or(0, |l| if o == p { i } else { l.len() });
-                    counts
-                        && picks
-                            .get(o)
-                            .is_some_and(|l| l.iter().take(before).any(|x| x == r))
-                });
-                if clash {
-                    return Err(Error::state(
-                        format!("$.picks[{p}][{i}]"),
-                        "this Star is picked twice in a team (ZN-1.2) or draft",
-                    ));
-                }
-            }
-        }
-        g.picks = Arc::new(picks);
+            w => w.map(usize::from),
+        };
+        Ok(g)
+    }
 
-        // Initiative (ZN-4.3).
-        let order: Vec<usize> = data.order.iter().map(|&p| usize::from(p)).collect();
-        let want = if selecting { 0 } else { n };
-        let mut sorted = order.clone();
-        sorted.sort_unstable();
-        if sorted != (0..want).collect::<Vec<_>>() {
-            return Err(Error::state(
-                "$.order",
-                if selecting {
-                    "empty until selection ends".to_string()
-                } else {
-                    format!("expected each player 0..{n} once")
-                },
-            ));
-        }
-        if sh.mode().teams {
-            let alternates = order
-                .windows(2)
-                .all(|w| matches!(w, [a, b] if sh.team(*a) != sh.team(*b)));
-            if !alternates {
-                return Err(Error::state("$.order", "teams alternate in turn order"));
-            }
-        }
-        g.order = Arc::new(order);
-        let sides = sh.mode().num_teams(n).min(n);
-        let mut rolls = Vec::with_capacity(data.rolls.len());
-        for (i, r) in data.rolls.iter().enumerate() {
-            let mut one = Vec::with_capacity(r.len());
-            for (j, &[side, die]) in r.iter().enumerate() {
-                if usize::from(side) >= sides || !(1..=6).contains(&die) {
-                    return Err(Error::state(
-                        format!("$.rolls[{i}][{j}]"),
-                        format!("expected [side 0..{sides}, die 1..6]"),
-                    ));
-                }
-                one.push((usize::from(side), die));
-            }
-            rolls.push(one);
-        }
-        if selecting && !rolls.is_empty() {
-            return Err(Error::state("$.rolls", "empty until selection ends"));
-        }
-        g.rolls = Arc::new(rolls);
-
-        // Stars and the board.
-        if data.stars.len() != if selecting { 0 } else { n * k } {
+    /// The Stars (`$.stars`) and the board they stand on, then the effects' appliers.
+    fn read_stars(&mut self, data: Vec<StarData>, selecting: bool) -> Result<()> {
+        let sh = Arc::clone(&self.shared);
+        let (n, k) = (sh.players, sh.per_player);
+        if data.len() != if selecting { 0 } else { n * k } {
             return Err(Error::state(
                 "$.stars",
                 "one entry per Star slot once selection ends, none before",
             ));
         }
-        let mut stars = Vec::with_capacity(data.stars.len());
-        for (s, d) in data.stars.iter().enumerate() {
-            let path = |key: &str| format!("$.stars[{s}].{key}");
-            let roster = g
+        let mut stars = Vec::with_capacity(data.len());
+        for (s, d) in data.into_iter().enumerate() {
+            let roster = self
                 .picks
                 .get(s / k)
                 .and_then(|l| l.get(s % k))
                 .copied()
                 .unwrap_or(0);
-            let printed = sh
-                .content
-                .stars
-                .get(roster)
-                .ok_or_else(|| Error::state(path("star"), "no such Star"))?;
-            if d.star != printed.id {
-                return Err(Error::state(
-                    path("star"),
-                    "must be the owner's pick for this slot",
-                ));
-            }
-            if d.vida > printed.vida {
-                return Err(Error::state(
-                    path("vida"),
-                    format!("above the Star's Vida {}", printed.vida),
-                ));
-            }
-            if d.amago > printed.amago {
-                return Err(Error::state(
-                    path("amago"),
-                    format!("above the Star's Âmago {}", printed.amago),
-                ));
-            }
-            if d.armadura > MAX_ARMADURA {
-                return Err(Error::state(
-                    path("armadura"),
-                    format!("at most {MAX_ARMADURA}"),
-                ));
-            }
-            if d.renown > MAX_RENOWN {
-                return Err(Error::state(
-                    path("renown"),
-                    format!("at most {MAX_RENOWN}"),
-                ));
-            }
-            if d.defeated != (d.vida == 0) {
-                return Err(Error::state(
-                    path("defeated"),
-                    "a Star is defeated exactly when its Vida is 0",
-                ));
-            }
-            if d.defeated && d.zone.is_some() {
-                return Err(Error::state(
-                    path("zone"),
-                    "a defeated Star is off the board",
-                ));
-            }
-            if d.defeated && !d.effects.is_empty() {
-                return Err(Error::state(
-                    path("effects"),
-                    "a defeated Star's effects end with it",
-                ));
-            }
-            let mut effects = Vec::with_capacity(d.effects.len());
-            for (i, e) in d.effects.iter().enumerate() {
-                let at = format!("$.stars[{s}].effects[{i}]");
-                let a = applied(e, &sh.content, n, n * k, &at)?;
-                // ZN-11.3: copies of one mark only where marks stack.
-                let copy = matches!(a.status, Status::Mark(_))
-                    && effects.iter().any(|b: &Applied| b.status == a.status);
-                if copy && !sh.options.marks_stack {
-                    return Err(Error::state(
-                        at,
-                        "the same mark twice on a Star (copies need marks_stack, ZN-11.3)",
-                    ));
-                }
-                effects.push(a);
-            }
-            if let Some(i) = d.uses.iter().position(|&u| u > super::ability::MAX_REPEAT) {
-                return Err(Error::state(
-                    format!("$.stars[{s}].uses[{i}]"),
-                    format!("at most {} uses a round", super::ability::MAX_REPEAT),
-                ));
-            }
-            stars.push(StarState {
-                uses: d.uses,
-                roster,
-                zone: d.zone.map(|z| z.0),
-                vida: d.vida,
-                amago: d.amago,
-                armadura: d.armadura,
-                renown: d.renown,
-                defeated: d.defeated,
-                played: d.played,
-                effects,
-                continuous_armadura: 0,
-            });
+            stars.push(read_star(&sh, s, roster, d)?);
         }
         for (s, st) in stars.iter().enumerate() {
             if let Some(h) = st.zone {
@@ -782,19 +610,20 @@ impl Zinordia {
                 if sh.map.cost(h).is_none() {
                     return Err(Error::state(path, "not an open zone of the map"));
                 }
-                if g.board.occupant(h).is_some() {
+                if self.board.occupant(h).is_some() {
                     return Err(Error::state(path, "a zone holds one Star (ZN-2.2)"));
                 }
-                let _ = g.board_mut().set_occupant(h, Some(s as u32));
+                let _ = self.board_mut().set_occupant(h, Some(s as u32));
             }
         }
-        g.stars = stars;
-        g.note_continuous();
+        self.stars = stars;
+        self.note_continuous();
         // ZN-5.7: the effects of a player who is out ended when it went out.
-        for (s, st) in g.stars.iter().enumerate() {
+        for (s, st) in self.stars.iter().enumerate() {
             for (i, a) in st.effects.iter().enumerate() {
-                if g.stars_of(a.applier)
-                    .all(|o| g.stars.get(o).is_some_and(|x| x.defeated))
+                if self
+                    .stars_of(a.applier)
+                    .all(|o| self.stars.get(o).is_some_and(|x| x.defeated))
                 {
                     return Err(Error::state(
                         format!("$.stars[{s}].effects[{i}].applier"),
@@ -803,32 +632,24 @@ impl Zinordia {
                 }
             }
         }
+        Ok(())
+    }
 
-        let mut markers = Vec::with_capacity(data.markers.len());
-        for (i, m) in data.markers.iter().enumerate() {
-            if !sh.map.contains(m.0) || markers.contains(&m.0) {
-                return Err(Error::state(
-                    format!("$.markers[{i}]"),
-                    "a marker lies on a zone of the map, one per zone",
-                ));
-            }
-            markers.push(m.0);
-        }
-        if markers.len() > usize::from(sh.mode().markers) {
-            return Err(Error::state(
-                "$.markers",
-                "more markers than the mode places",
-            ));
-        }
-        g.markers = Arc::new(markers);
-
-        // Where the game is.
-        let placed = g
+    /// The phase (`$.phase`) from how far selection and placement are.
+    fn read_phase(
+        &self,
+        phase: PhaseName,
+        clash: Option<(Player, usize)>,
+        done: usize,
+    ) -> Result<Phase> {
+        let sh = &self.shared;
+        let (n, k) = (sh.players, sh.per_player);
+        let placed = self
             .stars
             .iter()
             .filter(|st| st.zone.is_some() || st.defeated)
             .count();
-        g.phase = match data.phase {
+        Ok(match phase {
             PhaseName::Select => Phase::Select {
                 player: match (clash, sh.options.selection) {
                     (Some((p, _)), _) => p,
@@ -837,14 +658,14 @@ impl Zinordia {
                 },
             },
             PhaseName::Place => {
-                if placed >= n * k || g.stars.iter().any(|st| st.defeated) {
+                if placed >= n * k || self.stars.iter().any(|st| st.defeated) {
                     return Err(Error::state(
                         "$.phase",
                         "placement is over once every Star is placed",
                     ));
                 }
                 // Placement follows its order: the first `placed` steps are made.
-                let order = g.placement_order();
+                let order = self.placement_order();
                 let mut made = vec![0usize; n];
                 for p in order.iter().take(placed) {
                     if let Some(m) = made.get_mut(*p) {
@@ -852,9 +673,9 @@ impl Zinordia {
                     }
                 }
                 for p in 0..n {
-                    let on = g
+                    let on = self
                         .stars_of(p)
-                        .filter(|&s| g.stars.get(s).is_some_and(|st| st.zone.is_some()))
+                        .filter(|&s| self.stars.get(s).is_some_and(|st| st.zone.is_some()))
                         .count();
                     if made.get(p) != Some(&on) {
                         return Err(Error::state(
@@ -875,62 +696,72 @@ impl Zinordia {
                 Phase::Main
             }
             PhaseName::Over => Phase::Over,
-        };
-        let in_setup = matches!(g.phase, Phase::Select { .. } | Phase::Place { .. });
-        if in_setup && (data.round != 0 || data.turn != 0) {
+        })
+    }
+
+    /// `$.round` and `$.turn`: 0 during setup, in range after.
+    fn read_clock(&mut self, round: u16, turn: u8) -> Result<()> {
+        let (n, max_rounds) = (self.shared.players, self.shared.options.max_rounds);
+        let in_setup = matches!(self.phase, Phase::Select { .. } | Phase::Place { .. });
+        if in_setup && (round != 0 || turn != 0) {
             return Err(Error::state("$.round", "round and turn are 0 during setup"));
         }
-        if !in_setup && (data.round == 0 || data.round > sh.options.max_rounds) {
+        if !in_setup && (round == 0 || round > max_rounds) {
             return Err(Error::state(
                 "$.round",
-                format!("expected 1..={}", sh.options.max_rounds),
+                format!("expected 1..={max_rounds}"),
             ));
         }
-        g.round = data.round;
-        if !in_setup && usize::from(data.turn) >= n {
+        self.round = round;
+        if !in_setup && usize::from(turn) >= n {
             return Err(Error::state("$.turn", format!("expected 0..{n}")));
         }
-        g.turn = usize::from(data.turn);
+        self.turn = usize::from(turn);
+        Ok(())
+    }
 
-        g.play = match data.play {
-            None => None,
-            Some(p) => {
-                let star = usize::from(p.star);
-                if g.phase != Phase::Main
-                    || !g.stars_of(g.turn_player()).contains(&star)
-                    || !g.alive(star)
-                    || g.stars.get(star).is_some_and(|st| st.played)
-                {
-                    return Err(Error::state(
-                        "$.play.star",
-                        "a play is made by a Star of the player whose turn it is, on the board, \
-                         not yet played",
-                    ));
-                }
-                if p.moved > u16::from(u8::MAX) {
-                    return Err(Error::state("$.play.moved", "at most 255"));
-                }
-                Some(Play {
-                    star,
-                    moved: p.moved,
-                    activated: p.activated,
-                    activations: p.activations,
-                })
-            }
+    /// The play in progress (`$.play`).
+    fn read_play(&self, play: Option<PlayData>) -> Result<Option<Play>> {
+        let Some(p) = play else {
+            return Ok(None);
         };
-        // Reaction windows (ZN-9.4) and what follows them.
-        let slots = g.stars.len();
-        let mut offers = std::collections::VecDeque::with_capacity(data.offers.len());
-        for (i, o) in data.offers.iter().enumerate() {
+        let star = usize::from(p.star);
+        if self.phase != Phase::Main
+            || !self.stars_of(self.turn_player()).contains(&star)
+            || !self.alive(star)
+            || self.stars.get(star).is_some_and(|st| st.played)
+        {
+            return Err(Error::state(
+                "$.play.star",
+                "a play is made by a Star of the player whose turn it is, on the board, \
+                 not yet played",
+            ));
+        }
+        if p.moved > u16::from(u8::MAX) {
+            return Err(Error::state("$.play.moved", "at most 255"));
+        }
+        Ok(Some(Play {
+            star,
+            moved: p.moved,
+            activated: p.activated,
+            activations: p.activations,
+        }))
+    }
+
+    /// The open reaction windows (`$.offers`, ZN-9.4).
+    fn read_offers(&self, data: &[OfferData]) -> Result<std::collections::VecDeque<Offer>> {
+        let slots = self.stars.len();
+        let mut offers = std::collections::VecDeque::with_capacity(data.len());
+        for (i, o) in data.iter().enumerate() {
             let path = format!("$.offers[{i}]");
-            if g.phase != Phase::Main {
+            if self.phase != Phase::Main {
                 return Err(Error::state(
                     &path,
                     "reaction windows open only in the Main phase",
                 ));
             }
             let star = usize::from(o.star);
-            if !g.alive(star) {
+            if !self.alive(star) {
                 return Err(Error::state(
                     format!("{path}.star"),
                     "the Star asked must be on the board",
@@ -955,8 +786,12 @@ impl Zinordia {
                 source,
             });
         }
-        g.offers = offers;
-        g.resume = match data.resume {
+        Ok(offers)
+    }
+
+    /// What follows the reaction windows (`$.resume`); `read_offers` comes first.
+    fn read_resume(&self, resume: ResumeData) -> Result<Resume> {
+        let resume = match resume {
             ResumeData::Main => Resume::Main,
             ResumeData::EndTurn => Resume::EndTurn,
             ResumeData::Activation {
@@ -965,13 +800,13 @@ impl Zinordia {
                 target,
             } => {
                 let star = usize::from(star);
-                if !g.alive(star) || usize::from(ability) >= ABILITIES {
+                if !self.alive(star) || usize::from(ability) >= ABILITIES {
                     return Err(Error::state(
                         "$.resume",
                         "a declared activation names a Star on the board and an ability 0..4",
                     ));
                 }
-                if !sh.map.contains(target.0) {
+                if !self.shared.map.contains(target.0) {
                     return Err(Error::state("$.resume.target", "not a zone of the map"));
                 }
                 Resume::Activation(Declared {
@@ -985,56 +820,297 @@ impl Zinordia {
                 ability,
                 target,
                 steps,
-            } => Resume::Resolution(Box::new(resolution(&g, star, ability, target, &steps)?)),
+            } => Resume::Resolution(Box::new(resolution(self, star, ability, target, &steps)?)),
         };
-        if g.offers.is_empty() && g.resume != Resume::Main {
+        if self.offers.is_empty() && resume != Resume::Main {
             return Err(Error::state(
                 "$.resume",
                 "\"main\" when no reaction window is open",
             ));
         }
-        g.last_roll = match data.last_roll {
-            None => None,
-            Some(r) => {
-                let mut defences = Vec::with_capacity(r.defences.len());
-                for (i, d) in r.defences.iter().enumerate() {
-                    if usize::from(d.star) >= g.stars.len() || !(1..=6).contains(&d.die) {
-                        return Err(Error::state(
-                            format!("$.last_roll.defences[{i}]"),
-                            "expected a Star slot and a die 1..6",
-                        ));
-                    }
-                    defences.push(Defence {
-                        star: usize::from(d.star),
-                        die: d.die,
-                        total: d.total,
-                        hit: d.hit,
-                    });
-                }
-                if r.dice.iter().any(|d| !(1..=6).contains(d)) {
-                    return Err(Error::state("$.last_roll.dice", "dice are 1..6"));
-                }
-                Some(AttackRoll {
-                    dice: r.dice,
-                    total: r.total,
-                    defences,
-                })
-            }
+        Ok(resume)
+    }
+
+    /// The last attack roll shown (`$.last_roll`).
+    fn read_last_roll(&self, roll: Option<RollData>) -> Result<Option<AttackRoll>> {
+        let Some(r) = roll else {
+            return Ok(None);
         };
-        g.winner = match data.winner {
-            Some(_) if g.phase != Phase::Over => {
-                return Err(Error::state("$.winner", "null until the game is over"));
-            }
-            Some(t) if usize::from(t) >= sh.num_teams() => {
+        let mut defences = Vec::with_capacity(r.defences.len());
+        for (i, d) in r.defences.iter().enumerate() {
+            if usize::from(d.star) >= self.stars.len() || !(1..=6).contains(&d.die) {
                 return Err(Error::state(
-                    "$.winner",
-                    format!("expected a team 0..{}", sh.num_teams()),
+                    format!("$.last_roll.defences[{i}]"),
+                    "expected a Star slot and a die 1..6",
                 ));
             }
-            w => w.map(usize::from),
-        };
-        Ok(g)
+            defences.push(Defence {
+                star: usize::from(d.star),
+                die: d.die,
+                total: d.total,
+                hit: d.hit,
+            });
+        }
+        if r.dice.iter().any(|d| !(1..=6).contains(d)) {
+            return Err(Error::state("$.last_roll.dice", "dice are 1..6"));
+        }
+        Ok(Some(AttackRoll {
+            dice: r.dice,
+            total: r.total,
+            defences,
+        }))
     }
+}
+
+/// The picks (`$.picks`, ZN-4.2): roster indices, checked against the selection order and
+/// ZN-1.2's uniqueness.
+fn read_picks(
+    sh: &Shared,
+    data: &[Vec<Option<String>>],
+    selecting: bool,
+) -> Result<Vec<Vec<usize>>> {
+    let (n, k) = (sh.players, sh.per_player);
+    if data.len() != n {
+        return Err(Error::state(
+            "$.picks",
+            format!("expected one list per player ({n})"),
+        ));
+    }
+    let mut picks = vec![Vec::new(); n];
+    for (p, (list, out)) in data.iter().zip(picks.iter_mut()).enumerate() {
+        if list.len() > k {
+            return Err(Error::state(
+                format!("$.picks[{p}]"),
+                format!("a player picks {k} Stars"),
+            ));
+        }
+        for (i, id) in list.iter().enumerate() {
+            let path = format!("$.picks[{p}][{i}]");
+            let id = id
+                .as_deref()
+                .ok_or_else(|| Error::state(&path, "missing (null): a view cannot be loaded"))?;
+            let r = sh
+                .content
+                .star(id)
+                .ok_or_else(|| Error::state(&path, "no Star with this id in the roster"))?;
+            out.push(r);
+        }
+    }
+    let done: usize = picks.iter().map(Vec::len).sum();
+    // ZN-1.2, unique_stars = "game": a clash at the reveal is picked again.
+    let clash = Zinordia::first_clash(sh, &picks);
+    if selecting != (done < n * k || clash.is_some()) {
+        return Err(Error::state(
+            "$.picks",
+            "every Star is picked exactly when selection is over, and one team only \
+             fields a Star under unique_stars = \"game\"",
+        ));
+    }
+    // Picks are made in a fixed order: seat after seat (secret) or round after round (draft).
+    let expected = |p: usize| match sh.options.selection {
+        Selection::Secret => done.saturating_sub(p * k).min(k),
+        Selection::Draft => done / n + usize::from(p < done % n),
+    };
+    for (p, list) in picks.iter().enumerate() {
+        if list.len() != expected(p) {
+            return Err(Error::state(
+                format!("$.picks[{p}]"),
+                "picks out of the selection order",
+            ));
+        }
+    }
+    for (p, list) in picks.iter().enumerate() {
+        for (i, r) in list.iter().enumerate() {
+            let clash = (0..n).any(|o| {
+                let counts = sh.team(o) == sh.team(p) || sh.options.selection == Selection::Draft;
+                let before = picks.get(o).map_or(0, |l| if o == p { i } else { l.len() });
+                counts
+                    && picks
+                        .get(o)
+                        .is_some_and(|l| l.iter().take(before).any(|x| x == r))
+            });
+            if clash {
+                return Err(Error::state(
+                    format!("$.picks[{p}][{i}]"),
+                    "this Star is picked twice in a team (ZN-1.2) or draft",
+                ));
+            }
+        }
+    }
+    Ok(picks)
+}
+
+/// The initiative order (`$.order`, ZN-4.3): empty while selecting, then each player once,
+/// teams alternating.
+fn read_order(sh: &Shared, data: &[u8], selecting: bool) -> Result<Vec<Player>> {
+    let n = sh.players;
+    let order: Vec<usize> = data.iter().map(|&p| usize::from(p)).collect();
+    let want = if selecting { 0 } else { n };
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    if sorted != (0..want).collect::<Vec<_>>() {
+        return Err(Error::state(
+            "$.order",
+            if selecting {
+                "empty until selection ends".to_string()
+            } else {
+                format!("expected each player 0..{n} once")
+            },
+        ));
+    }
+    if sh.mode().teams {
+        let alternates = order
+            .windows(2)
+            .all(|w| matches!(w, [a, b] if sh.team(*a) != sh.team(*b)));
+        if !alternates {
+            return Err(Error::state("$.order", "teams alternate in turn order"));
+        }
+    }
+    Ok(order)
+}
+
+/// The initiative rolls (`$.rolls`): `[side, die]` pairs, none while selecting.
+fn read_rolls(
+    sh: &Shared,
+    data: &[Vec<[u8; 2]>],
+    selecting: bool,
+) -> Result<Vec<Vec<(usize, u8)>>> {
+    let n = sh.players;
+    let sides = sh.mode().num_teams(n).min(n);
+    let mut rolls = Vec::with_capacity(data.len());
+    for (i, r) in data.iter().enumerate() {
+        let mut one = Vec::with_capacity(r.len());
+        for (j, &[side, die]) in r.iter().enumerate() {
+            if usize::from(side) >= sides || !(1..=6).contains(&die) {
+                return Err(Error::state(
+                    format!("$.rolls[{i}][{j}]"),
+                    format!("expected [side 0..{sides}, die 1..6]"),
+                ));
+            }
+            one.push((usize::from(side), die));
+        }
+        rolls.push(one);
+    }
+    if selecting && !rolls.is_empty() {
+        return Err(Error::state("$.rolls", "empty until selection ends"));
+    }
+    Ok(rolls)
+}
+
+/// One Star slot `s` (`$.stars[s]`) holding the roster Star `roster`, checked against its
+/// printed values; its zone is checked with the board.
+fn read_star(sh: &Shared, s: usize, roster: usize, d: StarData) -> Result<StarState> {
+    let n = sh.players;
+    let k = sh.per_player;
+    let path = |key: &str| format!("$.stars[{s}].{key}");
+    let printed = sh
+        .content
+        .stars
+        .get(roster)
+        .ok_or_else(|| Error::state(path("star"), "no such Star"))?;
+    if d.star != printed.id {
+        return Err(Error::state(
+            path("star"),
+            "must be the owner's pick for this slot",
+        ));
+    }
+    if d.vida > printed.vida {
+        return Err(Error::state(
+            path("vida"),
+            format!("above the Star's Vida {}", printed.vida),
+        ));
+    }
+    if d.amago > printed.amago {
+        return Err(Error::state(
+            path("amago"),
+            format!("above the Star's Âmago {}", printed.amago),
+        ));
+    }
+    if d.armadura > MAX_ARMADURA {
+        return Err(Error::state(
+            path("armadura"),
+            format!("at most {MAX_ARMADURA}"),
+        ));
+    }
+    if d.renown > MAX_RENOWN {
+        return Err(Error::state(
+            path("renown"),
+            format!("at most {MAX_RENOWN}"),
+        ));
+    }
+    if d.defeated != (d.vida == 0) {
+        return Err(Error::state(
+            path("defeated"),
+            "a Star is defeated exactly when its Vida is 0",
+        ));
+    }
+    if d.defeated && d.zone.is_some() {
+        return Err(Error::state(
+            path("zone"),
+            "a defeated Star is off the board",
+        ));
+    }
+    if d.defeated && !d.effects.is_empty() {
+        return Err(Error::state(
+            path("effects"),
+            "a defeated Star's effects end with it",
+        ));
+    }
+    let mut effects = Vec::with_capacity(d.effects.len());
+    for (i, e) in d.effects.iter().enumerate() {
+        let at = format!("$.stars[{s}].effects[{i}]");
+        let a = applied(e, &sh.content, n, n * k, &at)?;
+        // ZN-11.3: copies of one mark only where marks stack.
+        let copy = matches!(a.status, Status::Mark(_))
+            && effects.iter().any(|b: &Applied| b.status == a.status);
+        if copy && !sh.options.marks_stack {
+            return Err(Error::state(
+                at,
+                "the same mark twice on a Star (copies need marks_stack, ZN-11.3)",
+            ));
+        }
+        effects.push(a);
+    }
+    if let Some(i) = d.uses.iter().position(|&u| u > super::ability::MAX_REPEAT) {
+        return Err(Error::state(
+            format!("$.stars[{s}].uses[{i}]"),
+            format!("at most {} uses a round", super::ability::MAX_REPEAT),
+        ));
+    }
+    Ok(StarState {
+        uses: d.uses,
+        roster,
+        zone: d.zone.map(|z| z.0),
+        vida: d.vida,
+        amago: d.amago,
+        armadura: d.armadura,
+        renown: d.renown,
+        defeated: d.defeated,
+        played: d.played,
+        effects,
+        continuous_armadura: 0,
+    })
+}
+
+/// The markers (`$.markers`): zones of the map, one per zone, at most the mode's count.
+fn read_markers(sh: &Shared, data: &[Zone]) -> Result<Vec<Hex>> {
+    let mut markers = Vec::with_capacity(data.len());
+    for (i, m) in data.iter().enumerate() {
+        if !sh.map.contains(m.0) || markers.contains(&m.0) {
+            return Err(Error::state(
+                format!("$.markers[{i}]"),
+                "a marker lies on a zone of the map, one per zone",
+            ));
+        }
+        markers.push(m.0);
+    }
+    if markers.len() > usize::from(sh.mode().markers) {
+        return Err(Error::state(
+            "$.markers",
+            "more markers than the mode places",
+        ));
+    }
+    Ok(markers)
 }
 
 /// A suspended resolution from its plain data (ZN-9.5): an attack or instant of a Star slot

@@ -141,6 +141,9 @@ impl Game for Zinordia {
         out.fill(0.0);
         self.observe(player, out);
     }
+    fn observation_bounds(&self) -> Option<crate::game::ObservationBounds> {
+        Some(self.observation_bounds_of())
+    }
     fn render(&self, player: Option<Player>) -> String {
         self.picture(player)
     }

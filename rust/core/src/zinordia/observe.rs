@@ -81,18 +81,25 @@ impl Zinordia {
         seat * sh.per_player + s % sh.per_player
     }
 
+    /// The bounds of the observation ([`crate::Game::observation_bounds`]): every element
+    /// is a flag or a value over its maximum, clamped to [0, 1] where it is written (`put`).
+    pub(super) fn observation_bounds_of(&self) -> crate::game::ObservationBounds {
+        let n = self.obs_shape().iter().product();
+        (vec![0.0; n], vec![1.0; n])
+    }
+
     /// The observation of `player` (layout in `docs/zinordia.md`).
     pub(super) fn observe(&self, player: Player, out: &mut [f32]) {
+        self.observe_zones(player, out);
+        self.observe_stars(player, out);
+        self.observe_global(player, out);
+    }
+
+    /// The zone rows: terrain, markers, who stands there, the ability and window in progress.
+    fn observe_zones(&self, player: Player, out: &mut [f32]) {
         let sh = &self.shared;
-        let z = sh.zones.len();
-        let mode = sh.mode();
         let me = sh.team(player);
-        let target = f32::from(mode.target.max(1));
-        let mut set = |row: usize, col: usize, v: f32| {
-            if let Some(x) = out.get_mut(row * FEATURES + col) {
-                *x = v.clamp(0.0, 1.0);
-            }
-        };
+        let mut set = |row: usize, col: usize, v: f32| put(out, row * FEATURES + col, v);
         let play_star = self.play.map(|p| p.star);
         for (i, &h) in sh.zones.iter().enumerate() {
             set(i, 0, f32::from(u8::from(sh.map.cost(h).is_none())));
@@ -155,7 +162,15 @@ impl Zinordia {
                 set(i, 15, 1.0);
             }
         }
-        // Star rows, own Stars first.
+    }
+
+    /// The Star rows, own Stars first.
+    fn observe_stars(&self, player: Player, out: &mut [f32]) {
+        let sh = &self.shared;
+        let z = sh.zones.len();
+        let me = sh.team(player);
+        let target = f32::from(sh.mode().target.max(1));
+        let mut set = |row: usize, col: usize, v: f32| put(out, row * FEATURES + col, v);
         let roster = sh.content.stars.len().max(1) as f32;
         for s in 0..sh.num_stars() {
             let row = z + self.relative_slot(player, s);
@@ -199,7 +214,16 @@ impl Zinordia {
                 set(row, 15, (zone + 1) as f32 / z as f32);
             }
         }
-        // The global row.
+    }
+
+    /// The global row.
+    fn observe_global(&self, player: Player, out: &mut [f32]) {
+        let sh = &self.shared;
+        let z = sh.zones.len();
+        let me = sh.team(player);
+        let mode = sh.mode();
+        let target = f32::from(mode.target.max(1));
+        let mut set = |row: usize, col: usize, v: f32| put(out, row * FEATURES + col, v);
         let g = z + sh.num_stars();
         let phase = match self.phase {
             Phase::Select { .. } => 0,
@@ -256,8 +280,87 @@ impl Zinordia {
     /// `*` a Renown marker, `#` an obstacle), and a line per Star.
     pub(super) fn picture(&self, viewer: Option<Player>) -> String {
         let sh = &self.shared;
-        let mode = sh.mode();
         let mut s = String::new();
+        self.picture_header(&mut s);
+        self.map_picture(&mut s);
+        // Picks and Stars.
+        for p in 0..sh.players {
+            let shown = self.sees_picks(viewer, p);
+            let picks: Vec<String> = self.picks[p]
+                .iter()
+                .map(|&r| {
+                    if shown {
+                        sh.content.stars.get(r).map_or("?".into(), |d| d.id.clone())
+                    } else {
+                        "?".into()
+                    }
+                })
+                .collect();
+            if self.stars.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "{} (side {}): picked {}",
+                    letter(p),
+                    self.side_label(sh.team(p)),
+                    if picks.is_empty() {
+                        "nothing".into()
+                    } else {
+                        picks.join(", ")
+                    }
+                );
+            }
+        }
+        for i in 0..self.stars.len() {
+            self.picture_star(&mut s, i);
+        }
+        for o in &self.offers {
+            let _ = write!(
+                s,
+                "Reaction window: {}{} ({})",
+                letter(sh.owner(o.star)),
+                o.star % sh.per_player + 1,
+                o.trigger.name()
+            );
+            if let Some(src) = o.source {
+                let _ = write!(
+                    s,
+                    " by {}{}",
+                    letter(sh.owner(src)),
+                    src % sh.per_player + 1
+                );
+            }
+            s.push('\n');
+        }
+        if let Some(r) = &self.last_roll {
+            let defs: Vec<String> = r
+                .defences
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{}{} {} ({})",
+                        letter(sh.owner(d.star)),
+                        d.star % sh.per_player + 1,
+                        d.total,
+                        if d.hit { "hit" } else { "missed" }
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "Last attack: {}+{} = {} against {}",
+                r.dice[0],
+                r.dice[1],
+                r.total,
+                defs.join(", ")
+            );
+        }
+        s
+    }
+
+    /// The picture's header: mode, map, phase, round, who moves or won, Renown, initiative.
+    fn picture_header(&self, s: &mut String) {
+        let sh = &self.shared;
+        let mode = sh.mode();
         let phase = match self.phase {
             Phase::Select { .. } => "selection",
             Phase::Place { .. } => "placement",
@@ -321,141 +424,77 @@ impl Zinordia {
                 order.join(", ")
             );
         }
-        self.map_picture(&mut s);
-        // Picks and Stars.
-        for p in 0..sh.players {
-            let shown = self.sees_picks(viewer, p);
-            let picks: Vec<String> = self.picks[p]
-                .iter()
-                .map(|&r| {
-                    if shown {
-                        sh.content.stars.get(r).map_or("?".into(), |d| d.id.clone())
-                    } else {
-                        "?".into()
-                    }
-                })
-                .collect();
-            if self.stars.is_empty() {
-                let _ = writeln!(
-                    s,
-                    "{} (side {}): picked {}",
-                    letter(p),
-                    self.side_label(sh.team(p)),
-                    if picks.is_empty() {
-                        "nothing".into()
-                    } else {
-                        picks.join(", ")
-                    }
-                );
-            }
+    }
+
+    /// The line of Star slot `i` and, while it stands, its sheet.
+    fn picture_star(&self, s: &mut String, i: usize) {
+        let sh = &self.shared;
+        let Some(st) = self.stars.get(i) else {
+            return;
+        };
+        let d = self.star_data(i);
+        let at = match (st.defeated, st.zone) {
+            (true, _) => "out".to_string(),
+            (false, Some(h)) => format!("{},{}", h.x, h.y),
+            (false, None) => "unplaced".to_string(),
+        };
+        let _ = write!(
+            s,
+            "{}{} {} @ {at}: Vida {}/{} Âmago {}/{} Armadura {}/{} Agilidade {} \
+             Físico {} Mágico {} Renown {}",
+            letter(sh.owner(i)),
+            i % sh.per_player + 1,
+            d.name,
+            st.vida,
+            d.vida,
+            st.amago,
+            d.amago,
+            st.armadura,
+            self.stat(i, Stat::Armadura).max(0),
+            self.agilidade(i),
+            self.stat(i, Stat::PoderFisico).max(0),
+            self.stat(i, Stat::PoderMagico).max(0),
+            st.renown,
+        );
+        if st.played {
+            s.push_str(" (played)");
         }
-        for (i, st) in self.stars.iter().enumerate() {
-            let d = self.star_data(i);
-            let at = match (st.defeated, st.zone) {
-                (true, _) => "out".to_string(),
-                (false, Some(h)) => format!("{},{}", h.x, h.y),
-                (false, None) => "unplaced".to_string(),
-            };
+        if self.play.is_some_and(|p| p.star == i) {
+            s.push_str(" (playing)");
+        }
+        for e in &st.effects {
+            let _ = write!(s, " [{}]", super::json::status_name(&e.status));
+        }
+        s.push('\n');
+        if st.defeated {
+            return;
+        }
+        // The sheet: each ability's number (`use 1`), name, id, kind, cost, range, text.
+        for (k, ab) in d.abilities.iter().enumerate() {
+            let mut cost = format!("{} Âmago", ab.cost);
+            if let Some(c) = ab.extra_cost {
+                let _ = write!(cost, " + {} {}", c.amount, c.resource.name());
+            }
+            if let Some(c) = ab.alt_cost {
+                let _ = write!(cost, " or {} {} (alt)", c.amount, c.resource.name());
+            }
             let _ = write!(
                 s,
-                "{}{} {} @ {at}: Vida {}/{} Âmago {}/{} Armadura {}/{} Agilidade {} \
-                 Físico {} Mágico {} Renown {}",
-                letter(sh.owner(i)),
-                i % sh.per_player + 1,
-                d.name,
-                st.vida,
-                d.vida,
-                st.amago,
-                d.amago,
-                st.armadura,
-                self.stat(i, Stat::Armadura).max(0),
-                self.agilidade(i),
-                self.stat(i, Stat::PoderFisico).max(0),
-                self.stat(i, Stat::PoderMagico).max(0),
-                st.renown,
+                "    {} {} ({}, {}",
+                k + 1,
+                ab.name,
+                ab.id,
+                ab.kind.name()
             );
-            if st.played {
-                s.push_str(" (played)");
+            if !matches!(ab.kind, super::ability::Kind::Passive) {
+                let _ = write!(s, ", {cost}, range {}", ab.range);
             }
-            if self.play.is_some_and(|p| p.star == i) {
-                s.push_str(" (playing)");
+            let used = st.uses.get(k).copied().unwrap_or(0);
+            if used > 0 {
+                let _ = write!(s, ", used {used}/{}", ab.repeat);
             }
-            for e in &st.effects {
-                let _ = write!(s, " [{}]", super::json::status_name(&e.status));
-            }
-            s.push('\n');
-            if st.defeated {
-                continue;
-            }
-            // The sheet: each ability's number (`use 1`), name, id, kind, cost, range, text.
-            for (k, ab) in d.abilities.iter().enumerate() {
-                let mut cost = format!("{} Âmago", ab.cost);
-                if let Some(c) = ab.extra_cost {
-                    let _ = write!(cost, " + {} {}", c.amount, c.resource.name());
-                }
-                if let Some(c) = ab.alt_cost {
-                    let _ = write!(cost, " or {} {} (alt)", c.amount, c.resource.name());
-                }
-                let _ = write!(
-                    s,
-                    "    {} {} ({}, {}",
-                    k + 1,
-                    ab.name,
-                    ab.id,
-                    ab.kind.name()
-                );
-                if !matches!(ab.kind, super::ability::Kind::Passive) {
-                    let _ = write!(s, ", {cost}, range {}", ab.range);
-                }
-                let used = st.uses.get(k).copied().unwrap_or(0);
-                if used > 0 {
-                    let _ = write!(s, ", used {used}/{}", ab.repeat);
-                }
-                let _ = writeln!(s, "): {}", ab.text);
-            }
+            let _ = writeln!(s, "): {}", ab.text);
         }
-        for o in &self.offers {
-            let _ = write!(
-                s,
-                "Reaction window: {}{} ({})",
-                letter(sh.owner(o.star)),
-                o.star % sh.per_player + 1,
-                o.trigger.name()
-            );
-            if let Some(src) = o.source {
-                let _ = write!(
-                    s,
-                    " by {}{}",
-                    letter(sh.owner(src)),
-                    src % sh.per_player + 1
-                );
-            }
-            s.push('\n');
-        }
-        if let Some(r) = &self.last_roll {
-            let defs: Vec<String> = r
-                .defences
-                .iter()
-                .map(|d| {
-                    format!(
-                        "{}{} {} ({})",
-                        letter(sh.owner(d.star)),
-                        d.star % sh.per_player + 1,
-                        d.total,
-                        if d.hit { "hit" } else { "missed" }
-                    )
-                })
-                .collect();
-            let _ = writeln!(
-                s,
-                "Last attack: {}+{} = {} against {}",
-                r.dice[0],
-                r.dice[1],
-                r.total,
-                defs.join(", ")
-            );
-        }
-        s
     }
 
     /// A side's label: its players' letters (`A`, or `A+C` for a team).
@@ -523,4 +562,11 @@ impl Zinordia {
 /// A player's letter in pictures: A, B, C, D.
 pub(super) fn letter(p: Player) -> char {
     char::from(b'A' + (p % 26) as u8)
+}
+
+/// Set `out[i]` to `v` clamped to [0, 1] (every entry of the observation lies there).
+fn put(out: &mut [f32], i: usize, v: f32) {
+    if let Some(x) = out.get_mut(i) {
+        *x = v.clamp(0.0, 1.0);
+    }
 }

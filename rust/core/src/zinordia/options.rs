@@ -11,6 +11,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::content::{Content, Source};
+use super::terrain::Vocabulary;
 use crate::datafile::Memo;
 use crate::error::Result;
 
@@ -125,6 +126,12 @@ pub struct Options {
     pub maps_toml: Option<BTreeMap<String, String>>,
     /// A user's modes (TOML text, the format of `data/zinordia/modes.toml`).
     pub modes_toml: Option<String>,
+    /// A user's terrain kinds (TOML text, the format of `data/zinordia/terrain.toml`)
+    /// instead of the reference kinds: the maps' `[terrain]` tables name these (ZN-2.9).
+    /// Left out of saved states, records and `options` when not given, so a game without
+    /// it is written as before the option existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terrain_toml: Option<String>,
     /// ZN-1.2: a Star per team (default) or per game.
     pub unique_stars: UniqueStars,
     /// ZN-2.6: lines along the six axes (default) or drawn toward any zone.
@@ -163,6 +170,7 @@ impl Default for Options {
             roster_toml: None,
             maps_toml: None,
             modes_toml: None,
+            terrain_toml: None,
             unique_stars: UniqueStars::Team,
             lines: Lines::Axis,
             durations_tick: DurationsTick::TurnStart,
@@ -177,17 +185,25 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The content these options name: the reference set, with whichever of roster, maps
-    /// and modes the user gave in its place. Parsed once per distinct text (a batch of games
-    /// shares it).
+    /// Whether the options carry content of the user's (roster, maps, modes or terrain).
+    pub fn custom_content(&self) -> bool {
+        self.roster_toml.is_some()
+            || self.maps_toml.is_some()
+            || self.modes_toml.is_some()
+            || self.terrain_toml.is_some()
+    }
+
+    /// The content these options name: the reference set, with whichever of roster, maps,
+    /// modes and terrain kinds the user gave in its place. Parsed once per distinct text (a
+    /// batch of games shares it).
     pub fn content(&self) -> Result<Arc<Content>> {
-        if self.roster_toml.is_none() && self.maps_toml.is_none() && self.modes_toml.is_none() {
+        if !self.custom_content() {
             return Content::reference();
         }
         static PARSED: Memo<Content> = Memo::new(32);
         let key = format!(
-            "{:?}\u{0}{:?}\u{0}{:?}",
-            self.roster_toml, self.maps_toml, self.modes_toml
+            "{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
+            self.roster_toml, self.maps_toml, self.modes_toml, self.terrain_toml
         );
         PARSED.get_or_build(key, || {
             let roster = Source {
@@ -238,7 +254,16 @@ impl Options {
                     })
                     .collect(),
             };
-            Content::load(roster, &maps, modes)
+            match &self.terrain_toml {
+                None => Content::load(roster, &maps, modes),
+                Some(text) => {
+                    let terrain = Vocabulary::load(Source {
+                        name: "terrain_toml",
+                        text,
+                    })?;
+                    Content::load_with_terrain(roster, &maps, modes, &terrain)
+                }
+            }
         })
     }
 }

@@ -15,7 +15,7 @@
 use super::{Options, Zinordia};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::position::{arr, bit, clip, join, list, num, rng_field, Fields};
+use crate::position::{arr, bit, clip, in_position, items, join, list, num, rng_field, Fields};
 use serde_json::{json, Map, Value};
 
 const FIELDS: &[&str] = &[
@@ -38,17 +38,21 @@ const F_VIEWER: usize = 12;
 
 /// The content field of `options`: `ref`, or `custom:` and a digest of its TOML texts.
 fn content_tag(options: &Options) -> String {
-    if options.roster_toml.is_none() && options.maps_toml.is_none() && options.modes_toml.is_none()
-    {
+    if !options.custom_content() {
         return "ref".into();
     }
-    // FNV-1a (64 bits) of the three texts as JSON: stable across machines and versions,
-    // unlike std's hasher; a tag, not a security measure.
-    let text = serde_json::to_string(&(
+    // FNV-1a (64 bits) of the texts as JSON: stable across machines and versions, unlike
+    // std's hasher; a tag, not a security measure. The terrain kinds join the three other
+    // texts only when given, so a digest of earlier custom content stays the same.
+    let three = (
         &options.roster_toml,
         &options.maps_toml,
         &options.modes_toml,
-    ))
+    );
+    let text = match &options.terrain_toml {
+        None => serde_json::to_string(&three),
+        Some(terrain) => serde_json::to_string(&(three.0, three.1, three.2, terrain)),
+    }
     .unwrap_or_default();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
@@ -288,99 +292,111 @@ fn write_star(s: &Value) -> Result<String> {
     ))
 }
 
+/// Every number of a position is small: far above any real one, and never an overflow.
+const LIMIT: u64 = 100_000;
+
 /// The game a position describes (see the module docs).
 pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia> {
     let f = Fields::split("zinordia", text, FIELDS, 1)?;
-    let viewer = match f.get(F_VIEWER).map(|v| v.strip_prefix('@')) {
-        None => None,
-        Some(Some(p)) => Some(
-            p.parse::<usize>()
-                .ok()
-                .filter(|&p| p < 8)
-                .ok_or_else(|| f.error(F_VIEWER, "expected @ and a player"))?,
-        ),
-        Some(None) => return Err(f.error(F_VIEWER, "expected @ and a player")),
-    };
-    let tag = content_tag(options);
-    if f.field(F_CONTENT) != tag {
-        let why = match (f.field(F_CONTENT), tag.as_str()) {
-            (t, _) if t != "ref" && !t.starts_with("custom:") => {
-                "expected ref or custom:<digest>".to_string()
-            }
-            ("ref", _) => "a position of the reference content, but the options carry \
-                           custom content (roster_toml, maps_toml or modes_toml)"
-                .to_string(),
-            (_, "ref") => "a position of a game with custom content: pass the same \
-                           roster_toml / maps_toml / modes_toml options beside it"
-                .to_string(),
-            _ => "the options carry other custom content than this position's".to_string(),
-        };
-        return Err(f.error(F_CONTENT, why));
-    }
-    // Every number of a position is small: far above any real one, and never an overflow.
-    let int = |i: usize, t: &str| -> Result<Value> {
-        t.parse::<i64>()
-            .ok()
-            .filter(|n| n.abs() <= 100_000)
-            .map(Value::from)
-            .ok_or_else(|| f.error(i, format!("expected a number, found {:?}", clip(t))))
-    };
-    let maybe = |i: usize, t: &str| -> Result<Value> {
-        if t == "-" {
-            Ok(Value::Null)
-        } else {
-            int(i, t)
-        }
-    };
-    let bool_of = |i: usize, t: &str| -> Result<Value> {
-        match t {
-            "0" => Ok(Value::from(false)),
-            "1" => Ok(Value::from(true)),
-            _ => Err(f.error(i, format!("expected 0 or 1, found {:?}", clip(t)))),
-        }
-    };
-    let parts = |i: usize, t: &'_ str, n: usize, sep: char| -> Result<Vec<String>> {
-        let p: Vec<String> = t.split(sep).map(str::to_string).collect();
-        if p.len() == n {
-            Ok(p)
-        } else {
-            Err(f.error(i, format!("expected {n} parts separated by {sep:?}")))
-        }
-    };
-    let items = |t: &str, sep: char| -> Vec<String> {
-        if t == "-" {
-            Vec::new()
-        } else {
-            t.split(sep).map(str::to_string).collect()
-        }
-    };
-    let zone_of = |t: &str| -> Value {
-        if t == "-" {
-            Value::Null
-        } else {
-            Value::from(t)
-        }
-    };
-
+    let viewer = f.viewer(F_VIEWER, 8)?;
+    check_content(&f, options)?;
+    let int = |i: usize, t: &str| f.int(i, t, LIMIT).map(Value::from);
     let mut m = Map::new();
     m.insert(
         "options".into(),
         serde_json::to_value(options).unwrap_or_default(),
     );
-    let [phase, round, turn, winner] = &parts(F_STATE, f.field(F_STATE), 4, ':')?[..] else {
+    let [phase, round, turn, winner] = f.parts(F_STATE, f.field(F_STATE), 4, ':')?[..] else {
         return Err(f.error(F_STATE, "expected phase:round:turn:winner"));
     };
-    m.insert("phase".into(), Value::from(phase.as_str()));
+    m.insert("phase".into(), Value::from(phase));
     m.insert("round".into(), int(F_STATE, round)?);
     m.insert("turn".into(), int(F_STATE, turn)?);
-    m.insert("winner".into(), maybe(F_STATE, winner)?);
+    m.insert("winner".into(), f.int_or_null(F_STATE, winner, LIMIT)?);
+    m.insert("rng".into(), rng_field(f.field(F_RNG), seed));
+    let (picks, hidden_picks) = read_picks(&f, options)?;
+    m.insert("picks".into(), json!(picks));
+    let order = list(f.field(F_ORDER))
+        .into_iter()
+        .map(|p| int(F_ORDER, p))
+        .collect::<Result<Vec<_>>>()?;
+    m.insert("order".into(), Value::from(order));
+    m.insert("rolls".into(), read_rolls(&f)?);
+    let stars = items(f.field(F_STARS), '/')
+        .into_iter()
+        .map(|s| read_star(&f, s))
+        .collect::<Result<Vec<_>>>()?;
+    m.insert("stars".into(), Value::from(stars));
+    let markers: Vec<Value> = items(f.field(F_MARKERS), ';')
+        .into_iter()
+        .map(Value::from)
+        .collect();
+    m.insert("markers".into(), Value::from(markers));
+    m.insert("play".into(), read_play(&f)?);
+    let mut offers = Vec::new();
+    for o in items(f.field(F_OFFERS), '/') {
+        let [star, trigger, source] = f.parts(F_OFFERS, o, 3, ':')?[..] else {
+            return Err(f.error(F_OFFERS, "an offer is star:trigger:source"));
+        };
+        offers.push(json!({
+            "star": int(F_OFFERS, star)?,
+            "trigger": trigger,
+            "source": f.int_or_null(F_OFFERS, source, LIMIT)?,
+        }));
+    }
+    m.insert("offers".into(), Value::from(offers));
+    m.insert("resume".into(), read_resume(&f)?);
+    m.insert("last_roll".into(), read_roll(&f)?);
 
-    let rng = rng_field(f.field(F_RNG), seed);
-    m.insert("rng".into(), rng);
+    if hidden_picks && viewer.is_none() {
+        return Err(f.error(
+            F_RNG,
+            "hidden parts (?) need the viewer field (@ and a player) at the end",
+        ));
+    }
+    let g = Zinordia::from_json(&Value::Object(m)).map_err(in_position)?;
+    Ok(match viewer {
+        Some(p) if p < g.num_players() => g.resample_hidden(p, seed),
+        Some(_) => return Err(f.error(F_VIEWER, "no such player in this game")),
+        None => g,
+    })
+}
 
-    // Picks: a hidden one (`?`) is given a Star its team has not picked (redrawn below).
+/// The content field must name the options' content (`ref` or the same `custom:` digest).
+fn check_content(f: &Fields<'_>, options: &Options) -> Result<()> {
+    let tag = content_tag(options);
+    if f.field(F_CONTENT) == tag {
+        return Ok(());
+    }
+    let why = match (f.field(F_CONTENT), tag.as_str()) {
+        (t, _) if t != "ref" && !t.starts_with("custom:") => {
+            "expected ref or custom:<digest>".to_string()
+        }
+        ("ref", _) => "a position of the reference content, but the options carry \
+                       custom content (roster_toml, maps_toml, modes_toml or terrain_toml)"
+            .to_string(),
+        (_, "ref") => "a position of a game with custom content: pass the same \
+                       roster_toml / maps_toml / modes_toml / terrain_toml options beside it"
+            .to_string(),
+        _ => "the options carry other custom content than this position's".to_string(),
+    };
+    Err(f.error(F_CONTENT, why))
+}
+
+/// A zone or `-` (none).
+fn zone_of(t: &str) -> Value {
+    if t == "-" {
+        Value::Null
+    } else {
+        Value::from(t)
+    }
+}
+
+/// The picks field; whether a pick is hidden. A hidden one (`?`) is given a Star its team
+/// has not picked (redrawn after reading).
+fn read_picks(f: &Fields<'_>, options: &Options) -> Result<(Vec<Vec<Option<String>>>, bool)> {
     let mut picks: Vec<Vec<Option<String>>> = items(f.field(F_PICKS), '/')
-        .iter()
+        .into_iter()
         .map(|p| {
             list(p)
                 .into_iter()
@@ -414,159 +430,153 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
             }
         }
     }
-    m.insert("picks".into(), json!(picks));
+    Ok((picks, hidden_picks))
+}
 
-    let order = list(f.field(F_ORDER))
-        .into_iter()
-        .map(|p| int(F_ORDER, p))
-        .collect::<Result<Vec<_>>>()?;
-    m.insert("order".into(), Value::from(order));
-
+/// The rolls field: per roll, `side.die` pairs.
+fn read_rolls(f: &Fields<'_>) -> Result<Value> {
     let mut rolls = Vec::new();
     for r in items(f.field(F_ROLLS), '/') {
         let mut pairs = Vec::new();
-        for pair in list(&r) {
-            let [side, die] = &parts(F_ROLLS, pair, 2, '.')?[..] else {
+        for pair in list(r) {
+            let [side, die] = f.parts(F_ROLLS, pair, 2, '.')?[..] else {
                 return Err(f.error(F_ROLLS, "rolls are side.die pairs"));
             };
-            pairs.push(json!([int(F_ROLLS, side)?, int(F_ROLLS, die)?]));
+            pairs.push(json!([
+                f.int(F_ROLLS, side, LIMIT)?,
+                f.int(F_ROLLS, die, LIMIT)?
+            ]));
         }
         rolls.push(Value::from(pairs));
     }
-    m.insert("rolls".into(), Value::from(rolls));
+    Ok(Value::from(rolls))
+}
 
-    let mut stars = Vec::new();
-    for s in items(f.field(F_STARS), '/') {
-        let i = F_STARS;
-        let [head, counts, flags, uses, effects] = &parts(i, &s, 5, ':')?[..] else {
-            return Err(f.error(
-                i,
-                "a Star is id@zone:vida.amago.armadura.renown:flags:uses:effects",
-            ));
-        };
-        let (id, at) = head
-            .split_once('@')
-            .ok_or_else(|| f.error(i, "a Star starts id@zone"))?;
-        let [vida, amago, armadura, renown] = &parts(i, counts, 4, '.')?[..] else {
-            return Err(f.error(i, "expected vida.amago.armadura.renown"));
-        };
-        let (defeated, played) = flags.split_at_checked(1).unwrap_or(("", ""));
-        let mut effs = Vec::new();
-        for e in items(effects, ';') {
-            let (status, rest) = e
-                .split_once('>')
-                .ok_or_else(|| f.error(i, "an effect is status>applier.by.turns"))?;
-            let [applier, by, turns] = &parts(i, rest, 3, '.')?[..] else {
-                return Err(f.error(i, "expected applier.by.turns"));
-            };
-            let st: Vec<&str> = status.split('.').collect();
-            let status = match st[..] {
-                ["stat", stat, amount, stacks] => json!({
-                    "kind": "stat", "stat": stat, "amount": int(i, amount)?,
-                    "stacks": bool_of(i, stacks)?,
-                }),
-                ["mark", mark] => json!({"kind": "mark", "mark": mark}),
-                ["silence", scope, passives] => json!({
-                    "kind": "silence", "scope": scope, "passives": bool_of(i, passives)?,
-                }),
-                ["immune", class] => json!({"kind": "immune", "class": class}),
-                ["dot", amount] => json!({"kind": "dot", "amount": int(i, amount)?}),
-                _ => return Err(f.error(i, format!("unknown effect {:?}", clip(status)))),
-            };
-            effs.push(json!({
-                "status": status,
-                "applier": int(i, applier)?,
-                "by": int(i, by)?,
-                "turns": maybe(i, turns)?,
-            }));
-        }
-        stars.push(json!({
-            "star": id,
-            "zone": zone_of(at),
-            "vida": int(i, vida)?,
-            "amago": int(i, amago)?,
-            "armadura": int(i, armadura)?,
-            "renown": int(i, renown)?,
-            "defeated": bool_of(i, defeated)?,
-            "played": bool_of(i, played)?,
-            "effects": effs,
-            "uses": uses.split(',').map(|u| int(i, u)).collect::<Result<Vec<_>>>()?,
-        }));
-    }
-    m.insert("stars".into(), Value::from(stars));
-
-    let markers: Vec<Value> = items(f.field(F_MARKERS), ';')
-        .iter()
-        .map(|z| Value::from(z.as_str()))
-        .collect();
-    m.insert("markers".into(), Value::from(markers));
-
-    let play = match f.field(F_PLAY) {
-        "-" => Value::Null,
-        t => {
-            let [star, moved, activated, activations] = &parts(F_PLAY, t, 4, ':')?[..] else {
-                return Err(f.error(F_PLAY, "expected star:moved:activated:activations"));
-            };
-            json!({
-                "star": int(F_PLAY, star)?,
-                "moved": int(F_PLAY, moved)?,
-                "activated": bool_of(F_PLAY, activated)?,
-                "activations": int(F_PLAY, activations)?,
-            })
-        }
+/// One Star of the stars field: `id@zone:vida.amago.armadura.renown:flags:uses:effects`.
+fn read_star(f: &Fields<'_>, s: &str) -> Result<Value> {
+    let i = F_STARS;
+    let int = |t: &str| f.int(i, t, LIMIT);
+    let [head, counts, flags, uses, effects] = f.parts(i, s, 5, ':')?[..] else {
+        return Err(f.error(
+            i,
+            "a Star is id@zone:vida.amago.armadura.renown:flags:uses:effects",
+        ));
     };
-    m.insert("play".into(), play);
+    let (id, at) = head
+        .split_once('@')
+        .ok_or_else(|| f.error(i, "a Star starts id@zone"))?;
+    let [vida, amago, armadura, renown] = f.parts(i, counts, 4, '.')?[..] else {
+        return Err(f.error(i, "expected vida.amago.armadura.renown"));
+    };
+    let (defeated, played) = flags.split_at_checked(1).unwrap_or(("", ""));
+    let effs = items(effects, ';')
+        .into_iter()
+        .map(|e| read_effect(f, e))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(json!({
+        "star": id,
+        "zone": zone_of(at),
+        "vida": int(vida)?,
+        "amago": int(amago)?,
+        "armadura": int(armadura)?,
+        "renown": int(renown)?,
+        "defeated": f.flag(i, defeated)?,
+        "played": f.flag(i, played)?,
+        "effects": effs,
+        "uses": uses.split(',').map(int).collect::<Result<Vec<_>>>()?,
+    }))
+}
 
-    let mut offers = Vec::new();
-    for o in items(f.field(F_OFFERS), '/') {
-        let [star, trigger, source] = &parts(F_OFFERS, &o, 3, ':')?[..] else {
-            return Err(f.error(F_OFFERS, "an offer is star:trigger:source"));
-        };
-        offers.push(json!({
-            "star": int(F_OFFERS, star)?,
-            "trigger": trigger,
-            "source": maybe(F_OFFERS, source)?,
-        }));
+/// One effect on a Star: `status>applier.by.turns`.
+fn read_effect(f: &Fields<'_>, e: &str) -> Result<Value> {
+    let i = F_STARS;
+    let int = |t: &str| f.int(i, t, LIMIT);
+    let (status, rest) = e
+        .split_once('>')
+        .ok_or_else(|| f.error(i, "an effect is status>applier.by.turns"))?;
+    let [applier, by, turns] = f.parts(i, rest, 3, '.')?[..] else {
+        return Err(f.error(i, "expected applier.by.turns"));
+    };
+    let st: Vec<&str> = status.split('.').collect();
+    let status = match st[..] {
+        ["stat", stat, amount, stacks] => json!({
+            "kind": "stat", "stat": stat, "amount": int(amount)?,
+            "stacks": f.flag(i, stacks)?,
+        }),
+        ["mark", mark] => json!({"kind": "mark", "mark": mark}),
+        ["silence", scope, passives] => json!({
+            "kind": "silence", "scope": scope, "passives": f.flag(i, passives)?,
+        }),
+        ["immune", class] => json!({"kind": "immune", "class": class}),
+        ["dot", amount] => json!({"kind": "dot", "amount": int(amount)?}),
+        _ => return Err(f.error(i, format!("unknown effect {:?}", clip(status)))),
+    };
+    Ok(json!({
+        "status": status,
+        "applier": int(applier)?,
+        "by": int(by)?,
+        "turns": f.int_or_null(i, turns, LIMIT)?,
+    }))
+}
+
+/// The play field: `star:moved:activated:activations` or `-`.
+fn read_play(f: &Fields<'_>) -> Result<Value> {
+    let t = f.field(F_PLAY);
+    if t == "-" {
+        return Ok(Value::Null);
     }
-    m.insert("offers".into(), Value::from(offers));
+    let [star, moved, activated, activations] = f.parts(F_PLAY, t, 4, ':')?[..] else {
+        return Err(f.error(F_PLAY, "expected star:moved:activated:activations"));
+    };
+    Ok(json!({
+        "star": f.int(F_PLAY, star, LIMIT)?,
+        "moved": f.int(F_PLAY, moved, LIMIT)?,
+        "activated": f.flag(F_PLAY, activated)?,
+        "activations": f.int(F_PLAY, activations, LIMIT)?,
+    }))
+}
 
-    let resume = match f.field(F_RESUME) {
+/// The resume field: `main`, `end_turn`, `activation:star:ability:zone` or
+/// `resolution:star:ability:zone:steps`.
+fn read_resume(f: &Fields<'_>) -> Result<Value> {
+    let int = |t: &str| f.int(F_RESUME, t, LIMIT);
+    Ok(match f.field(F_RESUME) {
         "main" => json!({"kind": "main"}),
         "end_turn" => json!({"kind": "end_turn"}),
         t if t.starts_with("resolution:") => {
-            let [_, star, ability, target, steps] = &parts(F_RESUME, t, 5, ':')?[..] else {
+            let [_, star, ability, target, steps] = f.parts(F_RESUME, t, 5, ':')?[..] else {
                 return Err(f.error(F_RESUME, "expected resolution:star:ability:zone:steps"));
             };
             let mut list = Vec::new();
             for st in items(steps, ';') {
-                let [star, root, path, next, hits] = &parts(F_RESUME, &st, 5, '.')?[..] else {
+                let [star, root, path, next, hits] = f.parts(F_RESUME, st, 5, '.')?[..] else {
                     return Err(f.error(F_RESUME, "a step is star.list.path.next.hits"));
                 };
                 let path = items(path, ',')
-                    .iter()
-                    .map(|i| int(F_RESUME, i))
+                    .into_iter()
+                    .map(int)
                     .collect::<Result<Vec<_>>>()?;
                 list.push(json!({
-                    "star": int(F_RESUME, star)?,
+                    "star": int(star)?,
                     "list": root,
                     "path": path,
-                    "next": int(F_RESUME, next)?,
-                    "hits": int(F_RESUME, hits)?,
+                    "next": int(next)?,
+                    "hits": int(hits)?,
                 }));
             }
             json!({
                 "kind": "resolution",
-                "star": int(F_RESUME, star)?,
-                "ability": int(F_RESUME, ability)?,
+                "star": int(star)?,
+                "ability": int(ability)?,
                 "target": zone_of(target),
                 "steps": list,
             })
         }
-        t => match &parts(F_RESUME, t, 4, ':')?[..] {
-            [kind, star, ability, target] if kind == "activation" => json!({
+        t => match f.parts(F_RESUME, t, 4, ':')?[..] {
+            ["activation", star, ability, target] => json!({
                 "kind": "activation",
-                "star": int(F_RESUME, star)?,
-                "ability": int(F_RESUME, ability)?,
+                "star": int(star)?,
+                "ability": int(ability)?,
                 "target": target,
             }),
             _ => {
@@ -577,55 +587,37 @@ pub(crate) fn read(text: &str, options: &Options, seed: u64) -> Result<Zinordia>
                 ))
             }
         },
-    };
-    m.insert("resume".into(), resume);
-
-    let roll = match f.field(F_ROLL) {
-        "-" => Value::Null,
-        t => {
-            let [dice, total, defences] = &parts(F_ROLL, t, 3, ':')?[..] else {
-                return Err(f.error(F_ROLL, "expected die.die:total:defences"));
-            };
-            let [d1, d2] = &parts(F_ROLL, dice, 2, '.')?[..] else {
-                return Err(f.error(F_ROLL, "expected two dice die.die"));
-            };
-            let mut defs = Vec::new();
-            for d in items(defences, ';') {
-                let [star, die, total, hit] = &parts(F_ROLL, &d, 4, '.')?[..] else {
-                    return Err(f.error(F_ROLL, "a defence is star.die.total.hit"));
-                };
-                defs.push(json!({
-                    "star": int(F_ROLL, star)?,
-                    "die": int(F_ROLL, die)?,
-                    "total": int(F_ROLL, total)?,
-                    "hit": bool_of(F_ROLL, hit)?,
-                }));
-            }
-            json!({
-                "dice": [int(F_ROLL, d1)?, int(F_ROLL, d2)?],
-                "total": int(F_ROLL, total)?,
-                "defences": defs,
-            })
-        }
-    };
-    m.insert("last_roll".into(), roll);
-
-    if hidden_picks && viewer.is_none() {
-        return Err(f.error(
-            F_RNG,
-            "hidden parts (?) need the viewer field (@ and a player) at the end",
-        ));
-    }
-    let g = Zinordia::from_json(&Value::Object(m)).map_err(|e| match e {
-        Error::State { path, message } => Error::state(
-            format!("position ({})", path.trim_start_matches("$.")),
-            message,
-        ),
-        e => e,
-    })?;
-    Ok(match viewer {
-        Some(p) if p < g.num_players() => g.resample_hidden(p, seed),
-        Some(_) => return Err(f.error(F_VIEWER, "no such player in this game")),
-        None => g,
     })
+}
+
+/// The roll field: `die.die:total:defences` or `-`.
+fn read_roll(f: &Fields<'_>) -> Result<Value> {
+    let int = |t: &str| f.int(F_ROLL, t, LIMIT);
+    let t = f.field(F_ROLL);
+    if t == "-" {
+        return Ok(Value::Null);
+    }
+    let [dice, total, defences] = f.parts(F_ROLL, t, 3, ':')?[..] else {
+        return Err(f.error(F_ROLL, "expected die.die:total:defences"));
+    };
+    let [d1, d2] = f.parts(F_ROLL, dice, 2, '.')?[..] else {
+        return Err(f.error(F_ROLL, "expected two dice die.die"));
+    };
+    let mut defs = Vec::new();
+    for d in items(defences, ';') {
+        let [star, die, total, hit] = f.parts(F_ROLL, d, 4, '.')?[..] else {
+            return Err(f.error(F_ROLL, "a defence is star.die.total.hit"));
+        };
+        defs.push(json!({
+            "star": int(star)?,
+            "die": int(die)?,
+            "total": int(total)?,
+            "hit": f.flag(F_ROLL, hit)?,
+        }));
+    }
+    Ok(json!({
+        "dice": [int(d1)?, int(d2)?],
+        "total": int(total)?,
+        "defences": defs,
+    }))
 }

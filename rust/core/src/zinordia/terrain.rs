@@ -51,6 +51,8 @@ struct TerrainFile {
 /// A validated vocabulary: kinds by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vocabulary {
+    /// What errors call the vocabulary by (`data/zinordia/terrain.toml`, `terrain_toml`).
+    pub name: String,
     pub kinds: BTreeMap<String, Kind>,
 }
 
@@ -64,6 +66,7 @@ pub struct Modifiers {
 impl Vocabulary {
     /// Read and validate a vocabulary file.
     pub fn load(src: Source) -> Result<Vocabulary> {
+        crate::datafile::check_size(src.text, src.name)?;
         let table = parse_table(src)?;
         let file: TerrainFile = decode(toml::Value::Table(table)).map_err(|(segs, msg)| {
             Error::data(format!("{}, field {}", src.name, path_text(&segs)), msg)
@@ -94,7 +97,10 @@ impl Vocabulary {
                 }
             }
         }
-        Ok(Vocabulary { kinds: file.kinds })
+        Ok(Vocabulary {
+            name: src.name.to_string(),
+            kinds: file.kinds,
+        })
     }
 
     /// The reference vocabulary, parsed once (tested, so this fails only on a broken build).
@@ -120,9 +126,10 @@ impl Vocabulary {
                 continue;
             };
             let name: String = t.name.chars().take(32).collect();
-            let kind = self.kinds.get(&t.name).ok_or_else(|| {
-                format!("terrain {name:?} is not a kind of data/zinordia/terrain.toml")
-            })?;
+            let kind = self
+                .kinds
+                .get(&t.name)
+                .ok_or_else(|| format!("terrain {name:?} is not a kind of {}", self.name))?;
             if t.passable != kind.passable || t.blocks_sight != kind.blocks_sight {
                 return Err(format!(
                     "terrain {name:?}: passable and blocks_sight must be the vocabulary's ({} and {})",

@@ -159,7 +159,7 @@ fn routine_decisions_are_the_claims_and_the_draw() {
 /// is itself a claim or a draw is searched: each choice there is tried and reported.
 #[test]
 fn a_routine_search_still_searches_a_draw_at_the_root() {
-    use crate::agents::{Ismcts, IsmctsConfig};
+    use crate::search::{Ismcts, IsmctsConfig};
     let mut g = build(json!({
         "flags": [{"sides": [["R10", "R9"], ["B5", "B6"]]}],
         "hands": [hand(&["R8", "Y3"]), ["P9", "P8", "P7", "O9", "O8", "O7", "G9"]],
@@ -195,7 +195,7 @@ fn a_routine_search_still_searches_a_draw_at_the_root() {
 /// value between a proved flag and a claimed one being inside its noise).
 #[test]
 fn the_judging_agents_claim_every_provable_flag() {
-    use crate::agents::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
+    use crate::search::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
     let mut claims = Vec::new();
     for seed in 0..40 {
         random_game(seed, &Options::default(), |g, _| {

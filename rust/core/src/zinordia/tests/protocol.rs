@@ -334,7 +334,7 @@ fn zn_9_4_a_reaction_window_stays_in_the_turn_it_opens_in() {
 fn zinordias_greedy_settles_its_turn_by_default() {
     // Greedy() is Zinordia's search setting (4 redraws, settle): the same moves as the
     // spelled-out agent, and not always those of the one-ply Greedy.
-    use crate::agents::AgentSpec;
+    use crate::search::AgentSpec;
     let spec = |s: &str| AgentSpec::parse(s).unwrap();
     let mut differs = false;
     for seed in 0..6 {
@@ -423,7 +423,7 @@ fn zinordias_routine_decisions_follow_the_rule_based_player() {
 #[test]
 fn zinordias_search_plays_its_routine_decisions_by_rule() {
     // `ismcts:...,routine=1` plays legal moves to the end of a duel.
-    use crate::agents::AgentSpec;
+    use crate::search::AgentSpec;
     let mut g = new(json!({}), 4);
     let mut agents = [
         AgentSpec::parse("ismcts:40,routine=1")

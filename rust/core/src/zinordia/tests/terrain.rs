@@ -3,6 +3,7 @@
 
 use super::abilities::{duel_with, play, stage, use_on, zone};
 use super::*;
+use crate::game::Game;
 use crate::hex::coords::{distance, neighbors};
 use crate::zinordia::ability::Stat;
 use crate::zinordia::content::Source;
@@ -217,5 +218,121 @@ fn zn_6_2_moves_on_bitsets_equal_the_cheapest_paths() {
             let a = moves[rng.roll(moves.len() as u32) as usize - 1];
             g.apply(a).unwrap();
         }
+    }
+}
+
+/// The reference vocabulary with `forest`'s defence changed and a `bog` kind added.
+fn own_terrain(forest_defence: i8) -> String {
+    crate::zinordia::terrain::REFERENCE_TERRAIN.replace(
+        "[kinds.forest]\ncost = 2\ndefence = 1\nblocks_sight = true\n",
+        &format!(
+            "[kinds.forest]\ncost = 2\ndefence = {forest_defence}\nblocks_sight = true\n\n\
+             [kinds.bog]\ncost = 3\ndefence = -1\n"
+        ),
+    )
+}
+
+fn with_terrain(terrain: Option<String>) -> Options {
+    Options {
+        terrain_toml: terrain,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn zn_2_9_terrain_kinds_are_user_data() {
+    // `terrain_toml` replaces the reference kinds: the reference maps' forests defend by 2.
+    let text = own_terrain(2);
+    assert_ne!(text, crate::zinordia::terrain::REFERENCE_TERRAIN);
+    let g = <Zinordia as Game>::new(1, &with_terrain(Some(text.clone()))).unwrap();
+    let forests = kind_zones(&g, "forest");
+    assert!(!forests.is_empty());
+    for f in forests {
+        assert_eq!(g.shared.modifiers(Some(f)).defence, 2);
+    }
+    // A map of one's own using the new kind: entering a bog costs 3.
+    let arena = crate::zinordia::content::REFERENCE_MAPS[0].1;
+    let bog_map = arena
+        .replace(". . .   . . . .", "b . .   . . . .")
+        .replace("\"h\" = \"hill\"", "\"h\" = \"hill\"\n\"b\" = \"bog\"")
+        .replace(
+            "hill = { cost = 2 }",
+            "hill = { cost = 2 }\nbog = { cost = 3 }",
+        );
+    assert_ne!(bog_map, arena);
+    let opts = Options {
+        terrain_toml: Some(text.clone()),
+        maps_toml: Some(
+            crate::zinordia::content::REFERENCE_MAPS
+                .iter()
+                .map(|(id, text)| {
+                    let text = if *id == "arena" { &bog_map } else { *text };
+                    (id.to_string(), text.to_string())
+                })
+                .collect(),
+        ),
+        ..Options::default()
+    };
+    let g = <Zinordia as Game>::new(1, &opts).unwrap();
+    let bogs = kind_zones(&g, "bog");
+    assert_eq!(bogs.len(), 1);
+    assert_eq!(g.board.cost(bogs[0]), Some(3));
+    assert_eq!(g.shared.modifiers(Some(bogs[0])).defence, -1);
+    // The same map against the reference kinds: bog is not one of them.
+    let e = <Zinordia as Game>::new(
+        1,
+        &Options {
+            terrain_toml: None,
+            ..opts.clone()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("map \"arena\"") && e.contains("not a kind of data/zinordia/terrain.toml"),
+        "{e}"
+    );
+    // A saved state carries the kinds, and loads with them.
+    let v = g.to_json();
+    assert_eq!(v["options"]["terrain_toml"], serde_json::json!(text));
+    let back = <Zinordia as Game>::from_json(&v).unwrap();
+    assert_eq!(back.to_json(), v);
+    assert_eq!(back.board.cost(bogs[0]), Some(3));
+}
+
+#[test]
+fn zn_2_9_a_game_without_terrain_toml_is_written_as_before() {
+    let g = game(Options::default(), 1);
+    let v = g.to_json();
+    assert!(v["options"].get("terrain_toml").is_none(), "{v}");
+    let opts: Options = serde_json::from_value(serde_json::json!({"terrain_toml": null})).unwrap();
+    assert_eq!(opts, Options::default());
+}
+
+#[test]
+fn zn_2_9_bad_terrain_toml_is_refused_by_name() {
+    // A broken vocabulary, one missing a kind the reference maps use, one too large: each a
+    // data error naming terrain_toml, never a panic.
+    let missing_forest =
+        crate::zinordia::terrain::REFERENCE_TERRAIN.replace("[kinds.forest]", "[kinds.wood]");
+    let huge = format!(
+        "{}\n# {}\n",
+        crate::zinordia::terrain::REFERENCE_TERRAIN,
+        "x".repeat(5 << 20)
+    );
+    for (text, says) in [
+        (
+            "[kinds.bog]\ncost = 10\n".to_string(),
+            "terrain_toml, kind \"bog\", field cost",
+        ),
+        ("[kinds.bog\n".to_string(), "terrain_toml line 1"),
+        (missing_forest, "not a kind of terrain_toml"),
+        (huge, "terrain_toml"),
+    ] {
+        let e = <Zinordia as Game>::new(1, &with_terrain(Some(text)))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{e}");
+        assert!(e.len() < 400, "{e:.400}");
     }
 }
