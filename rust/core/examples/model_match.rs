@@ -13,9 +13,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // an example may panic
 
-use kingdoms_core::agents::{Agent, AgentSpec, Ismcts, IsmctsConfig};
 use kingdoms_core::model::Mlp;
 use kingdoms_core::rng::derive;
+use kingdoms_core::search::{Agent, AgentSpec, Ismcts, IsmctsConfig};
 use kingdoms_core::{with_game, Error, GameRng, Knowledge, Result};
 use std::sync::Arc;
 
