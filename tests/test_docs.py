@@ -28,6 +28,7 @@ EXTRAS = {
     "kingdoms.envs": ("pettingzoo", "rl"),
     "pyspiel": ("pyspiel", "openspiel"),
     "matplotlib": ("matplotlib", "plot"),
+    "kingdoms.learn": ("jax", "learn"),
 }
 
 # docs/rl.md is run, with its modules' docstrings, by tests/test_envs_docs.py.

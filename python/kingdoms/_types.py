@@ -63,6 +63,7 @@ class IsmctsOptions(TypedDict, total=False):
     finalist_depth: int | None
     finalist_expand: int | None
     finalist_heuristic: bool | None
+    model: str | None
     seed: int
     time: float | None
 

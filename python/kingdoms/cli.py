@@ -20,6 +20,7 @@ from kingdoms._cli_selfplay import add_selfplay_parser
 from kingdoms._cli_serve import add_serve_parser
 from kingdoms._cli_simulate import add_bench_parser, add_simulate_parser
 from kingdoms._cli_tournament import add_tournament_parser
+from kingdoms._cli_train import add_train_parser
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -33,6 +34,7 @@ SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (
     add_play_parser,
     add_render_parsers,
     add_serve_parser,
+    add_train_parser,
 )
 
 

@@ -12,6 +12,7 @@ pub mod error;
 pub mod game;
 pub mod hex;
 pub mod knowledge;
+pub mod model;
 pub mod playout;
 pub mod position;
 pub mod registry;

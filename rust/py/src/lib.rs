@@ -16,6 +16,7 @@ mod errors;
 mod game;
 mod hex;
 mod json;
+mod model;
 mod pictures;
 mod selfplay;
 mod strifull;
@@ -252,5 +253,6 @@ fn _kingdoms(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agents::register(m)?;
     batch::register(m)?;
     hex::register(m)?;
+    model::register(m)?;
     Ok(())
 }

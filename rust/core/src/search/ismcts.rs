@@ -35,8 +35,10 @@ use super::{best_reply, no_moves, obvious_move, to_move, Agent, Teams};
 use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::knowledge::Knowledge;
+use crate::model::{Mlp, ModelEval};
 use crate::playout::MAX_PLIES;
 use crate::rng::GameRng;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 crate::agent_options! {
@@ -93,6 +95,11 @@ crate::agent_options! {
         /// With `finalist_depth`: its plies are played by the game's rule-based player
         /// instead of judged by `evaluate`. None: the game's own.
         pub finalist_heuristic: Option<bool> = None,
+        /// A learned evaluation: the path of a model file (`kingdoms train`,
+        /// docs/learn.md) whose value scores the leaves and whose policy chooses among an
+        /// expansion's candidates in place of the game's `evaluate`. Read at the first
+        /// search; a bad file is a data error naming it. None: the game's `evaluate`.
+        pub model: Option<String> = None,
         /// The seed of the agent's own random choices (an arena mixes in a per-game salt).
         pub seed: u64 = 0,
     }
@@ -160,6 +167,13 @@ impl IsmctsConfig {
 
     pub fn validate(&self) -> Result<()> {
         let bad = |why: &str| Err(Error::invalid(format!("ismcts: {why}")));
+        if self
+            .model
+            .as_ref()
+            .is_some_and(|m| m.is_empty() || m.len() > 4096)
+        {
+            return bad("model must be the path of a model file");
+        }
         match (self.iterations, self.time_limit) {
             (None, None) => return bad("give iterations, time or both"),
             (Some(i), _) if !(1..=Self::MAX_ITERATIONS).contains(&i) => {
@@ -300,6 +314,10 @@ pub struct Ismcts<G: Knowledge> {
     /// Whether this iteration's leaf is scored after the finalists' extra plies: set by the
     /// halving for its last round.
     deepen: bool,
+    /// A learned evaluation (issue 56): the network's value scores the leaves and its policy
+    /// picks among an expansion's candidates, instead of the game's `evaluate`.
+    mlp: Option<Arc<Mlp>>,
+    model: Option<ModelEval>,
 }
 
 impl<G: Knowledge> Ismcts<G> {
@@ -328,7 +346,19 @@ impl<G: Knowledge> Ismcts<G> {
             finalist: (0, 0),
             finalist_heuristic: false,
             deepen: false,
+            mlp: None,
+            model: None,
         }
+    }
+
+    /// This agent with a learned evaluation ([`crate::model`]): the network's value scores
+    /// the leaves and its policy chooses among an expansion's candidates (the root's in the
+    /// order of its policy) in place of the game's `evaluate`. Checked against the game at
+    /// the first search (another game's network is an error).
+    pub fn with_model(mut self, mlp: Arc<Mlp>) -> Self {
+        self.mlp = Some(mlp);
+        self.model = None;
+        self
     }
 
     pub fn config(&self) -> &IsmctsConfig {
@@ -399,6 +429,12 @@ impl<G: Knowledge> Ismcts<G> {
             .finalist_heuristic
             .unwrap_or(params.ismcts_finalist_heuristic);
         self.deepen = false;
+        if let (None, Some(path)) = (&self.mlp, &self.config.model) {
+            self.mlp = Some(Arc::new(Mlp::load(path)?));
+        }
+        if let (Some(mlp), None) = (&self.mlp, &self.model) {
+            self.model = Some(ModelEval::for_game(mlp.clone(), game)?);
+        }
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
         let mut done = 0u64;
@@ -692,6 +728,11 @@ impl<G: Knowledge> Ismcts<G> {
         };
         let a = if m <= 1 {
             self.untried[self.rng.below(self.untried.len())]
+        } else if let Some(model) = &mut self.model {
+            // The policy's favourite of m untried actions drawn at random.
+            self.rng.draw_front(&mut self.untried, m);
+            let best = model.best_by_policy(det, &self.untried[..m])?;
+            self.untried[best.unwrap_or(0)]
         } else {
             // The best of m untried actions drawn at random, by the mover's evaluate.
             self.rng.draw_front(&mut self.untried, m);
@@ -835,7 +876,10 @@ impl<G: Knowledge> Ismcts<G> {
                     settling += 1;
                     continue;
                 }
-                det.evaluate_each(&mut self.values);
+                match &mut self.model {
+                    Some(model) => model.value_each(det, &mut self.values)?,
+                    None => det.evaluate_each(&mut self.values),
+                }
                 for v in self.values.iter_mut() {
                     *v = v.clamp(-1.0, 1.0);
                 }

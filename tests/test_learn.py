@@ -1,0 +1,326 @@
+"""kingdoms.learn (issue 56): the model file, Rust inference against the framework, the
+training pipeline and its CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import kingdoms
+import numpy as np
+import pytest
+from kingdoms import DataError, KingdomsError, learn, selfplay
+from kingdoms.agents import ISMCTS
+from kingdoms.cli import main
+
+
+def _net(
+    game: str = "battleline", hidden: tuple[int, ...] = (24, 16), seed: int = 3
+) -> learn.Network:
+    g = kingdoms.new_game(game, 0)
+    net = learn.init_network(
+        game, int(np.prod(g.observation_shape)), g.num_actions, g.num_players, hidden, seed
+    )
+    rng = np.random.default_rng(seed)
+    # non-zero biases, so every tensor is checked
+    net.trunk = [(w, rng.normal(0, 0.1, b.shape).astype(np.float32)) for w, b in net.trunk]
+    net.value = (net.value[0], np.array([0.2, -0.1], np.float32)[: net.num_players])
+    net.record = {"note": "made by a test"}
+    return net
+
+
+def _observations(game: str, n: int, seed: int) -> np.ndarray:
+    """Observations of real positions along a random game."""
+    g = kingdoms.new_game(game, seed)
+    rng = np.random.default_rng(seed)
+    rows = []
+    while len(rows) < n and not g.is_terminal:
+        rows.append(np.asarray(g.observation_tensor(g.current_player), np.float32).reshape(-1))
+        legal = g.legal_actions()
+        g.apply(legal[int(rng.integers(len(legal)))])
+    return np.stack(rows)
+
+
+def test_a_model_round_trips_through_its_file(tmp_path: Path) -> None:
+    net = _net()
+    path = learn.write_model(net, tmp_path / "m.safetensors")
+    back = learn.read_model(path)
+    assert back.game == "battleline" and back.hidden == [24, 16]
+    for (w, b), (w2, b2) in zip(
+        net.trunk + [net.policy, net.value], back.trunk + [back.policy, back.value]
+    ):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    assert back.record == {"note": "made by a test"}
+    model = learn.Model(path)
+    assert (model.game, model.hidden, model.num_players) == ("battleline", [24, 16], 2)
+    assert model.observation_size == net.observation_size
+    assert model.metadata["format"] == "kingdoms-mlp" and model.metadata["version"] == "1"
+    assert model.metadata["hidden"] == "24,16"
+    assert model.flops == sum(w.size for w, _ in net.trunk) + net.policy[0].size + net.value[0].size
+    # writing again gives the same bytes
+    assert learn.to_bytes(net) == path.read_bytes()
+
+
+def test_the_model_file_is_safetensors(tmp_path: Path) -> None:
+    """The reference implementation reads what kingdoms writes, metadata included."""
+    stn = pytest.importorskip("safetensors.numpy")
+    net = _net()
+    data = learn.to_bytes(net)
+    loaded = stn.load(data)
+    assert sorted(loaded) == sorted(net.tensors())
+    for k, v in net.tensors().items():
+        assert np.array_equal(loaded[k], v)
+    from safetensors import safe_open
+
+    path = learn.write_model(net, tmp_path / "m.safetensors")
+    with safe_open(str(path), framework="numpy") as f:
+        assert f.metadata() == net.metadata()
+
+
+@pytest.mark.parametrize("game", kingdoms.games())
+def test_rust_inference_equals_the_framework(game: str, tmp_path: Path) -> None:
+    net = _net(game)
+    path = learn.write_model(net, tmp_path / f"{game}.safetensors")
+    x = _observations(game, 40, seed=7)
+    logits, values = learn.Model(path).forward(x)
+    ref_l, ref_v = net.forward(x)
+    assert logits.shape == ref_l.shape and values.shape == ref_v.shape
+    np.testing.assert_allclose(logits, ref_l, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(values, ref_v, rtol=1e-5, atol=1e-5)
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    h = jnp.asarray(x)
+    for w, b in net.trunk:
+        h = jax.nn.relu(h @ w.T + b)
+    np.testing.assert_allclose(logits, h @ net.policy[0].T + net.policy[1], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        values, jnp.tanh(h @ net.value[0].T + net.value[1]), rtol=1e-5, atol=1e-5
+    )
+
+
+def test_forward_refuses_inputs_of_the_wrong_shape(tmp_path: Path) -> None:
+    model = learn.Model(learn.write_model(_net(), tmp_path / "m.safetensors"))
+    with pytest.raises(KingdomsError, match="rows of"):
+        model.forward(np.zeros((2, 3), np.float32))
+    logits, values = model.forward(np.zeros((0, model.observation_size), np.float32))
+    assert logits.shape == (0, model.num_actions) and values.shape == (0, 2)
+
+
+def _bad(tmp_path: Path, data: bytes, match: str) -> None:
+    p = tmp_path / "bad.safetensors"
+    p.write_bytes(data)
+    with pytest.raises(DataError, match=match):
+        learn.Model(p)
+    with pytest.raises(DataError, match=match):
+        learn.read_model(p)
+
+
+def test_bad_model_files_are_clear_data_errors(tmp_path: Path) -> None:
+    good = learn.to_bytes(_net())
+    _bad(tmp_path, b"", "not a safetensors file")
+    _bad(tmp_path, b"PK\x03\x04 a zip, not a model", "not a safetensors file")
+    _bad(tmp_path, good[:-5], "bad.safetensors: file")
+    net = _net()
+    tensors, meta = net.tensors(), net.metadata()
+    _bad(tmp_path, learn.encode(tensors, metadata={**meta, "format": "torch"}), "metadata.format")
+    _bad(tmp_path, learn.encode(tensors, metadata={**meta, "version": "7"}), "metadata.version")
+    _bad(
+        tmp_path,
+        learn.encode(tensors, metadata={**meta, "hidden": "24"}),
+        r"policy.weight: shape \[\d+, 16\], expected",
+    )
+    _bad(tmp_path, learn.encode(tensors, {}), "metadata: no key")
+    nan = dict(tensors)
+    nan["policy.bias"] = nan["policy.bias"].copy()
+    nan["policy.bias"][3] = np.nan
+    _bad(
+        tmp_path, learn.encode(nan, metadata=meta), "tensor policy.bias: element 3 is not a finite"
+    )
+    f64 = {**tensors, "value.bias": tensors["value.bias"].astype(np.float64)}
+    _bad(tmp_path, learn.encode(f64, metadata=meta), "value.bias: dtype F64")
+    missing = {k: v for k, v in tensors.items() if k != "value.weight"}
+    _bad(tmp_path, learn.encode(missing, metadata=meta), "value.weight: missing")
+    with pytest.raises(DataError):
+        learn.Model(tmp_path)  # a folder
+    with pytest.raises(DataError):
+        learn.Model(tmp_path / "nothing.safetensors")
+
+
+def test_a_model_file_is_bounded_like_every_data_file(tmp_path: Path) -> None:
+    big = tmp_path / "big.safetensors"
+    with open(big, "wb") as f:  # sparse: no disk used, refused by its size before reading
+        f.truncate(learn.MAX_MODEL_BYTES + 1)
+    with pytest.raises(DataError, match="larger than|limit"):
+        learn.Model(big)
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.safetensors"
+        os.mkfifo(fifo)
+        with pytest.raises(DataError):  # refused without opening: no hang
+            learn.Model(fifo)
+
+
+def test_examples_take_the_visit_distribution_and_returns_seen_from_the_mover() -> None:
+    arrays = {
+        "game": np.array([0, 0, 1]),
+        "player": np.array([0, 1, 1]),
+        "observation": np.zeros((3, 4), np.float32),
+        "mask": np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]], bool),
+        "action": np.array([1, 2, 0]),
+        "visits": np.array([[3, 1, 0], [0, 0, 0], [2, 0, 6]], np.uint32),
+        "returns": np.array([[1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]),
+    }
+    ex = learn.examples(arrays, policy_target="visits")
+    np.testing.assert_allclose(ex.policy, [[0.75, 0.25, 0], [0, 0, 1], [0.25, 0, 0.75]])
+    chosen = learn.examples(arrays)  # the default: the move played
+    np.testing.assert_allclose(chosen.policy, [[0, 1, 0], [0, 0, 1], [1, 0, 0]])
+    with pytest.raises(KingdomsError, match="policy_target"):
+        learn.examples(arrays, policy_target="q")
+    np.testing.assert_allclose(ex.values, [[1, -1], [-1, 1], [1, -1]])
+    bad = {**arrays, "action": np.array([2, 2, 0])}  # move 2 is not legal in row 0
+    with pytest.raises(DataError, match="not in its legal mask"):
+        learn.examples(bad)
+    bad = {**arrays, "visits": np.array([[0, 0, 5], [0, 0, 0], [0, 0, 0]], np.uint32)}
+    with pytest.raises(DataError, match="illegal action"):
+        learn.examples(bad)
+
+
+def test_the_validation_split_holds_out_whole_games() -> None:
+    n = 200
+    ex = learn.Examples(
+        np.zeros((n, 2), np.float32),
+        np.ones((n, 3), bool),
+        np.full((n, 3), 1 / 3, np.float32),
+        np.zeros((n, 2), np.float32),
+        np.repeat(np.arange(20), 10),
+    )
+    tr, va = learn.split(ex, 0.2, seed=4)
+    assert len(tr) + len(va) == n and len(va) == 40
+    assert not set(tr.games) & set(va.games)
+    _tr2, va2 = learn.split(ex, 0.2, seed=4)
+    assert np.array_equal(va.games, va2.games)
+    with pytest.raises(KingdomsError, match="validation"):
+        learn.split(ex, 1.0, seed=0)
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("learn") / "sp"
+    selfplay.generate(
+        "battleline",
+        [ISMCTS(iterations=30, seed=2)],
+        games=8,
+        out=out,
+        seed=11,
+        format="npz",
+        shard_games=4,
+        threads=1,
+    )
+    return out
+
+
+def test_training_is_seeded_and_its_model_plays(shards: Path, tmp_path: Path) -> None:
+    """The tiny end-to-end run: self-play, train, save, load in Rust, equal outputs."""
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    steps = []
+    kw = {"hidden": (32,), "epochs": 3, "batch_size": 64, "validation": 0.25, "seed": 5}
+    r = learn.train(
+        "battleline",
+        shards,
+        tmp_path / "a.safetensors",
+        plot=tmp_path / "loss.png",
+        progress=lambda s, t, m: steps.append((s, t)),
+        **kw,
+    )
+    assert len(r.history) == 3 and 1 <= r.best_epoch <= 3
+    assert r.validation_examples > 0 and r.train_examples > r.validation_examples
+    assert all("val_loss" in h and np.isfinite(h["val_loss"]) for h in r.history)
+    assert steps[-1][0] == steps[-1][1]
+    assert (tmp_path / "loss.png").read_bytes()[:4] == b"\x89PNG"
+    # Rust evaluates what JAX trained
+    x = learn.load_examples(shards)[0].observations[:50]
+    logits, values = learn.Model(r.path).forward(x)
+    ref_l, ref_v = r.network.forward(x)
+    np.testing.assert_allclose(logits, ref_l, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(values, ref_v, rtol=1e-4, atol=1e-5)
+    meta = learn.Model(r.path).metadata
+    assert meta["seed"] == "5" and json.loads(meta["history"])[0]["epoch"] == 1
+    assert "seed=11,games=8" in meta["trained_on"]
+    # and plays: ISMCTS searches with what was trained
+    g = kingdoms.new_game("battleline", 21)
+    assert g.is_legal(ISMCTS(iterations=50, model=str(r.path)).act(g))
+    # the same seed gives the same weights
+    r2 = learn.train("battleline", shards, tmp_path / "b.safetensors", **kw)
+    a, b = learn.read_model(r.path), learn.read_model(r2.path)
+    for (w, x_), (w2, x2) in zip(a.trunk + [a.policy, a.value], b.trunk + [b.policy, b.value]):
+        assert np.array_equal(w, w2) and np.array_equal(x_, x2)
+
+
+def test_training_refuses_data_of_another_game(shards: Path, tmp_path: Path) -> None:
+    pytest.importorskip("jax")
+    with pytest.raises(KingdomsError, match="not strifull"):
+        learn.train("strifull", shards, tmp_path / "m.safetensors")
+    with pytest.raises(KingdomsError, match="unknown game"):
+        learn.train("chess", shards, tmp_path / "m.safetensors")
+    with pytest.raises(DataError):
+        learn.train("battleline", tmp_path, tmp_path / "m.safetensors")
+    assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_the_train_command(
+    shards: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("jax")
+    out = tmp_path / "cli.safetensors"
+    code = main(
+        [
+            "train",
+            "battleline",
+            "--data",
+            str(shards),
+            "--out",
+            str(out),
+            "--hidden",
+            "16",
+            "--epochs",
+            "1",
+            "--seed",
+            "2",
+            "--json",
+        ]
+    )
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["model"] == str(out) and len(report["history"]) == 1
+    assert learn.Model(out).hidden == [16]
+    code = main(["train", "battleline", "--data", str(tmp_path), "--out", str(out)])
+    assert code == 2
+    assert "manifest.json" in capsys.readouterr().err
+
+
+def test_ismcts_searches_with_a_model(tmp_path: Path) -> None:
+    """`ISMCTS(model=PATH)` / `ismcts:model=PATH`: the network scores the leaves; seeded."""
+    from kingdoms.agents import parse
+
+    path = str(learn.write_model(_net(), tmp_path / "m.safetensors"))
+    agent = ISMCTS(iterations=100, model=path, seed=1)
+    assert agent.model == path and f"model={path}" in agent.name
+    assert parse(f"ismcts:100,model={path},seed=1") == agent
+    g = kingdoms.new_game("battleline", 3)
+    twin = ISMCTS(iterations=100, model=path, seed=1)
+    for _ in range(4):
+        a = agent.act(g)
+        assert g.is_legal(a) and twin.act(g) == a  # seeded: the same moves
+        g.apply(a)
+    result = kingdoms.tournament(
+        "battleline", [ISMCTS(iterations=30, model=path), ISMCTS(iterations=30)], games=2
+    )
+    assert sum(result.seat_wins) + result.draws == 2
+    with pytest.raises(DataError, match="missing.safetensors"):
+        ISMCTS(iterations=10, model=str(tmp_path / "missing.safetensors")).act(g)
+    other = str(learn.write_model(_net("strifull"), tmp_path / "s.safetensors"))
+    with pytest.raises(KingdomsError, match="trained for the game strifull"):
+        ISMCTS(iterations=10, model=other).act(g)
+    with pytest.raises(KingdomsError, match="model"):
+        ISMCTS(iterations=10, model="")
