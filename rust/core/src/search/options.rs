@@ -1,4 +1,4 @@
-//! Agent settings declared once ([`agent_options!`]): each setting is one field with its doc,
+//! Agent settings declared once (`agent_options!`): each setting is one field with its doc,
 //! from which come the serde struct (`deny_unknown_fields`, aliases), its defaults, the
 //! command-line form (`ismcts:1000,c=0.5,depth=none`: [`parse_options`], [`options_name`]),
 //! the Python keywords and the field list Python's docstrings and type checks read
@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// One setting of an agent, as declared in its [`agent_options!`] struct.
+/// One setting of an agent, as declared in its `agent_options!` struct.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionInfo {
     /// The field's name: the Python keyword and the key of the serialized form.
@@ -36,7 +36,7 @@ impl OptionInfo {
     }
 }
 
-/// An agent's settings, declared with [`agent_options!`].
+/// An agent's settings, declared with `agent_options!`.
 pub trait AgentOptions: Clone + PartialEq + Default + Serialize + DeserializeOwned {
     /// The agent's name on the command line (`ismcts`).
     const KIND: &'static str;
