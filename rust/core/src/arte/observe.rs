@@ -642,9 +642,8 @@ impl Arte {
     /// first card of the redrawn undrawn pile that the picker values at least as much as
     /// every face-up card (none: left as drawn). Both places are unseen to the redrawing
     /// player, and the choice reads only the redrawn state, so the redraw stays a function of
-    /// the view and the seed. Issue 14, round 13 (research/issue-14-round13-arte.md):
-    /// ISMCTS@1000 – Greedy 546 of 800 fresh games (68.3%) against 523 (65.4%) uniformly;
-    /// Greedy – Heuristic 84.4% and 85.2% against 78.6% and 78.3% (2,000 games each).
+    /// the view and the seed. It makes the search stronger than a uniform redraw
+    /// (research/issue-14-round13-arte.md).
     fn bias_hidden_slot(&mut self, kind: Kind, unseen: &[usize]) {
         let Some(d) = &self.draft else { return };
         if d.kind != kind {

@@ -1,9 +1,7 @@
-//! Who holds what: the opponent's hand weighted by its last troop play (issue 14, round 15).
+//! Who holds what: the opponent's hand weighted by its last troop play.
 //!
-//! An option of the redraw ([`BattleLine::resample_with`]), not its default: from round 17
-//! to 26 every redraw read the last play; round 27 measured what it knows of the hand (a
-//! Brier skill of 2.7% of what the true hand tells, against Greedy's plays) and the search
-//! without it, 2.5 points stronger against Greedy (research/issue-14-round27.md).
+//! An option of the redraw ([`BattleLine::resample_with`]), not its default: the search
+//! plays better without it (research/issue-14-round27.md).
 //!
 //! The opponent chose its last play from its hand: a hand that held a much better troop
 //! play than the one made is unlikely. The model: the opponent plays troop `c` on flag `f`
@@ -36,9 +34,7 @@ pub struct InferSettings {
     pub pool: usize,
 }
 
-/// Round 15's settings, the default redraw's from round 17 to 26: β = 3, K = 8 (with the
-/// search's root halving over 8 moves they scored 395 of 600 games against Greedy where the
-/// uniform redraw scored 364, research/issue-14-round16.md).
+/// The settings that scored best when measured: β = 3, K = 8 (research/issue-14-round16.md).
 pub const SETTINGS: InferSettings = InferSettings { beta: 3.0, pool: 8 };
 
 #[derive(Clone, Copy, PartialEq)]

@@ -1,5 +1,6 @@
-//! The mover's candidate moves judged fast and exactly ([`Knowledge::evaluate_after`](crate::knowledge::Knowledge::evaluate_after), issue 14
-//! round 20): what the search's expansions ask for every candidate they compare.
+//! The mover's candidate moves judged fast and exactly
+//! ([`Knowledge::evaluate_after`](crate::knowledge::Knowledge::evaluate_after)): what the
+//! search's expansions ask for every candidate they compare.
 //!
 //! Judging a move the plain way is copy, play, `evaluate`, and most of `evaluate` is the
 //! best completion of each side of each open flag: 18 exact searches. A troop play changes

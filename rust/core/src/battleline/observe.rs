@@ -335,7 +335,7 @@ impl BattleLine {
     }
 
     /// [`BattleLine::resample`] with the opponent's hand weighted by its last troop play
-    /// ([`infer`]) under `inference` (round 15's settings: [`infer::SETTINGS`]), or drawn
+    /// ([`infer`]) under `inference` ([`infer::SETTINGS`]), or drawn
     /// uniformly (`None`, what `resample` does). Still a function of the view (the last plays
     /// are public) and `seed` alone.
     pub fn resample_with(
