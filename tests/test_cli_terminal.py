@@ -56,7 +56,7 @@ def test_a_bad_positional_agent_field_names_no_empty_field(
 def test_tournament_standings_fit_80_columns_without_cutting_a_cell(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    agents = ["ismcts:20,c=1.5", "greedy:samples=4", "random", "heuristic"]
+    agents = ["ismcts:20,c=1.5", "greedy:4", "random", "heuristic"]
     assert main(["tournament", "battleline", "--agents", *agents, "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "…" not in out

@@ -7,10 +7,9 @@ from kingdoms._text import move_text
 
 WORLDS = 8
 """Positions drawn from a viewer's view to tell which moves that viewer can tell apart."""
-MORE_WORLDS = 256
+MORE_WORLDS = 32
 """Positions drawn at most when the first ``WORLDS`` hold no move that fits the view after
-(a move that shows a card few drawn positions hold: late in Battle Line a public troop play
-is in 1 drawn hand of 11, so 32 draws missed it about one time in 20)."""
+(a move that shows a card few drawn positions hold)."""
 
 
 def seen_move(before: kingdoms.Game, action: kingdoms.Action, viewer: int | None) -> str:
