@@ -11,7 +11,6 @@ timings belong in benches, and this machine is shared."""
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import statistics
 import threading
@@ -19,30 +18,18 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import _browser
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-if not (CHROMIUM and CHROMEDRIVER):
-    if os.environ.get("CI"):
-        pytest.fail("CI needs Debian's chromium and chromium-driver (.ci/run installs them)")
-    pytest.skip(
-        "headless Chromium not installed (apt-get install chromium chromium-driver)",
-        allow_module_level=True,
-    )
-
+_browser.require()
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
-webdriver = pytest.importorskip("selenium.webdriver")
 from kingdoms.serve import Sessions, create_app
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     StaleElementReferenceException,
     TimeoutException,
 )
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -71,22 +58,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1500,1000",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    try:
+    with _browser.chrome((1500, 1000), ("browser", "performance")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 TIMINGS: dict[str, list[float]] = {"clicks": [], "bots": []}
