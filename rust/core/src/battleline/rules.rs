@@ -620,13 +620,7 @@ impl BattleLine {
                     format!("Redeploy moves {card} to another flag than {f}"),
                 ));
             }
-            self.unclaimed(g, "no card may be moved there")?;
-            if card.is_formation_card() && !self.flags[g].has_room(p) {
-                return Err(Error::illegal(
-                    "BL-4.2",
-                    format!("player {p}'s side of flag {g} is full"),
-                ));
-            }
+            self.can_move_to(p, card, g)?;
         }
         Ok(())
     }
@@ -647,6 +641,12 @@ impl BattleLine {
                 format!("player {p} already has a Leader in play"),
             ));
         }
+        self.can_move_to(p, card, g)
+    }
+
+    /// Player `p` may move `card` (Redeploy, Traitor) to flag `g`: unclaimed, and with room
+    /// on `p`'s side for a formation card.
+    fn can_move_to(&self, p: usize, card: Card, g: usize) -> Result<()> {
         self.unclaimed(g, "no card may be moved there")?;
         if card.is_formation_card() && !self.flags[g].has_room(p) {
             return Err(Error::illegal(
