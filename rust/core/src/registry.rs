@@ -38,8 +38,8 @@ macro_rules! for_each_game {
                 "Zinordia: hex tactics, Stars with data-defined abilities, duel, free-for-all \
                  and 2 v 2. `Zinordia(seed=None, **rules_options)`; options: mode, players, \
                  map, selection (\"secret\" | \"draft\"), placement (\"alternate\" | \
-                 \"blocks\"), max_rounds, roster_toml, maps_toml, modes_toml (docs/zinordia.md, \
-                 docs/rules/zinordia.md).";
+                 \"blocks\"), max_rounds, roster_toml, maps_toml, modes_toml, terrain_toml and the \
+                 second readings of the rules (docs/zinordia.md, docs/rules/zinordia.md).";
         }
     };
 }
