@@ -679,3 +679,11 @@ def test_cli_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> No
         assert part in out
     assert main(["tournament", GAME, "--agents", "random", "wizard", "--games", "2"]) == 2
     assert "bad agent" in capsys.readouterr().err
+
+
+def test_settings_with_lone_surrogates_are_refused_cleanly() -> None:
+    # Found by tests/test_fuzz_arguments.py: a str Rust cannot hold was a UnicodeEncodeError.
+    with pytest.raises(kingdoms.KingdomsError, match="seed: text with a lone surrogate"):
+        Greedy(seed="\ud800")
+    with pytest.raises(TypeError, match="without lone surrogates"):
+        ISMCTS(**{"\ud800": 1})

@@ -37,7 +37,13 @@ fn keyword_value(kind: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResult<Value>
             });
     }
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(Value::String(s.to_str()?.to_owned()));
+        // Python text may hold a lone surrogate, which no Rust string can: a bad value.
+        return s
+            .to_str()
+            .map(|t| Value::String(t.to_owned()))
+            .map_err(|_| {
+                Error::invalid(format!("{}: text with a lone surrogate", option())).into_py_err()
+            });
     }
     if v.is_instance_of::<PyInt>() || v.hasattr("__index__")? {
         let n = v.call_method0("__index__")?;
@@ -96,7 +102,15 @@ pub fn config_from_args<C: AgentOptions>(
     }
     if let Some(d) = kwargs {
         for (k, v) in d.iter() {
-            let key: String = k.extract()?;
+            let key = k
+                .cast::<PyString>()
+                .ok()
+                .and_then(|t| t.to_str().ok().map(str::to_owned))
+                .ok_or_else(|| {
+                    PyTypeError::new_err(format!(
+                        "{class}(): a setting's name must be text without lone surrogates"
+                    ))
+                })?;
             let value = keyword_value(C::KIND, &key, &v)?;
             map.insert(key, value);
         }
