@@ -1,5 +1,6 @@
 """`kingdoms train`: a policy-and-value network from self-play shards (kingdoms.learn), with
-a progress bar, a validation split and a loss plot."""
+a progress bar, a validation split and a loss plot; with `--iterations K` the iteration loop
+(`kingdoms.learn.iterate`): self-play, train, match, keep the better, K times."""
 
 from __future__ import annotations
 
@@ -9,7 +10,20 @@ import sys
 from typing import Any
 
 import kingdoms
+from kingdoms._cli_common import _option_value, add_ray_argument
 from kingdoms._kingdoms import KingdomsError
+
+# The flags that are train()'s keywords (unset: train's own default).
+TRAIN_FLAGS = {
+    "hidden": "hidden",
+    "epochs": "epochs",
+    "batch_size": "batch_size",
+    "lr": "learning_rate",
+    "weight_decay": "weight_decay",
+    "policy_target": "policy_target",
+    "value_weight": "value_weight",
+    "validation": "validation",
+}
 
 
 def _widths(text: str) -> tuple[int, ...]:
@@ -20,6 +34,19 @@ def _widths(text: str) -> tuple[int, ...]:
     return widths
 
 
+def _search(text: str) -> dict[str, Any]:
+    """ISMCTS settings as `200` (iterations) or `iterations=200,c=0.5`."""
+    settings: dict[str, Any] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        key, sep, value = part.partition("=")
+        if not sep:
+            key, value = "iterations", part
+        if not key:
+            raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {part!r}")
+        settings[key.replace("-", "_")] = _option_value(value)
+    return settings
+
+
 def add_train_parser(sub: Any) -> None:
     """Register the `train` subcommand on the CLI's subparsers."""
     p = sub.add_parser(
@@ -28,36 +55,35 @@ def add_train_parser(sub: Any) -> None:
         description="Train a small policy-and-value network for GAME on the self-play runs "
         "in DATA (folders written by `kingdoms selfplay`) and write it to OUT as a model file "
         "(safetensors; docs/learn.md) that ISMCTS can use. The same data, arguments and seed "
-        "give the same file.",
+        "give the same file. With --iterations K, run the iteration loop in the folder OUT "
+        "instead (no --data): K times self-play with the current network, train a candidate, "
+        "play it against the current one and keep it if it scores at least --threshold; "
+        "run again to resume.",
     )
     p.add_argument("game", choices=kingdoms.games(), help="the game")
-    p.add_argument("--data", nargs="+", required=True, metavar="DIR", help="self-play run folders")
-    p.add_argument("--out", required=True, metavar="MODEL", help="the model file to write")
+    p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run folders")
+    p.add_argument(
+        "--out", required=True, metavar="MODEL", help="the model file (with --iterations: folder)"
+    )
     p.add_argument(
         "--hidden",
         type=_widths,
         default=None,
         help="hidden layer widths, comma-separated (default 256,128)",
     )
-    p.add_argument("--epochs", type=int, default=10, help="passes over the data (default 10)")
-    p.add_argument("--batch-size", type=int, default=256, help="examples a step (default 256)")
-    p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate (default 1e-3)")
-    p.add_argument(
-        "--weight-decay", type=float, default=1e-4, help="AdamW weight decay (default 1e-4)"
-    )
+    p.add_argument("--epochs", type=int, help="passes over the data (default 10)")
+    p.add_argument("--batch-size", type=int, help="examples a step (default 256)")
+    p.add_argument("--lr", type=float, help="AdamW learning rate (default 1e-3)")
+    p.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 1e-4)")
     p.add_argument(
         "--policy-target",
         choices=("action", "visits"),
-        default="action",
         help="what the policy learns: the move the search chose (default) or its root visits",
     )
-    p.add_argument(
-        "--value-weight", type=float, default=1.0, help="weight of the value loss (default 1)"
-    )
+    p.add_argument("--value-weight", type=float, help="weight of the value loss (default 1)")
     p.add_argument(
         "--validation",
         type=float,
-        default=0.1,
         help="fraction of the games held out for validation (default 0.1)",
     )
     p.add_argument(
@@ -73,10 +99,47 @@ def add_train_parser(sub: Any) -> None:
         "--threads",
         type=int,
         default=None,
-        help="CPU threads for training (default: JAX's choice; 1 for a shared machine)",
+        help="CPU threads for training and the loop's games (1 for a shared machine)",
     )
     p.add_argument("--json", action="store_true", help="print the history as JSON")
+    _add_loop_arguments(p)
     p.set_defaults(func=cmd_train)
+
+
+def _add_loop_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the iteration loop (--iterations)")
+    g.add_argument("--iterations", type=int, metavar="K", help="run K iterations of the loop")
+    g.add_argument("--games", type=int, default=200, help="self-play games an iteration (200)")
+    g.add_argument(
+        "--search",
+        type=_search,
+        default=None,
+        metavar="SETTINGS",
+        help="ISMCTS settings of self-play and the match: 200 (iterations) or "
+        "iterations=200,c=0.5 (default 200)",
+    )
+    g.add_argument("--match-games", type=int, default=100, help="match games (default 100)")
+    g.add_argument(
+        "--match-time",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="play the match at SECONDS a move each (default: at the search's iterations, "
+        "which keeps the run reproducible)",
+    )
+    g.add_argument(
+        "--threshold", type=float, default=0.55, help="score that keeps a candidate (0.55)"
+    )
+    g.add_argument(
+        "--window", type=int, default=2, help="train on the last N iterations' games (2)"
+    )
+    g.add_argument(
+        "--fresh",
+        action="store_true",
+        help="train each candidate from fresh weights (default: from the current network's)",
+    )
+    g.add_argument("--shard-games", type=int, default=100, help="games a shard (default 100)")
+    add_ray_argument(g)  # type: ignore[arg-type]
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -87,6 +150,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as e:  # pragma: no cover - depends on the install
         raise SystemExit(f"kingdoms: {e}")
     learn.limit_threads(args.threads)
+    options = {k: getattr(args, f) for f, k in TRAIN_FLAGS.items() if getattr(args, f) is not None}
+    if args.iterations is not None:
+        return _cmd_loop(args, options)
+    if not args.data:
+        raise SystemExit("kingdoms: train needs --data DIR (or --iterations K for the loop)")
     with progress_bar(args.json, unit="steps") as bar:
         task = bar.add_task(f"{args.game} training", total=None)
 
@@ -104,17 +172,10 @@ def cmd_train(args: argparse.Namespace) -> int:
                 args.game,
                 args.data,
                 args.out,
-                hidden=args.hidden if args.hidden is not None else learn.DEFAULT_HIDDEN,
-                epochs=args.epochs,
-                batch_size=args.batch_size,
-                learning_rate=args.lr,
-                weight_decay=args.weight_decay,
-                value_weight=args.value_weight,
-                policy_target=args.policy_target,
-                validation=args.validation,
                 seed=args.seed,
                 plot=args.plot,
                 progress=progress,
+                **options,
             )
         except ImportError as e:
             raise SystemExit(f"kingdoms: {e}")
@@ -144,6 +205,40 @@ def cmd_train(args: argparse.Namespace) -> int:
     )
     if args.plot:
         print(f"loss plot: {args.plot}")
+    return 0
+
+
+def _cmd_loop(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    from kingdoms import learn
+
+    if args.data or args.plot:
+        raise SystemExit("kingdoms: --iterations runs its own self-play: no --data or --plot")
+    result = learn.iterate(
+        args.game,
+        args.out,
+        args.iterations,
+        games=args.games,
+        search=args.search,
+        match_games=args.match_games,
+        match_time=args.match_time,
+        threshold=args.threshold,
+        window=args.window,
+        warm_start=not args.fresh,
+        seed=args.seed,
+        shard_games=args.shard_games,
+        threads=args.threads,
+        ray=args.ray is not None,
+        address=args.ray or None,
+        progress=None if args.json else print,
+        **options,
+    )
+    if args.json:
+        json.dump(
+            {"best": result.best and str(result.best), "iterations": result.iterations}, sys.stdout
+        )
+        print()
+    else:
+        print(f"current network: {result.best or 'none kept (the plain search)'}")
     return 0
 
 

@@ -23,10 +23,14 @@ module does by default).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
+import stat
+import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import kingdoms
@@ -36,13 +40,16 @@ from kingdoms._kingdoms import (
     SimulationStats,
     TournamentResult,
     merge_tournament,
+    read_data_bytes,
     tournament_games,
     tournament_schedule,
 )
-from kingdoms.agents import AgentLike
+from kingdoms.agents import ISMCTS, AgentLike
 
 Progress = Callable[[int, int], object]
 RETRIES = 5
+MAX_MODEL_BYTES = 64 << 20
+"""The largest model file shipped (the engine's limit, ``kingdoms.learn.MAX_MODEL_BYTES``)."""
 """How often Ray runs a task again after its worker or node died."""
 
 
@@ -77,6 +84,61 @@ def split(total: int, parts: int) -> list[tuple[int, int]]:
         out.append((start, stop))
         start = stop
     return [r for r in out if r[1] > r[0]]
+
+
+class ModelISMCTS:
+    """An :class:`~kingdoms.agents.ISMCTS` with a model file (``ISMCTS(model=path,
+    **settings)``) that travels with its Ray tasks: a cluster's machines need not share a
+    disk, so the file's bytes go with the task, which writes them once per machine (named by
+    their SHA-256, in a folder of its user's own under the temporary directory) and plays
+    with that copy. The driver names the agent, and writes manifests, with ``path``."""
+
+    def __init__(self, settings: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
+        self.settings = dict(settings)
+        self.path = str(path)
+        self.data = read_data_bytes(path, MAX_MODEL_BYTES)
+        self.agent()  # bad settings fail here, on the driver
+
+    def agent(self, path: str | None = None) -> ISMCTS:
+        """The agent, searching with the file at ``path`` (default: the driver's)."""
+        return ISMCTS(**self.settings, model=path or self.path)
+
+    def here(self) -> ISMCTS:
+        """The agent on this machine, with the file written here if it is not yet."""
+        return self.agent(_model_copy(self.data))
+
+    def __repr__(self) -> str:
+        return repr(self.agent())
+
+
+def _model_copy(data: bytes) -> str:
+    """The path of a file holding ``data`` on this machine (written once, checked each
+    time: a file that does not hold these bytes is replaced)."""
+    digest = hashlib.sha256(data).hexdigest()
+    root = Path(tempfile.gettempdir()) / f"kingdoms-models-{os.getuid()}"
+    root.mkdir(mode=0o700, exist_ok=True)
+    info = root.lstat()
+    # Someone else's folder, or a link to one, is not trusted with the weights.
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise KingdomsError(f"{root}: not a private folder of this user; remove it")
+    path = root / f"{digest}.safetensors"
+    try:
+        same = hashlib.sha256(read_data_bytes(path, len(data))).hexdigest() == digest
+    except KingdomsError:
+        same = False
+    if not same:
+        tmp = root / f".{digest}.{os.getpid()}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    return str(path)
+
+
+def _driver(agents: Sequence[Any]) -> list[AgentLike]:
+    return [a.agent() if isinstance(a, ModelISMCTS) else a for a in agents]
+
+
+def _here(agents: Sequence[Any]) -> list[AgentLike]:
+    return [a.here() if isinstance(a, ModelISMCTS) else a for a in agents]
 
 
 def _tasks(ray: Any, tasks: int | None, cpus_per_task: int) -> int:
@@ -123,7 +185,7 @@ def _play_slice(
 ) -> list[kingdoms.GameResult]:
     return tournament_games(
         game,
-        agents,
+        _here(agents),
         start,
         stop,
         games,
@@ -138,7 +200,7 @@ def _play_slice(
 
 def tournament(
     game: str,
-    agents: Sequence[AgentLike],
+    agents: Sequence[AgentLike | ModelISMCTS],
     games: int = 100,
     seed: int | None = None,
     *,
@@ -157,7 +219,8 @@ def tournament(
     the cluster), each played by the Rust arena on ``cpus_per_task`` cores of a worker.
     ``progress(done, total)`` counts finished games. A start ``position`` starts every game
     there, as in :func:`kingdoms.tournament`; it is checked here, before any task starts.
-    Without a ``seed`` one is drawn from the OS and reported as the result's ``seed``."""
+    Without a ``seed`` one is drawn from the OS and reported as the result's ``seed``. An
+    agent may be a :class:`ModelISMCTS`, whose model file goes with the tasks."""
     agents = list(agents)
     if seed is None:
         seed = secrets.randbits(64)
@@ -166,7 +229,16 @@ def tournament(
         # An empty slice reads the position and the options the way every task will, so a
         # bad one is refused on the driver, with the local message, and no cluster is used.
         tournament_games(
-            game, agents, 0, 0, games, seed, 1, pairing=pairing, position=position, **options
+            game,
+            _driver(agents),
+            0,
+            0,
+            games,
+            seed,
+            1,
+            pairing=pairing,
+            position=position,
+            **options,
         )
     ray = connect(address)
     start = time.perf_counter()
@@ -187,7 +259,7 @@ def tournament(
             progress(len(results), total)
     return merge_tournament(
         game,
-        agents,
+        _driver(agents),
         results,
         games,
         seed,
@@ -242,9 +314,21 @@ def simulate(
     return SimulationStats(count, wins, draws, plies, time.perf_counter() - start)
 
 
+def _play_shard(
+    game: str,
+    agents: list[Any],
+    spec: _selfplay.ShardSpec,
+    seed: int,
+    fmt: str,
+    options: dict[str, Any],
+    threads: int,
+) -> tuple[bytes, _selfplay.Forfeits]:
+    return _selfplay.play_shard(game, _here(agents), spec, seed, fmt, options, threads)
+
+
 def selfplay(
     game: str,
-    agents: Sequence[AgentLike],
+    agents: Sequence[AgentLike | ModelISMCTS],
     games: int,
     out: str | os.PathLike[str],
     *,
@@ -258,11 +342,12 @@ def selfplay(
 ) -> dict[str, Any]:
     """:func:`kingdoms.selfplay.generate` with each shard a Ray task: the same files and
     manifest as a local run, and the same resuming (without a ``seed``: the resumed run's, or
-    one drawn from the OS, recorded in the manifest)."""
+    one drawn from the OS, recorded in the manifest). An agent may be a :class:`ModelISMCTS`,
+    whose model file goes with the tasks."""
     seed = _selfplay.run_seed(out, seed)
     ray = connect(address)
     agents = list(agents)
-    play = _remote(ray, _selfplay.play_shard, cpus_per_task)
+    play = _remote(ray, _play_shard, cpus_per_task)
 
     def runner(
         specs: Sequence[_selfplay.ShardSpec],
@@ -275,7 +360,7 @@ def selfplay(
 
     return _selfplay.generate(
         game,
-        agents,
+        _driver(agents),
         games,
         out,
         seed=seed,

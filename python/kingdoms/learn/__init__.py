@@ -26,6 +26,7 @@ from kingdoms.learn._file import (
     to_bytes,
     write_model,
 )
+from kingdoms.learn._loop import LoopResult, iterate, phase_seed
 from kingdoms.learn._train import DEFAULT_HIDDEN, TrainResult, limit_threads, plot_history, train
 
 __all__ = [
@@ -34,14 +35,17 @@ __all__ = [
     "MAX_MODEL_BYTES",
     "VERSION",
     "Examples",
+    "LoopResult",
     "Model",
     "Network",
     "TrainResult",
     "encode",
     "examples",
     "init_network",
+    "iterate",
     "limit_threads",
     "load_examples",
+    "phase_seed",
     "plot_history",
     "read_model",
     "split",
