@@ -61,7 +61,12 @@ def add_train_parser(sub: Any) -> None:
         "run again to resume.",
     )
     p.add_argument("game", choices=kingdoms.games(), help="the game")
-    p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run folders")
+    p.add_argument(
+        "--data",
+        nargs="+",
+        metavar="DIR",
+        help="self-play run folders (default: none: --iterations)",
+    )
     p.add_argument(
         "--out", required=True, metavar="MODEL", help="the model file (with --iterations: folder)"
     )
@@ -99,7 +104,7 @@ def add_train_parser(sub: Any) -> None:
         "--threads",
         type=int,
         default=None,
-        help="CPU threads for training and the loop's games (1 for a shared machine)",
+        help="CPU threads of training and the loop's games (default: all; 1 when shared)",
     )
     p.add_argument("--json", action="store_true", help="print the history as JSON")
     _add_loop_arguments(p)
@@ -108,8 +113,15 @@ def add_train_parser(sub: Any) -> None:
 
 def _add_loop_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("the iteration loop (--iterations)")
-    g.add_argument("--iterations", type=int, metavar="K", help="run K iterations of the loop")
-    g.add_argument("--games", type=int, default=200, help="self-play games an iteration (200)")
+    g.add_argument(
+        "--iterations",
+        type=int,
+        metavar="K",
+        help="run K iterations of the loop (default: train once on --data)",
+    )
+    g.add_argument(
+        "--games", type=int, default=200, help="self-play games an iteration (default 200)"
+    )
     g.add_argument(
         "--search",
         type=_search,
@@ -128,10 +140,10 @@ def _add_loop_arguments(p: argparse.ArgumentParser) -> None:
         "which keeps the run reproducible)",
     )
     g.add_argument(
-        "--threshold", type=float, default=0.55, help="score that keeps a candidate (0.55)"
+        "--threshold", type=float, default=0.55, help="score that keeps a candidate (default 0.55)"
     )
     g.add_argument(
-        "--window", type=int, default=2, help="train on the last N iterations' games (2)"
+        "--window", type=int, default=2, help="train on the last N iterations' games (default 2)"
     )
     g.add_argument(
         "--fresh",

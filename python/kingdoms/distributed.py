@@ -14,7 +14,8 @@ plays its games with the Rust arena on the cores Ray gives it; the driver merges
 its worker or node is run again by Ray and plays the same games again, so a fault changes
 nothing but the time. ``simulate`` cuts the batch the same way (``first``), and
 ``selfplay`` plays the shards of :mod:`kingdoms.selfplay` as tasks, the driver writing each
-shard and the manifest as tasks finish (no shared file system needed).
+shard and the manifest as tasks finish (no shared file system needed). An ISMCTS with a model
+file goes to the tasks as a :class:`ModelISMCTS`, which carries the file's bytes.
 
 Ray is started on this machine when it is not running and no ``address`` is given
 (dashboard off; set ``RAY_USAGE_STATS_ENABLED=0`` to keep usage statistics off, which this

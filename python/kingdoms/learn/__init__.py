@@ -10,6 +10,9 @@ shards and write it as a model file that the engine evaluates in Rust (docs/lear
 >>> learn.Model(result.path).hidden  # doctest: +SKIP
 [32]
 
+:func:`iterate` runs the iteration loop (self-play with the current network, train, match,
+keep the better; ``kingdoms train GAME --iterations K``).
+
 Training needs the ``learn`` extra (``pip install 'kingdoms[learn]'``: JAX and optax); reading and evaluating a model file needs nothing beyond kingdoms.
 """
 

@@ -260,6 +260,8 @@ class _Run:
                 f"{str(self.root)[:160]}: not an empty folder nor a loop's; use a new directory"
             )
         self.root.mkdir(parents=True, exist_ok=True)
+        for stray in self.root.glob(".*.tmp"):  # left by an interrupted write
+            stray.unlink()
 
     def say(self, i: int, text: str) -> None:
         if self.progress is not None:
@@ -468,12 +470,12 @@ def iterate(
     if threads is not None:
         _whole(threads, "threads")
     ray = ray or address is not None
-    run = _Run(Path(out_dir), config, iterations, threads, ray, address, progress)
-    run.open()
-    if ray:
+    if ray:  # before the folder is touched: no Ray, no change
         from kingdoms import distributed
 
         distributed.connect(address)
+    run = _Run(Path(out_dir), config, iterations, threads, ray, address, progress)
+    run.open()
     run.run()
     best = run.best()
     return LoopResult(
