@@ -133,6 +133,11 @@ def test_resuming_another_run_or_a_changed_model_is_refused(base: Path) -> None:
     (out / "model-001.safetensors").write_bytes(b"junk")
     with pytest.raises(DataError, match="model-001.safetensors: not as the loop wrote it"):
         learn.iterate("battleline", out, 2, threads=1, **TINY)
+    m = json.loads((out / "loop.json").read_text())
+    m["iterations"][0]["model"] = "../../etc/passwd"  # a manifest opens no other file
+    (out / "loop.json").write_text(json.dumps(m))
+    with pytest.raises(DataError, match=r"iterations\[0\]\.model: expected model-001"):
+        learn.iterate("battleline", out, 2, threads=1, **TINY)
     (out / "loop.json").write_text('{"format": "kingdoms-loop", "version": 9}')
     with pytest.raises(DataError, match="loop.json: version"):
         learn.iterate("battleline", out, 2, threads=1, **TINY)

@@ -18,10 +18,10 @@ from typing import Any
 
 import kingdoms
 from kingdoms import selfplay
-from kingdoms._kingdoms import DataError, KingdomsError
+from kingdoms._kingdoms import DataError, KingdomsError, read_data_bytes
 from kingdoms.agents import ISMCTS
 from kingdoms.learn._data import POLICY_TARGETS
-from kingdoms.learn._file import read_model, write_model
+from kingdoms.learn._file import MAX_MODEL_BYTES, read_model, write_model
 from kingdoms.learn._train import train
 
 MANIFEST = "loop.json"
@@ -182,7 +182,7 @@ def _read_json(path: Path) -> Any:
 
 def _checked_manifest(m: Any) -> dict[str, Any]:
     """The loop manifest read back, its fields checked (a DataError names the one at
-    fault). File names are not read from it: they follow from the iteration's number."""
+    fault). Its file names are those of the iteration's number: it opens no other file."""
 
     def bad(field: str, why: str) -> DataError:
         return DataError(f"{MANIFEST}: {field}: {why}")
@@ -200,6 +200,9 @@ def _checked_manifest(m: Any) -> dict[str, Any]:
         at = f"iterations[{k}]"
         if not isinstance(e, dict) or e.get("iteration") != k + 1:
             raise bad(at, f"expected an object of iteration {k + 1}")
+        for key, name in (("data", data_name), ("model", model_name), ("match", match_name)):
+            if key in e and e[key] != name(k + 1):
+                raise bad(f"{at}.{key}", f"expected {name(k + 1)}")
         if "model" in e and not re.fullmatch(r"[0-9a-f]{64}", str(e.get("model_sha256"))):
             raise bad(f"{at}.model_sha256", "expected 64 hex digits")
         if "kept" in e and not isinstance(e["kept"], bool):
@@ -277,17 +280,24 @@ class _Run:
 
     def best(self) -> str | None:
         """The current network's file name: the last candidate kept (None: none yet)."""
-        kept = [e for e in self.manifest["iterations"] if e.get("kept")]
-        return kept[-1]["model"] if kept else None
+        kept = [e["iteration"] for e in self.manifest["iterations"] if e.get("kept")]
+        return model_name(kept[-1]) if kept else None
 
-    def model_path(self, name: str) -> Path:
-        """A model of the run, checked against the SHA-256 its manifest recorded."""
+    def model_bytes(self, name: str) -> bytes:
+        """A model file of the run, as the loop wrote it (the SHA-256 its manifest
+        recorded), read as the engine reads data files."""
         entry = next(e for e in self.manifest["iterations"] if e.get("model") == name)
-        path = self.root / name
-        data = path.read_bytes() if path.is_file() else b""
+        try:
+            data = read_data_bytes(self.root / name, MAX_MODEL_BYTES)
+        except KingdomsError:
+            data = b""
         if hashlib.sha256(data).hexdigest() != entry["model_sha256"]:
             raise DataError(f"{name}: not as the loop wrote it ({MANIFEST} records its SHA-256)")
-        return path
+        return data
+
+    def model_path(self, name: str) -> Path:
+        self.model_bytes(name)
+        return self.root / name
 
     def agent(self, settings: dict[str, Any], seed: int, model: str | None) -> Any:
         """ISMCTS with the settings, seed and model; on Ray one whose model file travels."""
@@ -405,7 +415,7 @@ class _Run:
             match=match_name(i), score=score, kept=kept, best=model_name(i) if kept else best
         )
         if kept:
-            _write(self.root / BEST, (self.root / model_name(i)).read_bytes())
+            _write(self.root / BEST, self.model_bytes(model_name(i)))
         wall = self.save(i, "match", began)
         verdict = "kept" if kept else f"{best or 'the plain search'} stays"
         self.say(
