@@ -1,7 +1,8 @@
 """Headless Chromium for the browser tests: Debian's chromium and chromedriver driven by
 selenium (nothing downloads a browser). `require()` skips the calling test module where
 they are not installed, except under CI (``CI=true``), where `.ci/run` installs them and a
-missing browser is a failure; `chrome(...)` is a driver, quit on exit."""
+missing browser is a failure; `chrome(...)` is a driver, quit on exit; `wait(...)` a
+quickly polling ``WebDriverWait``."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ def require() -> None:
             allow_module_level=True,
         )
     pytest.importorskip("selenium.webdriver")
+
+
+def wait(driver: Any, timeout: float) -> Any:
+    """selenium's ``WebDriverWait`` polling every 20 ms: its default half second, paid at every
+    move of a whole game played by clicking, was most of those tests' time."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.02)
 
 
 @contextmanager

@@ -31,7 +31,7 @@ from selenium.common.exceptions import (
     TimeoutException,
 )
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 TOKEN = "browser-test-token-" + "k" * 20
 
@@ -57,12 +57,31 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(server: str, latencies: None) -> Iterator[Any]:
+    # asks for the server so it quits first: the server then has no open connection to wait on
     with _browser.chrome((1500, 1000), ("browser", "performance")) as driver:
         yield driver
 
 
 TIMINGS: dict[str, list[float]] = {"clicks": [], "bots": []}
+
+
+@pytest.fixture(scope="module")
+def latencies() -> Iterator[None]:
+    """Print the latencies the module's games measured (run with -s): medians and 90th
+    percentiles, click -> updated picture and agent's turn -> its move on the page."""
+    yield
+    for key, label in (
+        ("clicks", "click -> updated picture"),
+        ("bots", "agent's turn -> its move on the page"),
+    ):
+        values = sorted(TIMINGS[key])
+        if values:
+            p90 = values[int(0.9 * (len(values) - 1))]
+            print(
+                f"\n{label}: median {statistics.median(values):.0f} ms, "
+                f"90th percentile {p90:.0f} ms over {len(values)}"
+            )
 
 
 def errors(driver: Any) -> list[dict[str, Any]]:
@@ -86,7 +105,7 @@ def body(driver: Any, key: str) -> str:
 
 def open_page(driver: Any, server: str) -> None:
     driver.get(f"{server}/?token={TOKEN}")
-    WebDriverWait(driver, 20).until(lambda d: body(d, "loaded") == "1")
+    _browser.wait(driver, 20).until(lambda d: body(d, "loaded") == "1")
 
 
 def start(driver: Any, game: str, seats: list[str], options: dict[str, str]) -> None:
@@ -99,12 +118,12 @@ def start(driver: Any, game: str, seats: list[str], options: dict[str, str]) -> 
             driver.find_element(By.CSS_SELECTOR, f'#seats select[data-seat="{p}"]')
         ).select_by_value(spec)
     driver.find_element(By.ID, "start").click()
-    WebDriverWait(driver, 30).until(lambda d: body(d, "ready") != "")
+    _browser.wait(driver, 30).until(lambda d: body(d, "ready") != "")
 
 
 def settle(driver: Any, timeout: float = 120) -> dict[str, Any]:
     """Wait until it is our turn or the game is over; the page's state then."""
-    WebDriverWait(driver, timeout).until(  # read in one script: a render never splits it
+    _browser.wait(driver, timeout).until(  # read in one script: a render never splits it
         lambda d: d.execute_script(
             "var b = document.body.dataset; return b.over === '1' || "
             "(b.toMove === '0' && b.ready === b.version && b.busy !== '1');"
@@ -177,7 +196,7 @@ def _one_move(driver: Any, n: int, version: str) -> str:
             )
         )
         click(driver, moves[n % len(moves)])
-    WebDriverWait(driver, 60).until(lambda d: body(d, "version") != version)
+    _browser.wait(driver, 60).until(lambda d: body(d, "version") != version)
     return how
 
 
@@ -259,7 +278,7 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
         settle(browser)
     # hint: ISMCTS's top moves with their visit shares
     browser.find_element(By.ID, "hint").click()
-    WebDriverWait(browser, 60).until(
+    _browser.wait(browser, 60).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "#hints li[data-move]")
     )
     shares = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#hints li")]
@@ -279,7 +298,7 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     settle(browser)
     browser.find_element(By.ID, "undo").click()
     try:
-        WebDriverWait(browser, 30).until(
+        _browser.wait(browser, 30).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == log_before
         )
     except TimeoutException:
@@ -313,14 +332,14 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     browser.execute_script("arguments[0].value = arguments[1];", area, text)
     version = body(browser, "ready")
     browser.find_element(By.ID, "load").click()
-    WebDriverWait(browser, 30).until(
+    _browser.wait(browser, 30).until(
         lambda d: body(d, "over") == "1" and body(d, "ready") != version
     )
     assert browser.find_element(By.ID, "status").text.startswith("game over")
     assert errors(browser) == []
     replay = browser.find_element(By.ID, "replay").get_attribute("href")
     browser.get(replay)
-    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
+    _browser.wait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
     assert browser.find_elements(By.CSS_SELECTOR, "#board .ply")
     assert errors(browser) == []
     outside = [u for u in requests(browser) if not u.startswith(server + "/")]
@@ -336,16 +355,16 @@ def test_any_agent_spec_for_a_seat_and_a_refused_one(browser: Any, server: str) 
     assert spec.is_displayed()
     spec.send_keys("cmd:touch /tmp/kingdoms-serve-pwned")
     browser.find_element(By.ID, "start").click()
-    WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    _browser.wait(browser, 20).until(lambda d: d.find_element(By.ID, "error").is_displayed())
     assert "--bot NAME=SPEC" in browser.find_element(By.ID, "error").text
     assert not os.path.exists("/tmp/kingdoms-serve-pwned")
     spec.clear()
     spec.send_keys("ismcts:200,c=0.5")
     browser.find_element(By.ID, "start").click()
-    WebDriverWait(browser, 30).until(lambda d: body(d, "ready") != "")
+    _browser.wait(browser, 30).until(lambda d: body(d, "ready") != "")
     settle(browser)
     one_move(browser, 0)
-    WebDriverWait(browser, 60).until(
+    _browser.wait(browser, 60).until(
         lambda d: (
             "ismcts:200,c=0.5" in d.find_element(By.ID, "log").text
             or "ismcts:200,c=0.5" in d.find_element(By.ID, "status").text
@@ -360,7 +379,7 @@ def test_people_at_one_screen_pass_it_behind_a_curtain(browser: Any, server: str
     start(browser, "battleline", ["human", "human"], {})
     for turn in range(4):
         me = turn % 2
-        WebDriverWait(browser, 20).until(
+        _browser.wait(browser, 20).until(
             lambda d, me=me: (
                 body(d, "toMove") == str(me) and d.find_elements(By.CSS_SELECTOR, "#moves button")
             )
@@ -371,12 +390,12 @@ def test_people_at_one_screen_pass_it_behind_a_curtain(browser: Any, server: str
         while body(browser, "toMove") == str(me):
             one_move(browser, turn)
         # the next person's turn: the picture is covered until they ask for their side
-        WebDriverWait(browser, 20).until(lambda d: d.find_element(By.ID, "curtain").is_displayed())
+        _browser.wait(browser, 20).until(lambda d: d.find_element(By.ID, "curtain").is_displayed())
         assert not browser.find_element(By.ID, "board").is_displayed()
         assert f"player {1 - me}'s turn" in browser.find_element(By.ID, "curtain").text
         browser.find_element(By.ID, "reveal").click()
         status = f"your move, player {1 - me}"
-        WebDriverWait(browser, 20).until(
+        _browser.wait(browser, 20).until(
             lambda d, status=status: (
                 d.find_element(By.ID, "board").is_displayed()
                 and d.find_element(By.ID, "status").text == status
@@ -384,19 +403,3 @@ def test_people_at_one_screen_pass_it_behind_a_curtain(browser: Any, server: str
         )
         assert browser.find_element(By.ID, "board").get_attribute("innerHTML") != mine
     assert errors(browser) == []
-
-
-def test_zz_report_the_latencies() -> None:
-    """Print the figures measured above (run with -s): medians and 90th percentiles."""
-    for key, label in (
-        ("clicks", "click -> updated picture"),
-        ("bots", "agent's turn -> its move on the page"),
-    ):
-        values = sorted(TIMINGS[key])
-        if not values:
-            continue
-        p90 = values[int(0.9 * (len(values) - 1))]
-        print(
-            f"\n{label}: median {statistics.median(values):.0f} ms, "
-            f"90th percentile {p90:.0f} ms over {len(values)}"
-        )
