@@ -25,6 +25,9 @@ import kingdoms.distributed as kd
 import kingdoms.selfplay as sp
 from kingdoms.agents import ISMCTS, Greedy, Random
 
+# one worker runs this module (pytest-xdist's loadgroup): the cluster is set up once
+pytestmark = pytest.mark.xdist_group("ray-cluster")
+
 NODE = {"num_cpus": 1, "include_dashboard": False, "object_store_memory": 80 * 1024**2}
 
 

@@ -20,6 +20,10 @@ from kingdoms import learn
 from kingdoms._kingdoms import DataError, KingdomsError
 from kingdoms.cli import main
 
+# one worker runs this module and tests/test_distributed.py (pytest-xdist's loadgroup): the
+# module's reference run is made once, and one Ray cluster runs at a time
+pytestmark = pytest.mark.xdist_group("ray-cluster")
+
 # Tiny: 4 games of 20-iteration searches, a 16-unit network, one epoch. A threshold of 0
 # keeps every candidate, so the second iteration plays and is matched with a model.
 TINY: dict[str, Any] = {
