@@ -154,6 +154,8 @@ def test_resuming_another_run_or_a_changed_model_is_refused(base: Path) -> None:
         ({"game": "chess"}, "unknown game"),
         ({"iterations": 0}, "iterations must be"),
         ({"games": 0}, "games must be"),
+        ({"games": 2**64}, "games must be from 0 to 1,000,000,000"),
+        ({"threshold": float("nan")}, "threshold must be from 0.0 to 1.0, got nan"),
         ({"match_games": 3}, "match_games must be a multiple of 2"),
         ({"threshold": 1.5}, "threshold must be"),
         ({"window": 0}, "window must be"),
@@ -180,6 +182,15 @@ def test_bad_arguments_name_themselves_and_change_nothing(
     with pytest.raises(KingdomsError, match=named):
         learn.iterate(game, out, kw.pop("iterations"), **kw)
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "named"), [({"games": "4"}, "games"), ({"threshold": "1"}, "threshold")]
+)
+def test_wrong_types_are_type_errors(tmp_path: Path, change: dict[str, Any], named: str) -> None:
+    with pytest.raises(TypeError, match=named):
+        learn.iterate("battleline", tmp_path / "loop", 1, threads=1, **{**TINY, **change})
+    assert not (tmp_path / "loop").exists()
 
 
 def test_a_folder_of_other_files_is_refused(tmp_path: Path) -> None:

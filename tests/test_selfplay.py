@@ -315,3 +315,24 @@ def test_a_shard_that_unpacks_beyond_its_data_is_refused(tmp_path: Path) -> None
     for data in (buf.getvalue(), bomb.getvalue(), b"PK\x03\x04junk", b""):
         with pytest.raises(kingdoms.DataError):
             sp.decode(data, "npz")
+
+
+@pytest.mark.parametrize(
+    ("games", "shard_games", "error", "named"),
+    [
+        (10**5000, 1000, kingdoms.KingdomsError, "games must be from 0 to 1,000,000,000"),
+        (-(10**5000), 1000, kingdoms.KingdomsError, "games must be from 0"),
+        (10**9, 1, kingdoms.KingdomsError, "more than 1,000,000 shards"),
+        (10, 0, kingdoms.KingdomsError, "shard_games must be from 1"),
+        ("10", 5, TypeError, "games must be an int"),
+        (10, True, TypeError, "shard_games must be an int"),
+    ],
+    ids=["huge", "hugely-negative", "too-many-shards", "empty-shards", "str", "bool"],
+)
+def test_a_run_too_large_is_refused_before_anything_is_made(
+    tmp_path: Path, games: Any, shard_games: Any, error: type[Exception], named: str
+) -> None:
+    out = tmp_path / "run"
+    with pytest.raises(error, match=named):
+        sp.generate("battleline", [Random()], games, out, seed=1, shard_games=shard_games)
+    assert not out.exists()

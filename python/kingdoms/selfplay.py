@@ -286,13 +286,26 @@ def _shard_bytes(root: Path, entry: dict[str, Any]) -> bytes | None:
     return data
 
 
+MAX_GAMES = 10**9
+"""The most games one run plays (a thousand years of one core at 30 games a second)."""
+MAX_SHARDS = 10**6
+"""The most shards one run writes (``shard-NNNNNN``): ``games / shard_games`` is checked
+before any plan is made."""
+
+
 def plan(games: int, shard_games: int) -> list[ShardSpec]:
     """The shards of a run of ``games`` games, ``shard_games`` games each (the last may be
     smaller)."""
-    if games < 0:
-        raise KingdomsError(f"games must be >= 0, got {games}")
-    if shard_games < 1:
-        raise KingdomsError(f"shard_games must be at least 1, got {shard_games}")
+    for name, value, low in (("games", games, 0), ("shard_games", shard_games, 1)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if not low <= value <= MAX_GAMES:
+            raise KingdomsError(f"{name} must be from {low} to {MAX_GAMES:,}")
+    if -(-games // shard_games) > MAX_SHARDS:
+        raise KingdomsError(
+            f"{games:,} games in shards of {shard_games:,} make more than {MAX_SHARDS:,} "
+            "shards: raise shard_games"
+        )
     return [
         (k, start, min(start + shard_games, games))
         for k, start in enumerate(range(0, games, shard_games))

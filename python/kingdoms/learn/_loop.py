@@ -67,17 +67,24 @@ class LoopResult:
     iterations: list[dict[str, Any]]
 
 
-def _whole(value: Any, name: str, low: int = 1) -> int:
-    if type(value) is not int or value < low:
-        raise KingdomsError(f"{name} must be an integer of at least {low}, got {value!r}")
+def _shown(value: float) -> str:
+    """A number for a message, bounded: a huge one is not echoed whole."""
+    return repr(value) if not abs(value) >= 1e12 else "a number that large"  # nan: shown
+
+
+def _whole(value: Any, name: str, low: int = 1, high: int = selfplay.MAX_GAMES) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise KingdomsError(f"{name} must be from {low} to {high:,}, got {_shown(value)}")
     return value
 
 
 def _fraction(value: Any, name: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise KingdomsError(f"{name} must be a number, got {value!r}")
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
     if not low <= value <= high:
-        raise KingdomsError(f"{name} must be from {low} to {high}, got {value!r}")
+        raise KingdomsError(f"{name} must be from {low} to {high}, got {_shown(value)}")
     return float(value)
 
 
@@ -148,6 +155,7 @@ def _config(
         raise KingdomsError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
     if not isinstance(warm_start, bool):
         raise KingdomsError(f"warm_start must be True or False, got {warm_start!r}")
+    selfplay.plan(games, shard_games)  # its bounds, before anything is written
     return {
         "game": game,
         "seed": seed,
