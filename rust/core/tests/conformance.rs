@@ -42,6 +42,7 @@ use kingdoms_core::rng::GameRng;
 use kingdoms_core::search::{Agent, GreedyAgent, GreedyConfig, Ismcts, IsmctsConfig};
 use kingdoms_core::Knowledge;
 use kingdoms_core::{with_game, Error, Session};
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 /// Random games per option set.
@@ -63,12 +64,15 @@ fn is_known(game: &str, property: &str) -> bool {
         .any(|(g, p, _)| *g == game && *p == property)
 }
 
+/// Which (game, property) pairs a run checks.
+type Selected<'a> = &'a (dyn Fn(&str, &str) -> bool + Sync);
+
 /// Collects property failures (the first few of each property) instead of stopping at the
 /// first, so one run shows everything that is wrong.
 struct Report<'a> {
     game: &'static str,
     case: String,
-    selected: &'a dyn Fn(&str, &str) -> bool,
+    selected: Selected<'a>,
     failures: Vec<String>,
 }
 
@@ -96,37 +100,50 @@ impl Report<'_> {
     }
 }
 
-fn conformance<G: Knowledge>(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
-    let mut failures = Vec::new();
-    for (label, opts_json) in option_sets(G::NAME) {
-        let opts = options::<G>(&opts_json);
-        for seed in SEEDS {
-            let mut r = Report {
-                game: G::NAME,
-                case: format!("options {label}, seed {seed}"),
-                selected,
-                failures: Vec::new(),
-            };
-            let (states, actions) = random_playout::<G>(&opts, seed, usize::MAX);
-            action_space(&mut r, &states[0]);
-            for (ply, g) in states.iter().enumerate() {
-                r.case = format!("options {label}, seed {seed}, ply {ply}");
-                let refusals = legality(&mut r, g);
-                json_round_trip(&mut r, g);
-                determinizations(&mut r, g, &refusals);
-                heuristic_sight(&mut r, g);
-                dominant_sight(&mut r, g);
-                evaluate_each_agrees(&mut r, g);
-                if ply % AGENT_EVERY == 0 {
-                    agents_sight(&mut r, g);
-                }
-            }
-            replay(&mut r, seed, &opts_json, &states, &actions);
-            heuristic_games::<G>(&mut r, &opts, seed);
-            failures.extend(r.failures);
+/// Every (option set, seed) case of one game, each on its own core: the cases are
+/// independent, and one after another they took most of `cargo test`'s time.
+fn conformance<G: Knowledge>(selected: Selected) -> Vec<String> {
+    let cases: Vec<_> = option_sets(G::NAME)
+        .into_iter()
+        .flat_map(|(label, opts)| SEEDS.map(|seed| (label, opts.clone(), seed)))
+        .collect();
+    cases
+        .par_iter()
+        .flat_map_iter(|(label, opts_json, seed)| case::<G>(selected, label, opts_json, *seed))
+        .collect()
+}
+
+/// One random game of one option set, checked at every ply.
+fn case<G: Knowledge>(
+    selected: Selected,
+    label: &str,
+    opts_json: &Map<String, Value>,
+    seed: u64,
+) -> Vec<String> {
+    let opts = options::<G>(opts_json);
+    let mut r = Report {
+        game: G::NAME,
+        case: format!("options {label}, seed {seed}"),
+        selected,
+        failures: Vec::new(),
+    };
+    let (states, actions) = random_playout::<G>(&opts, seed, usize::MAX);
+    action_space(&mut r, &states[0]);
+    for (ply, g) in states.iter().enumerate() {
+        r.case = format!("options {label}, seed {seed}, ply {ply}");
+        let refusals = legality(&mut r, g);
+        json_round_trip(&mut r, g);
+        determinizations(&mut r, g, &refusals);
+        heuristic_sight(&mut r, g);
+        dominant_sight(&mut r, g);
+        evaluate_each_agrees(&mut r, g);
+        if ply % AGENT_EVERY == 0 {
+            agents_sight(&mut r, g);
         }
     }
-    failures
+    replay(&mut r, seed, opts_json, &states, &actions);
+    heuristic_games::<G>(&mut r, &opts, seed);
+    r.failures
 }
 
 /// Ids, actions and notations correspond one to one.
@@ -495,15 +512,16 @@ fn replay<G: Knowledge>(
     }
 }
 
-fn run(selected: &dyn Fn(&str, &str) -> bool) -> Vec<String> {
-    let mut failures = Vec::new();
-    for name in GAMES {
-        match with_game!(*name, G => conformance::<G>(selected)) {
-            Ok(f) => failures.extend(f),
-            Err(e) => failures.push(format!("{name}: {e}")),
-        }
-    }
-    failures
+fn run(selected: Selected) -> Vec<String> {
+    GAMES
+        .par_iter()
+        .flat_map_iter(
+            |name| match with_game!(*name, G => conformance::<G>(selected)) {
+                Ok(f) => f,
+                Err(e) => vec![format!("{name}: {e}")],
+            },
+        )
+        .collect()
 }
 
 #[test]
