@@ -12,7 +12,7 @@ use kingdoms_core::search::{GreedyConfig, IsmctsConfig};
 use kingdoms_core::Error;
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 
 use crate::errors::IntoPyErr;
@@ -22,51 +22,31 @@ use crate::json;
 /// bits), float (finite), str; anything else is a `TypeError` naming the option.
 fn keyword_value(kind: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResult<Value> {
     let option = || format!("{kind}: option {}", clip(key));
-    if v.is_none() {
-        return Ok(Value::Null);
-    }
-    if let Ok(b) = v.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if let Ok(f) = v.cast::<PyFloat>() {
-        let x = f.value();
-        return serde_json::Number::from_f64(x)
-            .map(Value::Number)
-            .ok_or_else(|| {
-                Error::invalid(format!("{}: {x} is not a number", option())).into_py_err()
-            });
-    }
-    if let Ok(s) = v.cast::<PyString>() {
-        // Python text may hold a lone surrogate, which no Rust string can: a bad value.
-        return s
-            .to_str()
-            .map(|t| Value::String(t.to_owned()))
-            .map_err(|_| {
-                Error::invalid(format!("{}: text with a lone surrogate", option())).into_py_err()
-            });
-    }
-    if v.is_instance_of::<PyInt>() || v.hasattr("__index__")? {
-        let n = v.call_method0("__index__")?;
-        if let Ok(x) = n.extract::<u64>() {
-            return Ok(Value::from(x));
+    match json::scalar(v, true)? {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(json::ScalarFault::NotFinite(x))) => {
+            Err(Error::invalid(format!("{}: {x} is not a number", option())).into_py_err())
         }
-        if let Ok(x) = n.extract::<i64>() {
-            return Ok(Value::from(x));
+        Some(Err(json::ScalarFault::LoneSurrogate)) => {
+            Err(Error::invalid(format!("{}: text with a lone surrogate", option())).into_py_err())
         }
-        return Err(
-            Error::argument(option(), "an int of at most 64 bits", "a larger int").into_py_err(),
-        );
+        Some(Err(json::ScalarFault::WideInt)) => {
+            Err(
+                Error::argument(option(), "an int of at most 64 bits", "a larger int")
+                    .into_py_err(),
+            )
+        }
+        None => Err(PyTypeError::new_err(format!(
+            "{}: expected a number, bool, str or None, got {}",
+            option(),
+            clip(
+                &v.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            )
+        ))),
     }
-    Err(PyTypeError::new_err(format!(
-        "{}: expected a number, bool, str or None, got {}",
-        option(),
-        clip(
-            &v.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        )
-    )))
 }
 
 /// An agent's settings from Python arguments: keywords, and at most one positional value,

@@ -87,6 +87,56 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
     )
 }
 
+/// Why a Python scalar has no JSON value.
+pub enum ScalarFault {
+    /// A float that is NaN or infinite.
+    NotFinite(f64),
+    /// Text holding a lone surrogate, which no Rust string can.
+    LoneSurrogate,
+    /// An int outside -2**63..2**64.
+    WideInt,
+}
+
+/// A Python None, bool, int, float or str as JSON (`index`: also anything with `__index__`,
+/// such as numpy's ints), or `None` when `obj` is none of these. The one reading of scalars
+/// for states and agent settings; each caller words the faults in its own place.
+pub fn scalar(obj: &Bound<'_, PyAny>, index: bool) -> PyResult<Option<Result<Value, ScalarFault>>> {
+    if obj.is_none() {
+        return Ok(Some(Ok(Value::Null)));
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Some(Ok(Value::Bool(b.is_true()))));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        let x = f.value();
+        return Ok(Some(
+            serde_json::Number::from_f64(x)
+                .map(Value::Number)
+                .ok_or(ScalarFault::NotFinite(x)),
+        ));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Some(match s.to_str() {
+            Ok(t) => Ok(Value::String(t.to_owned())),
+            Err(_) => Err(ScalarFault::LoneSurrogate),
+        }));
+    }
+    let n = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else if index && obj.hasattr("__index__")? {
+        obj.call_method0("__index__")?
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(if let Ok(x) = n.extract::<i64>() {
+        Ok(Value::from(x))
+    } else if let Ok(x) = n.extract::<u64>() {
+        Ok(Value::from(x))
+    } else {
+        Err(ScalarFault::WideInt)
+    }))
+}
+
 fn convert(
     obj: &Bound<'_, PyAny>,
     path: &mut String,
@@ -102,35 +152,22 @@ fn convert(
             format!("more than {MAX_VALUES} values (dicts, lists and scalars) in all"),
         )
     })?;
-    if obj.is_none() {
-        return Ok(Value::Null);
-    }
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if obj.is_instance_of::<PyInt>() {
-        if let Ok(v) = obj.extract::<i64>() {
-            return Ok(Value::from(v));
+    match scalar(obj, false)? {
+        Some(Ok(Value::String(t))) => {
+            take_text(budget, path, t.len())?;
+            return Ok(Value::String(t));
         }
-        if let Ok(v) = obj.extract::<u64>() {
-            return Ok(Value::from(v));
+        Some(Ok(v)) => return Ok(v),
+        Some(Err(ScalarFault::NotFinite(v))) => {
+            return Err(bad(path, format!("{v} is not a JSON number")))
         }
-        return Err(bad(path, "an int outside -2**63..2**64".into()));
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        let v = f.value();
-        return serde_json::Number::from_f64(v)
-            .map(Value::Number)
-            .ok_or_else(|| bad(path, format!("{v} is not a JSON number")));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return match s.to_str() {
-            Ok(t) => {
-                take_text(budget, path, t.len())?;
-                Ok(Value::String(t.to_owned()))
-            }
-            Err(_) => Err(bad(path, "text with a lone surrogate".into())),
-        };
+        Some(Err(ScalarFault::LoneSurrogate)) => {
+            return Err(bad(path, "text with a lone surrogate".into()))
+        }
+        Some(Err(ScalarFault::WideInt)) => {
+            return Err(bad(path, "an int outside -2**63..2**64".into()))
+        }
+        None => {}
     }
     if depth >= MAX_DEPTH {
         return Err(bad(path, format!("nested deeper than {MAX_DEPTH} levels")));
