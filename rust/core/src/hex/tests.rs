@@ -612,23 +612,35 @@ fn zone_ranges_beyond_the_table_are_measured() {
 }
 
 /// `zone_path` is `HexMap::path`: the same path and cost (the same tie order) for every pair
-/// of zones, on unit-cost maps (the bitset search, with occupied zones costing more or
-/// not) and on maps with costlier zones (handed to `path`), also after occupants move.
+/// of zones, on maps whose zones cost 1 or 2 (the bitset search: unit costs with occupied
+/// zones costing more or not, costs 1 and 2 mixed, every zone costing 2) and on maps with
+/// costlier zones (handed to `path`), also after occupants move.
 #[test]
 fn zone_path_is_hex_path_for_every_pair() {
     use super::zonebits::ZoneGraph;
-    for i in 0..200 {
+    for i in 0..300 {
         let mut rng = GameRng::stream(12, i);
-        let mut m = if i % 4 == 3 {
-            random_map(&mut rng)
-        } else {
-            small_unit_map(&mut rng)
+        let mut m = match i % 6 {
+            5 => random_map(&mut rng),
+            4 | 3 => {
+                // Forests and hills: zones of cost 2 among those of cost 1, or only them.
+                let mut m = small_unit_map(&mut rng);
+                let share = if i % 6 == 3 { 3 } else { 1 };
+                for h in m.zones().collect::<Vec<_>>() {
+                    if m.cost(h).is_some() && rng.below(share) == 0 {
+                        m.set_cost(h, 2).unwrap();
+                    }
+                }
+                m.recost();
+                m
+            }
+            _ => small_unit_map(&mut rng),
         };
         let Some(g) = ZoneGraph::new(&m) else {
             continue;
         };
         let hexes: Vec<Hex> = m.zones().collect();
-        if i % 4 == 1 {
+        if i % 6 == 1 {
             // Occupied zones costing more: the open zones still cost 1.
             for &h in &hexes {
                 if m.occupant(h).is_some() && m.cost(h).is_some() {
@@ -654,9 +666,10 @@ fn zone_path_is_hex_path_for_every_pair() {
                         m.path(a, b).unwrap(),
                         "map {i} round {round}: {a:?} to {b:?}"
                     );
-                    // Where the open zones cost 1 the bitset search answered, not `path`.
-                    if m.unit_open_bits().is_some() && a != b {
-                        assert!(m.unit_zone_path(&g, a, b).is_some());
+                    // Where the open zones cost 1 or 2 the bitset search answered, not `path`.
+                    let bits = m.two_cost_open_bits().is_some() || m.unit_open_bits().is_some();
+                    if bits && a != b {
+                        assert!(m.bits_zone_path(&g, a, b).is_some(), "map {i}");
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! numbered in [`HexMap::zones`] order, so a set of zones is one `u64` and a step of a
 //! breadth-first search over the whole map is a few ORs. The general searches in `query`
 //! handle any map and any entry costs; these answer the same questions, with no allocation,
-//! when every zone a mover may enter costs 1.
+//! when every zone a mover may enter costs 1 (or, for reach and paths, 1 or 2).
 
 use super::coords::{axis_direction, distance, Hex};
 use super::map::HexMap;
@@ -230,17 +230,18 @@ impl HexMap {
     /// graph: the same A* with the same bucket queue, so the same ties broken the same way
     /// and the same path (ZN-6.3 fixes a move's path by it), but on zone ids with fixed
     /// arrays instead of the dense storage with allocated ones. Where the bitsets do not
-    /// apply (a map of more than 64 zones, a zone costing more than 1 to enter, a foreign
+    /// apply (a map of more than 64 zones, a zone costing more than 2 to enter, a foreign
     /// graph) it is `HexMap::path` itself.
     pub fn zone_path(&self, graph: &ZoneGraph, a: Hex, b: Hex) -> Result<Option<(Vec<Hex>, u64)>> {
-        match self.unit_zone_path(graph, a, b) {
+        match self.bits_zone_path(graph, a, b) {
             Some(found) => Ok(found),
             None => self.path(a, b),
         }
     }
 
-    /// `zone_path` on the bitsets; `None` where they do not apply.
-    pub(super) fn unit_zone_path(
+    /// `zone_path` on the bitsets (open zones costing 1 or 2, the reference maps' plains,
+    /// forests and hills); `None` where they do not apply.
+    pub(super) fn bits_zone_path(
         &self,
         graph: &ZoneGraph,
         a: Hex,
@@ -249,7 +250,12 @@ impl HexMap {
         if a == b || graph.len() != self.len() {
             return None;
         }
-        let open = self.unit_open_bits()?;
+        let (single, double) = match self.two_cost_open_bits() {
+            Some(bits) => bits,
+            // Occupied zones may cost more: only the open ones are entered.
+            None => (self.unit_open_bits()?, 0),
+        };
+        let open = single | double;
         let (s, t) = (self.zone_index(a)?, self.zone_index(b)?);
         if graph.hexes.get(s) != Some(&a) || graph.hexes.get(t) != Some(&b) {
             return None;
@@ -265,7 +271,7 @@ impl HexMap {
             return None;
         }
         let h = |z: usize| u64::from(distance(graph.hexes[z], b)) * unit;
-        // Costs so far: a path on at most 64 unit-cost zones costs less than 64.
+        // Costs so far: a path on at most 64 zones of cost at most 2 costs less than 128.
         let mut g = [u8::MAX; MAX_BIT_ZONES];
         let mut parent = [NO_ZONE; MAX_BIT_ZONES];
         let mut queue = ZoneQueue::new(nbuckets);
@@ -289,11 +295,11 @@ impl HexMap {
             }
             for &nb in graph.adjacent.get(c)? {
                 let nb = usize::from(nb);
-                // Void, obstacles and occupied zones are not open; open zones cost 1.
+                // Void, obstacles and occupied zones are not open; open zones cost 1 or 2.
                 if nb >= MAX_BIT_ZONES || open >> nb & 1 == 0 {
                     continue;
                 }
-                let ng = gc + 1;
+                let ng = gc + 1 + (double >> nb & 1);
                 if ng < u64::from(g[nb]) {
                     g[nb] = ng as u8;
                     parent[nb] = c as u8;

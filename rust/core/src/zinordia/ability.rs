@@ -313,6 +313,10 @@ impl Stat {
     pub fn index(self) -> usize {
         self as usize
     }
+    /// Its bit in a set of stats (bit `i` for `STATS[i]`).
+    pub fn bit(self) -> u8 {
+        1 << self.index()
+    }
 }
 
 /// Which power scales an amount (ZN-8.3).
@@ -650,6 +654,13 @@ impl Root {
 }
 
 impl Ability {
+    /// A continuous passive (ZN-10.2): its changes hold while its condition does.
+    pub fn is_continuous(&self) -> bool {
+        matches!(
+            self.trigger,
+            Some(Trigger::WhileAdjacentAlly | Trigger::WhileAdjacentEnemy | Trigger::WhileAlone)
+        )
+    }
     /// The effect list at `root`, then down `path`: each index names an effect of the list
     /// so far whose nested list is taken (`None` if the path leads nowhere).
     pub fn list(&self, root: Root, path: &[u8]) -> Option<&[Effect]> {

@@ -201,8 +201,6 @@ impl Zinordia {
             rule: "ZN-2.5",
             why: Why::Range { d, range },
         };
-        let star_here = self.board.occupant(target).map(|o| o as usize);
-        let my_team = self.shared.team(self.shared.owner(s));
         match ab.target {
             Target::User => {
                 if target != from {
@@ -213,9 +211,11 @@ impl Zinordia {
                 }
             }
             Target::Ally | Target::Enemy | Target::Star => {
+                let star_here = self.board.occupant(target).map(|o| o as usize);
                 let Some(o) = star_here.filter(|&o| o != s) else {
                     return Err(refuse("ZN-10.3", "the target must be another Star"));
                 };
+                let my_team = self.shared.team(self.shared.owner(s));
                 let ally = self.shared.team(self.shared.owner(o)) == my_team;
                 if ab.target == Target::Ally && !ally {
                     return Err(refuse("ZN-10.3", "the target must be an ally"));
@@ -323,7 +323,8 @@ impl Zinordia {
         let graph = &self.shared.graph;
         // Zone bits of the occupied zones (a battlefield has at most 64 zones; were it
         // larger, every zone counts as a candidate and target_ok decides).
-        let occupied = self.board.occupied_bits().unwrap_or(u64::MAX);
+        let occupied = self.board.occupied_bits();
+        let (stars_at, taken) = (occupied.unwrap_or(u64::MAX), occupied.unwrap_or(0));
         for i in 0..self.star_data(s).abilities.len() as u8 {
             // Cheap necessary conditions first (`usable` repeats them and decides), so the
             // abilities that cannot be activated build no refusal.
@@ -343,12 +344,16 @@ impl Zinordia {
             // (target_ok repeats them and decides), so the many zones that cannot be
             // targets build no refusal: within range, another Star's zone for a Star
             // target, on an axis for a direction that needs one (ZN-2.6), the user's zone
-            // for a self target.
+            // for a self target, not it for a direction, neither it nor another Star's
+            // for an empty zone.
             let mut candidates = graph.within(fz, u32::from(ab.range));
+            let user = 1u64 << fz;
             match ab.target {
-                t if t.is_star() => candidates &= occupied & !(1u64 << fz),
+                t if t.is_star() => candidates &= stars_at & !user,
                 Target::Direction if self.needs_axis(ab) => candidates &= graph.axes(fz),
-                Target::User => candidates &= 1u64 << fz,
+                Target::Direction => candidates &= !user,
+                Target::EmptyZone => candidates &= !(taken | user),
+                Target::User => candidates &= user,
                 _ => {}
             }
             // Ascending bits: zone id order.

@@ -203,12 +203,28 @@ pub struct GameMap {
     pub modifiers: Vec<Modifiers>,
 }
 
+/// The stats `star`'s continuous passives change, as bits (see `Content::continuous`).
+fn continuous_stats(star: &Star) -> u8 {
+    star.abilities
+        .iter()
+        .filter(|a| a.is_continuous())
+        .flat_map(|a| &a.effects)
+        .fold(0, |bits, e| match e {
+            Effect::Stat { stat, .. } => bits | stat.bit(),
+            _ => bits,
+        })
+}
+
 /// A whole content set: roster, maps, modes, validated together.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Content {
     pub stars: Vec<Star>,
     pub maps: Vec<GameMap>,
     pub modes: Vec<Mode>,
+    /// Per roster Star, the stats its continuous passives change (bit `i` for
+    /// `STATS[i]`): most Stars have none, and a stat is asked of every Star after every
+    /// action (ZN-10.2, ZN-11.1), so they answer without walking their abilities.
+    pub continuous: Vec<u8>,
 }
 
 #[derive(Deserialize)]
@@ -295,10 +311,12 @@ impl Content {
             });
         }
         let modes = load_modes(modes, &stars, &loaded)?;
+        let continuous = stars.iter().map(continuous_stats).collect();
         Ok(Content {
             stars,
             maps: loaded,
             modes,
+            continuous,
         })
     }
 

@@ -6,7 +6,6 @@ use super::ability::{Immunity, Kind, SilenceScope, Stat, Trigger};
 use super::options::{DurationsTick, UntimedBuffs};
 use super::state::Zinordia;
 use crate::game::Player;
-use crate::hex::coords::neighbors;
 
 /// What a lasting effect is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,15 +167,13 @@ impl Zinordia {
             return 0;
         };
         // Most Stars have no continuous passive: they skip the look around (a hot path).
-        let continuous = |a: &super::ability::Ability| {
-            matches!(
-                a.trigger,
-                Some(
-                    Trigger::WhileAdjacentAlly | Trigger::WhileAdjacentEnemy | Trigger::WhileAlone
-                )
-            )
-        };
-        if !self.star_data(s).abilities.iter().any(continuous) {
+        let content = &self.shared.content;
+        let roster = self.stars[s].roster;
+        if content
+            .continuous
+            .get(roster)
+            .is_none_or(|&bits| bits & stat.bit() == 0)
+        {
             return 0;
         }
         if self.is_silenced(s, Kind::Passive) {
@@ -184,9 +181,16 @@ impl Zinordia {
         }
         let team = self.shared.team(self.shared.owner(s));
         let (mut allies, mut enemies) = (0, 0);
-        for n in neighbors(here) {
-            if let Some(o) = self.board.occupant(n) {
-                if self.shared.team(self.shared.owner(o as usize)) == team {
+        // The occupied neighbours, from the zone graph's bits (a battlefield has at most 64
+        // zones, so the map keeps its occupied zones as bits).
+        let sh = &self.shared;
+        let around = sh.zone_id(here).map_or(0, |z| sh.graph.neighbours(z));
+        let mut occupied = around & self.board.occupied_bits().unwrap_or(0);
+        while occupied != 0 {
+            let z = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            if let Some(o) = sh.zones.get(z).and_then(|&n| self.board.occupant(n)) {
+                if sh.team(sh.owner(o as usize)) == team {
                     allies += 1;
                 } else {
                     enemies += 1;
