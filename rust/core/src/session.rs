@@ -37,9 +37,81 @@ pub struct Session<G: Game> {
     /// set up from a position, or loaded from a saved state without a history.
     pub start: Option<Box<G>>,
     pub history: Option<Vec<G::Action>>,
+    /// The last move as each seat saw it (`view(p)["last_move"]`), `None` before the first.
+    pub last: Option<LastMove<G::Action>>,
+    /// The last move before `start` (a loaded state's), which `undo_to(0)` goes back to.
+    pub start_last: Option<LastMove<G::Action>>,
 }
 
-const RESERVED: [&str; 4] = ["game", "seed", "history", "start"];
+/// The last move as the seats saw it, kept so each seat's view can name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LastMove<A> {
+    /// Played here: the action, and the seats that saw it whole (bit `p` for seat `p`,
+    /// [`Game::sees_action`] asked before it was played). The text is written only when a
+    /// view asks for it (the notation and the public part do not depend on the state).
+    Played { action: A, whole: u64 },
+    /// Known only as text: each seat's, and what every seat sees (a determinized copy, whose
+    /// seats other than its player read the public part: nothing hidden from any of them; a
+    /// loaded state).
+    Seen { texts: Vec<String>, public: String },
+}
+
+impl<A: Copy> LastMove<A> {
+    /// `action`, about to be played in `game`, with the seats that see it whole.
+    pub fn played<G: Game<Action = A>>(game: &G, action: A) -> Self {
+        let whole = (0..game.num_players().min(64))
+            .filter(|&p| game.sees_action(p, action))
+            .fold(0u64, |m, p| m | 1 << p);
+        LastMove::Played { action, whole }
+    }
+
+    /// What seat `p` saw of it ([`Game::action_seen`]), written from `game`, the state the
+    /// move led to.
+    pub fn seen_by<G: Game<Action = A>>(&self, game: &G, p: Player) -> Option<String> {
+        match self {
+            LastMove::Played { action, whole } => Some(if p < 64 && whole >> p & 1 == 1 {
+                game.action_notation(*action)
+            } else {
+                game.action_public(*action)
+            }),
+            LastMove::Seen { texts, .. } => texts.get(p).cloned(),
+        }
+    }
+
+    /// What every seat sees of it ([`Game::action_public`]).
+    fn public<G: Game<Action = A>>(&self, game: &G) -> String {
+        match self {
+            LastMove::Played { action, .. } => game.action_public(*action),
+            LastMove::Seen { public, .. } => public.clone(),
+        }
+    }
+
+    /// As a determinized copy for `p` keeps it: `p`'s text for `p`, the public part for the
+    /// other seats (`p` knows both; a seat that saw more is not told it by `p`'s copy).
+    pub fn for_copy<G: Game<Action = A>>(&self, game: &G, p: Player) -> Self {
+        let (mine, public) = (self.seen_by(game, p).unwrap_or_default(), self.public(game));
+        LastMove::Seen {
+            texts: (0..game.num_players())
+                .map(|q| if q == p { mine.clone() } else { public.clone() })
+                .collect(),
+            public,
+        }
+    }
+
+    /// The saved form: `{"seen": [each seat's text], "public": text}`.
+    fn to_value<G: Game<Action = A>>(&self, game: &G) -> Value {
+        serde_json::json!({"seen": self.texts(game), "public": self.public(game)})
+    }
+
+    /// Every seat's text.
+    fn texts<G: Game<Action = A>>(&self, game: &G) -> Vec<String> {
+        (0..game.num_players())
+            .map(|p| self.seen_by(game, p).unwrap_or_default())
+            .collect()
+    }
+}
+
+const RESERVED: [&str; 5] = ["game", "seed", "history", "start", "last_move"];
 
 impl<G: Game> Session<G> {
     pub fn new(seed: u64, options: &G::Options) -> Result<Self> {
@@ -48,6 +120,8 @@ impl<G: Game> Session<G> {
             seed,
             start: None,
             history: Some(Vec::new()),
+            last: None,
+            start_last: None,
         })
     }
 
@@ -58,6 +132,8 @@ impl<G: Game> Session<G> {
             seed,
             start: None,
             history: None,
+            last: None,
+            start_last: None,
         }
     }
 
@@ -69,6 +145,8 @@ impl<G: Game> Session<G> {
             game,
             seed,
             history: Some(Vec::new()),
+            last: None,
+            start_last: None,
         })
     }
 
@@ -106,10 +184,14 @@ impl<G: Game> Session<G> {
             )));
         }
         let mut g = self.initial()?;
+        let mut last = self.start_last.clone();
         for &a in history.iter().take(ply) {
-            g.apply(a)?;
+            g.check(a)?;
+            last = Some(LastMove::played(&g, a));
+            g.apply_unchecked(a);
         }
         self.game = g;
+        self.last = last;
         if let Some(h) = &mut self.history {
             h.truncate(ply);
         }
@@ -130,6 +212,7 @@ impl<G: Game> Session<G> {
     /// Play and record an action the caller already knows is legal (e.g. found in
     /// `legal_actions` of this very state), without running the rules' checks again.
     pub fn apply_unchecked(&mut self, action: G::Action) {
+        self.last = Some(LastMove::played(&self.game, action));
         self.game.apply_unchecked(action);
         if let Some(h) = &mut self.history {
             h.push(action);
@@ -159,9 +242,61 @@ impl<G: Game> Session<G> {
             if let (Ok(Some(p)), false) = (start, history.is_null()) {
                 m.insert("start".into(), Value::from(p));
             }
+            let empty = history.as_array().is_none_or(Vec::is_empty);
+            if let (true, Some(last)) = (empty, &self.last) {
+                // Without a history nothing else names the last move (a determinized copy,
+                // a loaded state).
+                m.insert("last_move".into(), last.to_value(&self.game));
+            }
             m.insert("history".into(), history);
         }
         v
+    }
+
+    /// What seat `p` saw of the last move, if there was one.
+    pub fn last_seen(&self, p: Player) -> Option<String> {
+        self.last.as_ref().and_then(|l| l.seen_by(&self.game, p))
+    }
+
+    /// `$.last_move` of a saved state (`{"seen": [one text per seat], "public": text}`),
+    /// given only without a history.
+    fn read_last(m: &Map<String, Value>, game: &G) -> Result<Option<LastMove<G::Action>>> {
+        let bad = |why: &str| Error::state("$.last_move", why.to_string());
+        match m.get("last_move") {
+            None | Some(Value::Null) => Ok(None),
+            Some(_)
+                if m.get("history").is_some_and(|h| {
+                    !h.is_null() && h.as_array().is_none_or(|h| !h.is_empty())
+                }) =>
+            {
+                Err(bad(
+                    "given with a history (the history names the last move)",
+                ))
+            }
+            Some(Value::Object(o)) => {
+                let text = |t: &Value| {
+                    t.as_str()
+                        .filter(|t| t.len() <= crate::position::MAX_LEN)
+                        .map(str::to_string)
+                };
+                let texts = match o.get("seen") {
+                    Some(Value::Array(items)) if items.len() == game.num_players() => {
+                        items.iter().map(text).collect::<Option<Vec<_>>>()
+                    }
+                    _ => None,
+                };
+                let public = o.get("public").and_then(text);
+                match (texts, public, o.len()) {
+                    (Some(texts), Some(public), 2) => Ok(Some(LastMove::Seen { texts, public })),
+                    _ => Err(bad(
+                        "expected {\"seen\": [a text per player], \"public\": a text}",
+                    )),
+                }
+            }
+            Some(_) => Err(bad(
+                "expected {\"seen\": [a text per player], \"public\": a text}",
+            )),
+        }
     }
 
     pub fn from_json(value: &Value) -> Result<Self> {
@@ -187,6 +322,7 @@ impl<G: Game> Session<G> {
             state.remove(k);
         }
         let game = G::from_json(&Value::Object(state))?;
+        let loaded_last = Self::read_last(m, &game)?;
         let start = match m.get("start") {
             None | Some(Value::Null) => None,
             Some(Value::String(text)) => Some(text.as_str()),
@@ -200,13 +336,17 @@ impl<G: Game> Session<G> {
                 // A hand-built state: its record starts from its own position, when the
                 // game has a position format to write that in.
                 if game.position(None).is_err() {
-                    return Ok(Session::unrecorded(game, seed));
+                    let mut s = Session::unrecorded(game, seed);
+                    s.last = loaded_last;
+                    return Ok(s);
                 }
                 return Ok(Session {
                     start: Some(Box::new(game.clone())),
                     game,
                     seed,
                     history: Some(Vec::new()),
+                    last: loaded_last.clone(),
+                    start_last: loaded_last,
                 });
             }
             Some(Value::Array(items)) => items,
@@ -247,6 +387,10 @@ impl<G: Game> Session<G> {
                     first_difference(&want, &got, "$")
                 ),
             ));
+        }
+        if items.is_empty() {
+            replayed.start_last.clone_from(&loaded_last);
+            replayed.last = loaded_last;
         }
         Ok(replayed)
     }
@@ -357,6 +501,8 @@ pub trait DynGame: Send + Sync + Any {
     fn action_notation(&self, id: usize) -> Result<String>;
     fn parse_action(&self, text: &str) -> Result<usize>;
     fn action_json(&self, id: usize) -> Result<Value>;
+    /// What seat `player` sees of the action with this id played now ([`Game::action_seen`]).
+    fn action_seen(&self, player: Player, id: usize) -> Result<String>;
 
     fn options_json(&self) -> Map<String, Value>;
     fn to_json(&self) -> Value;
@@ -471,6 +617,14 @@ impl<G: Game> DynGame for Session<G> {
             .ok_or_else(|| self.bad_id(id))?;
         Ok(self.game.action_json(a))
     }
+    fn action_seen(&self, player: Player, id: usize) -> Result<String> {
+        check_player(self.num_players(), player)?;
+        let a = self
+            .game
+            .action_from_id(id)
+            .ok_or_else(|| self.bad_id(id))?;
+        Ok(self.game.action_seen(player, a))
+    }
     fn options_json(&self) -> Map<String, Value> {
         Session::options_json(self)
     }
@@ -482,6 +636,9 @@ impl<G: Game> DynGame for Session<G> {
         let mut v = self.game.view(player);
         if let Value::Object(m) = &mut v {
             m.insert("game".into(), Value::from(G::NAME));
+            if let Some(text) = self.last_seen(player) {
+                m.insert("last_move".into(), Value::from(text));
+            }
         }
         Ok(v)
     }
@@ -489,10 +646,9 @@ impl<G: Game> DynGame for Session<G> {
         check_player(self.num_players(), player)?;
         // The history would reveal the true hidden cards (e.g. which card was drawn), so a
         // determinized state carries none.
-        Ok(Box::new(Session::unrecorded(
-            self.game.resample_hidden(player, seed),
-            seed,
-        )))
+        let mut copy = Session::unrecorded(self.game.resample_hidden(player, seed), seed);
+        copy.last = self.last.as_ref().map(|l| l.for_copy(&self.game, player));
+        Ok(Box::new(copy))
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.game.observation_shape()
@@ -532,6 +688,7 @@ impl<G: Game> DynGame for Session<G> {
     fn forget_history(&mut self) {
         self.history = None;
         self.start = None;
+        self.start_last = None;
     }
     fn history_ids(&self) -> Option<Vec<usize>> {
         self.history
@@ -563,6 +720,7 @@ mod tests {
     use super::*;
     use crate::battleline::{BattleLine, Options};
     use crate::rng::GameRng;
+    use serde_json::json;
 
     /// A Battle Line session after `plies` random actions, with its JSON at every ply.
     fn played(seed: u64, plies: usize) -> (Session<BattleLine>, Vec<Value>) {
@@ -631,5 +789,65 @@ mod tests {
         bad.actions.push("Z9@9".into());
         let err = Session::<BattleLine>::replay(&bad).unwrap_err().to_string();
         assert!(err.contains("$.actions[1]"), "{err}");
+    }
+
+    #[test]
+    fn a_view_names_the_last_move_as_its_seat_saw_it_and_copies_keep_it() {
+        let (s, _) = played(9, 40);
+        let last = *s.history.as_ref().unwrap().last().unwrap();
+        for p in 0..2 {
+            let view = DynGame::view(&s, p).unwrap();
+            let text = view["last_move"].as_str().unwrap().to_string();
+            let before = {
+                let mut t = s.clone();
+                t.undo_to(39).unwrap();
+                t.game
+            };
+            assert_eq!(text, before.action_seen(p, last));
+            for seed in 0..3 {
+                let copy = s.resample_hidden(p, seed).unwrap();
+                assert_eq!(copy.view(p).unwrap(), view, "seed {seed}");
+                // The other seat of the copy reads the public part, and a pickle keeps it.
+                let public = before.action_public(last);
+                assert_eq!(copy.view(1 - p).unwrap()["last_move"], Value::from(public));
+                let mut back = Session::<BattleLine>::from_json(&copy.to_json()).unwrap();
+                back.forget_history();
+                assert_eq!(back.view(p).unwrap(), view);
+            }
+        }
+        let mut t = s.clone();
+        t.undo_to(0).unwrap();
+        assert!(DynGame::view(&t, 0).unwrap().get("last_move").is_none());
+    }
+
+    #[test]
+    fn last_move_is_read_only_beside_no_history_and_checked() {
+        let (s, _) = played(4, 10);
+        let mut v = s.to_json();
+        v["last_move"] = serde_json::json!({"seen": ["a", "b"], "public": "c"});
+        let err = Session::<BattleLine>::from_json(&v)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("$.last_move") && err.contains("history"),
+            "{err}"
+        );
+        v["history"] = Value::Null;
+        let loaded = Session::<BattleLine>::from_json(&v).unwrap();
+        assert_eq!(DynGame::view(&loaded, 1).unwrap()["last_move"], "b");
+        assert_eq!(loaded.to_json()["last_move"], v["last_move"]);
+        let copy = loaded.resample_hidden(1, 0).unwrap();
+        assert_eq!(copy.view(0).unwrap()["last_move"], "c");
+        for bad in [
+            json!(["a", "b"]),
+            json!({"seen": ["a"], "public": "c"}),
+            json!({"seen": ["a", "b"]}),
+        ] {
+            v["last_move"] = bad;
+            let err = Session::<BattleLine>::from_json(&v)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("a text per player"), "{err}");
+        }
     }
 }
