@@ -111,6 +111,9 @@ impl<A: Copy> LastMove<A> {
     }
 }
 
+/// Where a player's position string ends and the last move as that player saw it begins.
+pub const LAST_MOVE: &str = " | ";
+
 const RESERVED: [&str; 5] = ["game", "seed", "history", "start", "last_move"];
 
 impl<G: Game> Session<G> {
@@ -138,16 +141,57 @@ impl<G: Game> Session<G> {
     }
 
     /// A game set up from a position string ([`Game::from_position`]); its record starts there.
+    /// A player's position may end in ` | ` and the last move as that player saw it
+    /// ([`DynGame::position`]), kept for every seat (` | ` before each seat's text and before
+    /// the public part gives each its own).
     pub fn from_position(text: &str, seed: u64, options: &G::Options) -> Result<Self> {
+        let (text, seen) = match text.split_once(LAST_MOVE) {
+            Some((text, seen)) => (text, Some(seen)),
+            None => (text, None),
+        };
         let game = G::from_position(text, options, seed)?;
+        let last = seen
+            .map(|seen| Self::read_seen(seen, game.num_players()))
+            .transpose()?;
         Ok(Session {
             start: Some(Box::new(game.clone())),
             game,
             seed,
             history: Some(Vec::new()),
-            last: None,
-            start_last: None,
+            last: last.clone(),
+            start_last: last,
         })
+    }
+
+    /// The last-move part of a position: one text (a player's), or one per seat and the
+    /// public part (the whole position's); each one line, no longer than a position.
+    fn read_seen(seen: &str, players: usize) -> Result<LastMove<G::Action>> {
+        let parts: Vec<String> = seen
+            .split(LAST_MOVE)
+            .map(|t| t.trim().to_string())
+            .collect();
+        let fits =
+            |t: &String| !t.is_empty() && t.len() <= crate::position::MAX_LEN && !t.contains('\n');
+        match parts.as_slice() {
+            [one] if fits(one) => Ok(LastMove::Seen {
+                texts: vec![one.clone(); players],
+                public: one.clone(),
+            }),
+            [texts @ .., public] if texts.len() == players && parts.iter().all(fits) => {
+                Ok(LastMove::Seen {
+                    texts: texts.to_vec(),
+                    public: public.clone(),
+                })
+            }
+            _ => Err(Error::state(
+                "position (last move)",
+                format!(
+                    "expected the last move after {LAST_MOVE:?} (one text, or one per \
+                     player and the public one), found {:?}",
+                    crate::position::clip(seen)
+                ),
+            )),
+        }
     }
 
     /// Options from JSON; a bad one is `Error::Options` naming it (`decode_options`).
@@ -242,10 +286,7 @@ impl<G: Game> Session<G> {
             if let (Ok(Some(p)), false) = (start, history.is_null()) {
                 m.insert("start".into(), Value::from(p));
             }
-            let empty = history.as_array().is_none_or(Vec::is_empty);
-            if let (true, Some(last)) = (empty, &self.last) {
-                // Without a history nothing else names the last move (a determinized copy,
-                // a loaded state).
+            if let Some(last) = &self.last {
                 m.insert("last_move".into(), last.to_value(&self.game));
             }
             m.insert("history".into(), history);
@@ -258,21 +299,12 @@ impl<G: Game> Session<G> {
         self.last.as_ref().and_then(|l| l.seen_by(&self.game, p))
     }
 
-    /// `$.last_move` of a saved state (`{"seen": [one text per seat], "public": text}`),
-    /// given only without a history.
+    /// `$.last_move` of a saved state (`{"seen": [one text per seat], "public": text}`);
+    /// with a history it must be the history's last move (checked by `from_json`).
     fn read_last(m: &Map<String, Value>, game: &G) -> Result<Option<LastMove<G::Action>>> {
         let bad = |why: &str| Error::state("$.last_move", why.to_string());
         match m.get("last_move") {
             None | Some(Value::Null) => Ok(None),
-            Some(_)
-                if m.get("history").is_some_and(|h| {
-                    !h.is_null() && h.as_array().is_none_or(|h| !h.is_empty())
-                }) =>
-            {
-                Err(bad(
-                    "given with a history (the history names the last move)",
-                ))
-            }
             Some(Value::Object(o)) => {
                 let text = |t: &Value| {
                     t.as_str()
@@ -391,6 +423,14 @@ impl<G: Game> Session<G> {
         if items.is_empty() {
             replayed.start_last.clone_from(&loaded_last);
             replayed.last = loaded_last;
+        } else if loaded_last.is_some() {
+            let replayed_last = replayed.last.as_ref().map(|l| l.to_value(&replayed.game));
+            if m.get("last_move") != replayed_last.as_ref() {
+                return Err(Error::state(
+                    "$.last_move",
+                    "is not the last move of the history as each player saw it",
+                ));
+            }
         }
         Ok(replayed)
     }
@@ -696,10 +736,18 @@ impl<G: Game> DynGame for Session<G> {
             .map(|h| h.iter().map(|a| self.game.action_id(*a)).collect())
     }
     fn position(&self, player: Option<Player>) -> Result<String> {
-        if let Some(p) = player {
-            check_player(self.num_players(), p)?;
-        }
-        self.game.position(player)
+        let Some(p) = player else {
+            // The whole state, as the rules need it: how it came to be (the history, its
+            // last move) goes beside it, as in a record.
+            return self.game.position(None);
+        };
+        check_player(self.num_players(), p)?;
+        let text = self.game.position(Some(p))?;
+        // A game loaded from it shows `p` the same view, last move included.
+        Ok(match self.last_seen(p) {
+            Some(seen) => format!("{text}{LAST_MOVE}{seen}"),
+            None => text,
+        })
     }
     fn undo_to(&mut self, ply: usize) -> Result<()> {
         Session::undo_to(self, ply)
@@ -716,6 +764,7 @@ impl<G: Game> Session<G> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)] // tests index what they built
 mod tests {
     use super::*;
     use crate::battleline::{BattleLine, Options};
@@ -818,12 +867,32 @@ mod tests {
         let mut t = s.clone();
         t.undo_to(0).unwrap();
         assert!(DynGame::view(&t, 0).unwrap().get("last_move").is_none());
+        // A player's position carries it; a game loaded from it shows the same view.
+        for p in 0..2 {
+            let text = DynGame::position(&s, Some(p)).unwrap();
+            let loaded =
+                Session::<BattleLine>::from_position(&text, 3, &Options::default()).unwrap();
+            assert_eq!(loaded.view(p).unwrap(), DynGame::view(&s, p).unwrap());
+            assert_eq!(DynGame::position(&loaded, Some(p)).unwrap(), text);
+        }
+        let whole = DynGame::position(&s, None).unwrap();
+        assert!(
+            !whole.contains(LAST_MOVE),
+            "the whole position is the rules' state"
+        );
+        let bad = format!("{} | ", s.game.position(Some(0)).unwrap());
+        let err = Session::<BattleLine>::from_position(&bad, 3, &Options::default()).unwrap_err();
+        assert!(err.to_string().contains("last move"), "{err}");
     }
 
     #[test]
-    fn last_move_is_read_only_beside_no_history_and_checked() {
+    fn a_saved_last_move_is_checked_against_the_history() {
         let (s, _) = played(4, 10);
         let mut v = s.to_json();
+        assert!(
+            Session::<BattleLine>::from_json(&v).is_ok(),
+            "the history's own last move"
+        );
         v["last_move"] = serde_json::json!({"seen": ["a", "b"], "public": "c"});
         let err = Session::<BattleLine>::from_json(&v)
             .unwrap_err()
