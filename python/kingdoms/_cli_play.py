@@ -270,9 +270,8 @@ class Table:
         goes on from that position, and its record starts there."""
         seed = secrets.randbits(63)
         drawn = self.game.resample_hidden(person, seed)
-        self.game = kingdoms.new_game(
-            self.game.name, seed, position=drawn.position(), **self.game.options
-        )
+        # its saved state: the record starts there, and the last move stays as `person` saw it
+        self.game = kingdoms.from_dict(drawn.to_dict())
         self.movers.clear()
 
     def agent_move(self, player: int) -> kingdoms.Action:

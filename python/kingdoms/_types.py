@@ -33,6 +33,28 @@ __all__ = [
     "ZinordiaView",
 ]
 
+# ---- the last move (docs/protocol.md, "Hidden information") ----
+
+
+class SavedLastMove(TypedDict):
+    """A state without a history keeps its last move as each player saw it."""
+
+    seen: list[str]
+    public: str
+
+
+class _SeenLastMove(TypedDict, total=False):
+    """``view(p)["last_move"]``: the last move as player ``p`` saw it (once there is one)."""
+
+    last_move: str
+
+
+class _SavedLast(TypedDict, total=False):
+    """``to_dict()["last_move"]``: only in a state without a history (a determinization)."""
+
+    last_move: SavedLastMove
+
+
 # ---- the agents' settings (kingdoms.agents; agent_options(kind) lists them) ----
 
 
@@ -132,7 +154,7 @@ class _BattleLinePosition(TypedDict):
     last_troop_play: list[BattleLinePlay | None]
 
 
-class BattleLineState(_BattleLinePosition):
+class BattleLineState(_BattleLinePosition, _SavedLast):
     """``BattleLine.to_dict()``: the full state."""
 
     seed: int
@@ -142,7 +164,7 @@ class BattleLineState(_BattleLinePosition):
     tactics_deck: list[str]
 
 
-class BattleLineView(_BattleLinePosition):
+class BattleLineView(_BattleLinePosition, _SeenLastMove):
     """``BattleLine.view(player)``: unseen cards are ``None`` (lists keep their length)."""
 
     hands: list[list[str | None]]
@@ -221,14 +243,14 @@ class _StrifullPosition(TypedDict):
     sides: list[StrifullSide]
 
 
-class StrifullState(_StrifullPosition):
+class StrifullState(_StrifullPosition, _SavedLast):
     """``Strifull.to_dict()``: the full state."""
 
     seed: int
     history: list[str] | None
 
 
-class StrifullView(_StrifullPosition):
+class StrifullView(_StrifullPosition, _SeenLastMove):
     """``Strifull.view(player)``: the opponent's face-down cards and the RNG are ``None``."""
 
 
@@ -277,14 +299,14 @@ class _ArtePosition(TypedDict):
     winner: int | None
 
 
-class ArteState(_ArtePosition):
+class ArteState(_ArtePosition, _SavedLast):
     """``Arte.to_dict()``: the full state."""
 
     seed: int
     history: list[str] | None
 
 
-class ArteView(_ArtePosition):
+class ArteView(_ArtePosition, _SeenLastMove):
     """``Arte.view(player)``: what the player may not see is ``None``."""
 
 
@@ -476,13 +498,13 @@ class _ZinordiaPosition(TypedDict):
     winner: int | None
 
 
-class ZinordiaState(_ZinordiaPosition):
+class ZinordiaState(_ZinordiaPosition, _SavedLast):
     """``Zinordia.to_dict()``: the full state (``winner`` is a team)."""
 
     seed: int
     history: list[str] | None
 
 
-class ZinordiaView(_ZinordiaPosition):
+class ZinordiaView(_ZinordiaPosition, _SeenLastMove):
     """``Zinordia.view(player)``: ``rng`` is ``None``, and during a secret selection so are
     the other team's picks."""

@@ -28,7 +28,7 @@ def game_svg(
         state = game.to_dict()
         history = state.get("history")
         if isinstance(history, list) and history:
-            # the whole state knows the last move; a player's view does not say it
+            # the whole state knows the last move; a player's view names it as seen
             state = {**state, "last_move": str(history[-1])}
     else:
         if isinstance(player, bool) or not isinstance(player, int):

@@ -443,8 +443,9 @@ def badge(
 
 
 def last_move(width: float, state: dict[str, Any]) -> Element | None:
-    """The last move's notation in the picture's top right corner (class ``last-move``), when
-    the state names it (``last_move``, set from the whole state's history); else ``None``."""
+    """The last move in the picture's top right corner (class ``last-move``), when the state
+    names it (``last_move``: a player's view carries the move as that seat saw it,
+    ``Game.action_seen``; the whole state's is set from its history); else ``None``."""
     move = state.get("last_move")
     if not move:
         return None

@@ -112,9 +112,10 @@ $moves
 def positions(record: Any, player: int | None = None) -> Iterator[tuple[str, str]]:
     """``(move that led here, svg)`` for ply 0 (the deal) to the end of ``record``. With a
     ``player``, the pictures are that player's views and other players' moves are listed
-    as that player's views tell them (``kingdoms._seen.seen_move``): a record names secret
-    cards (Arte da Guerra's hidden draft card, deployments), which a player's page must not
-    show, but a Battle Line troop played in the open reads as itself."""
+    as the rules show them to that player (``kingdoms._seen.seen_move``, ``action_seen``): a
+    record names secret cards (Arte da Guerra's hidden draft card, deployments), which a
+    player's page must not show, but a Battle Line troop played in the open reads as
+    itself."""
     # Through `replay`, the one validated path for a record: a record's options never name
     # a file to read (`cards_file`) nor pass for other arguments (`seed`, `position`).
     start = kingdoms.Record(record.game, record.seed, [], record.options, record.position)

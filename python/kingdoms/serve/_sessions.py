@@ -3,7 +3,7 @@
 A session keeps the true game (with its seed and RNG) and everything else on the server.
 What it hands a seat, `Session.state(seat)`, is built from that seat's view only: the
 picture `svg(seat)`, the view's legal moves and their click steps when the seat is to move,
-the other seats' moves as the seat's view tells them (`seen_move`), and what a move revealed
+the other seats' moves as the rules show them to the seat (`seen_move`), what a move revealed
 to the seat (Zinordia's picks). No seed, RNG state or other seat's hidden card reaches it.
 
 Every call that does engine work is synchronous and meant to run in the server's thread pool

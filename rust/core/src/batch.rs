@@ -474,6 +474,8 @@ impl<G: Knowledge> Batch<G> {
                     seed,
                     start: None,
                     history: None,
+                    last: None,
+                    start_last: None,
                 },
                 rng: GameRng::stream(seed, i as u64),
                 finished: 0,

@@ -111,6 +111,24 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn parse_action(&self, text: &str) -> Result<Self::Action>;
     /// A structured, JSON-safe description of an action (kind, cards, targets).
     fn action_json(&self, action: Self::Action) -> Value;
+    /// Whether seat `viewer` sees `action`, played now, whole (the mover always does), by
+    /// the rules' information section. Cheap and allocation-free: `Session` asks it for every
+    /// seat at every move. It reads the same on every determinization of `viewer`'s view.
+    fn sees_action(&self, viewer: Player, action: Self::Action) -> bool;
+    /// What a seat that does not see `action` whole sees of it: its kind and any public part,
+    /// then `(secret)` (`pick (secret)`, `return troop (secret)`); never a hidden part. Like
+    /// the notation, a function of the action alone (not of the state).
+    fn action_public(&self, action: Self::Action) -> String;
+    /// What seat `viewer` sees of `action` played now (OpenSpiel's per-player
+    /// `ActionToString(player, action)`): the notation when the viewer sees the move whole
+    /// ([`Game::sees_action`]), else its public part ([`Game::action_public`]). Exact.
+    fn action_seen(&self, viewer: Player, action: Self::Action) -> String {
+        if self.sees_action(viewer, action) {
+            self.action_notation(action)
+        } else {
+            self.action_public(action)
+        }
+    }
 
     // ---- serialization and information ------------------------------------------------
     /// The complete state as JSON (hidden cards, RNG state and options included), such that

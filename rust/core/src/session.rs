@@ -37,9 +37,84 @@ pub struct Session<G: Game> {
     /// set up from a position, or loaded from a saved state without a history.
     pub start: Option<Box<G>>,
     pub history: Option<Vec<G::Action>>,
+    /// The last move as each seat saw it (`view(p)["last_move"]`), `None` before the first.
+    pub last: Option<LastMove<G::Action>>,
+    /// The last move before `start` (a loaded state's), which `undo_to(0)` goes back to.
+    pub start_last: Option<LastMove<G::Action>>,
 }
 
-const RESERVED: [&str; 4] = ["game", "seed", "history", "start"];
+/// The last move as the seats saw it, kept so each seat's view can name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LastMove<A> {
+    /// Played here: the action, and the seats that saw it whole (bit `p` for seat `p`,
+    /// [`Game::sees_action`] asked before it was played). The text is written only when a
+    /// view asks for it (the notation and the public part do not depend on the state).
+    Played { action: A, whole: u64 },
+    /// Known only as text: each seat's, and what every seat sees (a determinized copy, whose
+    /// seats other than its player read the public part: nothing hidden from any of them; a
+    /// loaded state).
+    Seen { texts: Vec<String>, public: String },
+}
+
+impl<A: Copy> LastMove<A> {
+    /// `action`, about to be played in `game`, with the seats that see it whole.
+    pub fn played<G: Game<Action = A>>(game: &G, action: A) -> Self {
+        let whole = (0..game.num_players().min(64))
+            .filter(|&p| game.sees_action(p, action))
+            .fold(0u64, |m, p| m | 1 << p);
+        LastMove::Played { action, whole }
+    }
+
+    /// What seat `p` saw of it ([`Game::action_seen`]), written from `game`, the state the
+    /// move led to.
+    pub fn seen_by<G: Game<Action = A>>(&self, game: &G, p: Player) -> Option<String> {
+        match self {
+            LastMove::Played { action, whole } => Some(if p < 64 && whole >> p & 1 == 1 {
+                game.action_notation(*action)
+            } else {
+                game.action_public(*action)
+            }),
+            LastMove::Seen { texts, .. } => texts.get(p).cloned(),
+        }
+    }
+
+    /// What every seat sees of it ([`Game::action_public`]).
+    fn public<G: Game<Action = A>>(&self, game: &G) -> String {
+        match self {
+            LastMove::Played { action, .. } => game.action_public(*action),
+            LastMove::Seen { public, .. } => public.clone(),
+        }
+    }
+
+    /// As a determinized copy for `p` keeps it: `p`'s text for `p`, the public part for the
+    /// other seats (`p` knows both; a seat that saw more is not told it by `p`'s copy).
+    pub fn for_copy<G: Game<Action = A>>(&self, game: &G, p: Player) -> Self {
+        let (mine, public) = (self.seen_by(game, p).unwrap_or_default(), self.public(game));
+        LastMove::Seen {
+            texts: (0..game.num_players())
+                .map(|q| if q == p { mine.clone() } else { public.clone() })
+                .collect(),
+            public,
+        }
+    }
+
+    /// The saved form: `{"seen": [each seat's text], "public": text}`.
+    fn to_value<G: Game<Action = A>>(&self, game: &G) -> Value {
+        serde_json::json!({"seen": self.texts(game), "public": self.public(game)})
+    }
+
+    /// Every seat's text.
+    fn texts<G: Game<Action = A>>(&self, game: &G) -> Vec<String> {
+        (0..game.num_players())
+            .map(|p| self.seen_by(game, p).unwrap_or_default())
+            .collect()
+    }
+}
+
+/// Where a player's position string ends and the last move as that player saw it begins.
+pub const LAST_MOVE: &str = " | ";
+
+const RESERVED: [&str; 5] = ["game", "seed", "history", "start", "last_move"];
 
 impl<G: Game> Session<G> {
     pub fn new(seed: u64, options: &G::Options) -> Result<Self> {
@@ -48,6 +123,8 @@ impl<G: Game> Session<G> {
             seed,
             start: None,
             history: Some(Vec::new()),
+            last: None,
+            start_last: None,
         })
     }
 
@@ -58,18 +135,63 @@ impl<G: Game> Session<G> {
             seed,
             start: None,
             history: None,
+            last: None,
+            start_last: None,
         }
     }
 
     /// A game set up from a position string ([`Game::from_position`]); its record starts there.
+    /// A player's position may end in ` | ` and the last move as that player saw it
+    /// ([`DynGame::position`]), kept for every seat (` | ` before each seat's text and before
+    /// the public part gives each its own).
     pub fn from_position(text: &str, seed: u64, options: &G::Options) -> Result<Self> {
+        let (text, seen) = match text.split_once(LAST_MOVE) {
+            Some((text, seen)) => (text, Some(seen)),
+            None => (text, None),
+        };
         let game = G::from_position(text, options, seed)?;
+        let last = seen
+            .map(|seen| Self::read_seen(seen, game.num_players()))
+            .transpose()?;
         Ok(Session {
             start: Some(Box::new(game.clone())),
             game,
             seed,
             history: Some(Vec::new()),
+            last: last.clone(),
+            start_last: last,
         })
+    }
+
+    /// The last-move part of a position: one text (a player's), or one per seat and the
+    /// public part (the whole position's); each one line, no longer than a position.
+    fn read_seen(seen: &str, players: usize) -> Result<LastMove<G::Action>> {
+        let parts: Vec<String> = seen
+            .split(LAST_MOVE)
+            .map(|t| t.trim().to_string())
+            .collect();
+        let fits =
+            |t: &String| !t.is_empty() && t.len() <= crate::position::MAX_LEN && !t.contains('\n');
+        match parts.as_slice() {
+            [one] if fits(one) => Ok(LastMove::Seen {
+                texts: vec![one.clone(); players],
+                public: one.clone(),
+            }),
+            [texts @ .., public] if texts.len() == players && parts.iter().all(fits) => {
+                Ok(LastMove::Seen {
+                    texts: texts.to_vec(),
+                    public: public.clone(),
+                })
+            }
+            _ => Err(Error::state(
+                "position (last move)",
+                format!(
+                    "expected the last move after {LAST_MOVE:?} (one text, or one per \
+                     player and the public one), found {:?}",
+                    crate::position::clip(seen)
+                ),
+            )),
+        }
     }
 
     /// Options from JSON; a bad one is `Error::Options` naming it (`decode_options`).
@@ -106,10 +228,14 @@ impl<G: Game> Session<G> {
             )));
         }
         let mut g = self.initial()?;
+        let mut last = self.start_last.clone();
         for &a in history.iter().take(ply) {
-            g.apply(a)?;
+            g.check(a)?;
+            last = Some(LastMove::played(&g, a));
+            g.apply_unchecked(a);
         }
         self.game = g;
+        self.last = last;
         if let Some(h) = &mut self.history {
             h.truncate(ply);
         }
@@ -130,6 +256,7 @@ impl<G: Game> Session<G> {
     /// Play and record an action the caller already knows is legal (e.g. found in
     /// `legal_actions` of this very state), without running the rules' checks again.
     pub fn apply_unchecked(&mut self, action: G::Action) {
+        self.last = Some(LastMove::played(&self.game, action));
         self.game.apply_unchecked(action);
         if let Some(h) = &mut self.history {
             h.push(action);
@@ -159,9 +286,49 @@ impl<G: Game> Session<G> {
             if let (Ok(Some(p)), false) = (start, history.is_null()) {
                 m.insert("start".into(), Value::from(p));
             }
+            if let Some(last) = &self.last {
+                m.insert("last_move".into(), last.to_value(&self.game));
+            }
             m.insert("history".into(), history);
         }
         v
+    }
+
+    /// What seat `p` saw of the last move, if there was one.
+    pub fn last_seen(&self, p: Player) -> Option<String> {
+        self.last.as_ref().and_then(|l| l.seen_by(&self.game, p))
+    }
+
+    /// `$.last_move` of a saved state (`{"seen": [one text per seat], "public": text}`);
+    /// with a history it must be the history's last move (checked by `from_json`).
+    fn read_last(m: &Map<String, Value>, game: &G) -> Result<Option<LastMove<G::Action>>> {
+        let bad = |why: &str| Error::state("$.last_move", why.to_string());
+        match m.get("last_move") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Object(o)) => {
+                let text = |t: &Value| {
+                    t.as_str()
+                        .filter(|t| t.len() <= crate::position::MAX_LEN)
+                        .map(str::to_string)
+                };
+                let texts = match o.get("seen") {
+                    Some(Value::Array(items)) if items.len() == game.num_players() => {
+                        items.iter().map(text).collect::<Option<Vec<_>>>()
+                    }
+                    _ => None,
+                };
+                let public = o.get("public").and_then(text);
+                match (texts, public, o.len()) {
+                    (Some(texts), Some(public), 2) => Ok(Some(LastMove::Seen { texts, public })),
+                    _ => Err(bad(
+                        "expected {\"seen\": [a text per player], \"public\": a text}",
+                    )),
+                }
+            }
+            Some(_) => Err(bad(
+                "expected {\"seen\": [a text per player], \"public\": a text}",
+            )),
+        }
     }
 
     pub fn from_json(value: &Value) -> Result<Self> {
@@ -187,6 +354,7 @@ impl<G: Game> Session<G> {
             state.remove(k);
         }
         let game = G::from_json(&Value::Object(state))?;
+        let loaded_last = Self::read_last(m, &game)?;
         let start = match m.get("start") {
             None | Some(Value::Null) => None,
             Some(Value::String(text)) => Some(text.as_str()),
@@ -200,13 +368,17 @@ impl<G: Game> Session<G> {
                 // A hand-built state: its record starts from its own position, when the
                 // game has a position format to write that in.
                 if game.position(None).is_err() {
-                    return Ok(Session::unrecorded(game, seed));
+                    let mut s = Session::unrecorded(game, seed);
+                    s.last = loaded_last;
+                    return Ok(s);
                 }
                 return Ok(Session {
                     start: Some(Box::new(game.clone())),
                     game,
                     seed,
                     history: Some(Vec::new()),
+                    last: loaded_last.clone(),
+                    start_last: loaded_last,
                 });
             }
             Some(Value::Array(items)) => items,
@@ -247,6 +419,18 @@ impl<G: Game> Session<G> {
                     first_difference(&want, &got, "$")
                 ),
             ));
+        }
+        if items.is_empty() {
+            replayed.start_last.clone_from(&loaded_last);
+            replayed.last = loaded_last;
+        } else if loaded_last.is_some() {
+            let replayed_last = replayed.last.as_ref().map(|l| l.to_value(&replayed.game));
+            if m.get("last_move") != replayed_last.as_ref() {
+                return Err(Error::state(
+                    "$.last_move",
+                    "is not the last move of the history as each player saw it",
+                ));
+            }
         }
         Ok(replayed)
     }
@@ -357,6 +541,8 @@ pub trait DynGame: Send + Sync + Any {
     fn action_notation(&self, id: usize) -> Result<String>;
     fn parse_action(&self, text: &str) -> Result<usize>;
     fn action_json(&self, id: usize) -> Result<Value>;
+    /// What seat `player` sees of the action with this id played now ([`Game::action_seen`]).
+    fn action_seen(&self, player: Player, id: usize) -> Result<String>;
 
     fn options_json(&self) -> Map<String, Value>;
     fn to_json(&self) -> Value;
@@ -471,6 +657,14 @@ impl<G: Game> DynGame for Session<G> {
             .ok_or_else(|| self.bad_id(id))?;
         Ok(self.game.action_json(a))
     }
+    fn action_seen(&self, player: Player, id: usize) -> Result<String> {
+        check_player(self.num_players(), player)?;
+        let a = self
+            .game
+            .action_from_id(id)
+            .ok_or_else(|| self.bad_id(id))?;
+        Ok(self.game.action_seen(player, a))
+    }
     fn options_json(&self) -> Map<String, Value> {
         Session::options_json(self)
     }
@@ -482,6 +676,9 @@ impl<G: Game> DynGame for Session<G> {
         let mut v = self.game.view(player);
         if let Value::Object(m) = &mut v {
             m.insert("game".into(), Value::from(G::NAME));
+            if let Some(text) = self.last_seen(player) {
+                m.insert("last_move".into(), Value::from(text));
+            }
         }
         Ok(v)
     }
@@ -489,10 +686,9 @@ impl<G: Game> DynGame for Session<G> {
         check_player(self.num_players(), player)?;
         // The history would reveal the true hidden cards (e.g. which card was drawn), so a
         // determinized state carries none.
-        Ok(Box::new(Session::unrecorded(
-            self.game.resample_hidden(player, seed),
-            seed,
-        )))
+        let mut copy = Session::unrecorded(self.game.resample_hidden(player, seed), seed);
+        copy.last = self.last.as_ref().map(|l| l.for_copy(&self.game, player));
+        Ok(Box::new(copy))
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.game.observation_shape()
@@ -532,6 +728,7 @@ impl<G: Game> DynGame for Session<G> {
     fn forget_history(&mut self) {
         self.history = None;
         self.start = None;
+        self.start_last = None;
     }
     fn history_ids(&self) -> Option<Vec<usize>> {
         self.history
@@ -539,10 +736,18 @@ impl<G: Game> DynGame for Session<G> {
             .map(|h| h.iter().map(|a| self.game.action_id(*a)).collect())
     }
     fn position(&self, player: Option<Player>) -> Result<String> {
-        if let Some(p) = player {
-            check_player(self.num_players(), p)?;
-        }
-        self.game.position(player)
+        let Some(p) = player else {
+            // The whole state, as the rules need it: how it came to be (the history, its
+            // last move) goes beside it, as in a record.
+            return self.game.position(None);
+        };
+        check_player(self.num_players(), p)?;
+        let text = self.game.position(Some(p))?;
+        // A game loaded from it shows `p` the same view, last move included.
+        Ok(match self.last_seen(p) {
+            Some(seen) => format!("{text}{LAST_MOVE}{seen}"),
+            None => text,
+        })
     }
     fn undo_to(&mut self, ply: usize) -> Result<()> {
         Session::undo_to(self, ply)
@@ -559,10 +764,12 @@ impl<G: Game> Session<G> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)] // tests index what they built
 mod tests {
     use super::*;
     use crate::battleline::{BattleLine, Options};
     use crate::rng::GameRng;
+    use serde_json::json;
 
     /// A Battle Line session after `plies` random actions, with its JSON at every ply.
     fn played(seed: u64, plies: usize) -> (Session<BattleLine>, Vec<Value>) {
@@ -631,5 +838,85 @@ mod tests {
         bad.actions.push("Z9@9".into());
         let err = Session::<BattleLine>::replay(&bad).unwrap_err().to_string();
         assert!(err.contains("$.actions[1]"), "{err}");
+    }
+
+    #[test]
+    fn a_view_names_the_last_move_as_its_seat_saw_it_and_copies_keep_it() {
+        let (s, _) = played(9, 40);
+        let last = *s.history.as_ref().unwrap().last().unwrap();
+        for p in 0..2 {
+            let view = DynGame::view(&s, p).unwrap();
+            let text = view["last_move"].as_str().unwrap().to_string();
+            let before = {
+                let mut t = s.clone();
+                t.undo_to(39).unwrap();
+                t.game
+            };
+            assert_eq!(text, before.action_seen(p, last));
+            for seed in 0..3 {
+                let copy = s.resample_hidden(p, seed).unwrap();
+                assert_eq!(copy.view(p).unwrap(), view, "seed {seed}");
+                // The other seat of the copy reads the public part, and a pickle keeps it.
+                let public = before.action_public(last);
+                assert_eq!(copy.view(1 - p).unwrap()["last_move"], Value::from(public));
+                let mut back = Session::<BattleLine>::from_json(&copy.to_json()).unwrap();
+                back.forget_history();
+                assert_eq!(back.view(p).unwrap(), view);
+            }
+        }
+        let mut t = s.clone();
+        t.undo_to(0).unwrap();
+        assert!(DynGame::view(&t, 0).unwrap().get("last_move").is_none());
+        // A player's position carries it; a game loaded from it shows the same view.
+        for p in 0..2 {
+            let text = DynGame::position(&s, Some(p)).unwrap();
+            let loaded =
+                Session::<BattleLine>::from_position(&text, 3, &Options::default()).unwrap();
+            assert_eq!(loaded.view(p).unwrap(), DynGame::view(&s, p).unwrap());
+            assert_eq!(DynGame::position(&loaded, Some(p)).unwrap(), text);
+        }
+        let whole = DynGame::position(&s, None).unwrap();
+        assert!(
+            !whole.contains(LAST_MOVE),
+            "the whole position is the rules' state"
+        );
+        let bad = format!("{} | ", s.game.position(Some(0)).unwrap());
+        let err = Session::<BattleLine>::from_position(&bad, 3, &Options::default()).unwrap_err();
+        assert!(err.to_string().contains("last move"), "{err}");
+    }
+
+    #[test]
+    fn a_saved_last_move_is_checked_against_the_history() {
+        let (s, _) = played(4, 10);
+        let mut v = s.to_json();
+        assert!(
+            Session::<BattleLine>::from_json(&v).is_ok(),
+            "the history's own last move"
+        );
+        v["last_move"] = serde_json::json!({"seen": ["a", "b"], "public": "c"});
+        let err = Session::<BattleLine>::from_json(&v)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("$.last_move") && err.contains("history"),
+            "{err}"
+        );
+        v["history"] = Value::Null;
+        let loaded = Session::<BattleLine>::from_json(&v).unwrap();
+        assert_eq!(DynGame::view(&loaded, 1).unwrap()["last_move"], "b");
+        assert_eq!(loaded.to_json()["last_move"], v["last_move"]);
+        let copy = loaded.resample_hidden(1, 0).unwrap();
+        assert_eq!(copy.view(0).unwrap()["last_move"], "c");
+        for bad in [
+            json!(["a", "b"]),
+            json!({"seen": ["a"], "public": "c"}),
+            json!({"seen": ["a", "b"]}),
+        ] {
+            v["last_move"] = bad;
+            let err = Session::<BattleLine>::from_json(&v)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("a text per player"), "{err}");
+        }
     }
 }

@@ -316,6 +316,14 @@ fn determinizations<G: Knowledge>(r: &mut Report, g: &G, refusals: &[(usize, Str
                 d.resample_hidden(p, 5).to_json() == again,
                 || format!("resample_hidden({p}, 5) differs after resample_hidden({p}, {seed})"),
             );
+            // What `p` sees of each move is a function of `p`'s view (the mover sees all).
+            let seen_alike = moves.iter().all(|&a| {
+                d.action_seen(p, a) == g.action_seen(p, a)
+                    && (mover != Some(p) || g.action_seen(p, a) == g.action_notation(a))
+            });
+            r.check("seen_move_is_view_only", seen_alike, || {
+                format!("action_seen({p}, _) differs in resample_hidden({p}, {seed})")
+            });
             let valid = G::from_json(&d.to_json());
             r.check("resample_is_valid", valid.is_ok(), || {
                 format!("resample_hidden({p}, {seed}) is not a valid state: {valid:?}")

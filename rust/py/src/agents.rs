@@ -503,6 +503,8 @@ impl<G: Knowledge> Agent<G> for PyAgent {
             seed,
             start: None,
             history: None,
+            last: None,
+            start_last: None,
         });
         Python::attach(|py| {
             let called =

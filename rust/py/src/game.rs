@@ -449,6 +449,15 @@ impl PyGame {
         json::to_py(py, &self.inner.action_json(id).py()?)
     }
 
+    /// What seat `player` sees of `action` played now (OpenSpiel's per-player
+    /// `action_to_string`): its notation when `player` sees it whole (the mover always
+    /// does), else its public part and "(secret)" ("pick (secret)"), by the game's rules.
+    fn action_seen(&self, player: Whole, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player = self.player(player)?;
+        let id = self.resolve(action)?;
+        self.inner.action_seen(player, id).py()
+    }
+
     // ---- observations ----
     /// Shape of `observation_tensor`.
     #[getter]

@@ -91,6 +91,30 @@ impl Game for Arte {
     fn action_json(&self, action: Action) -> Value {
         notation::to_json(&self.set, action)
     }
+    fn sees_action(&self, viewer: Player, action: Action) -> bool {
+        self.current() == Some(viewer)
+            || match action {
+                // AG-2.2, AG-9.2: the picker turns one drawn card face down unseen; AG-3.2,
+                // AG-9.4: terrain is placed in secret and turned face up together.
+                Action::Hide(_) | Action::Place(..) => false,
+                // AG-5.2, AG-9.4: simultaneous deployment is secret (alternating: face up).
+                Action::Deploy(..) => self.opts.deployment == Deployment::Alternating,
+                // AG-8.2, AG-9.5: the attacker picks in secret; the defender's pick ends
+                // the game, which shows both.
+                Action::Pick(..) => self.current() != Some(self.sd_attacker()),
+                // AG-9.6: takes (`take ?` names no card), attacks, defences, passes.
+                _ => true,
+            }
+    }
+    fn action_public(&self, action: Action) -> String {
+        match action {
+            Action::Hide(_) => "hide (secret)".into(),
+            Action::Place(..) => "place (secret)".into(),
+            Action::Deploy(..) => "deploy (secret)".into(),
+            Action::Pick(..) => "pick (secret)".into(),
+            _ => self.action_notation(action),
+        }
+    }
 
     fn to_json(&self) -> Value {
         self.json_as(None)

@@ -101,6 +101,18 @@ impl Game for BattleLine {
     fn action_json(&self, action: Action) -> Value {
         action.to_json()
     }
+    fn sees_action(&self, viewer: Player, action: Action) -> bool {
+        // BL-8.1: a Scout's return goes face down on its own deck; everything else is
+        // played face up or names a public deck (BL-1, BL-8, BL-9).
+        !matches!(action, Action::Return(_)) || self.current_player() == Some(viewer)
+    }
+    fn action_public(&self, action: Action) -> String {
+        match action {
+            // The deck is public (its size), the card is the mover's.
+            Action::Return(card) => format!("return {} (secret)", card.deck().name()),
+            _ => action.to_string(),
+        }
+    }
     fn to_json(&self) -> Value {
         self.to_value()
     }

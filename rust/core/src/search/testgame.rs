@@ -319,6 +319,12 @@ impl Game for Lanes {
             _ => Err(bad()),
         }
     }
+    fn sees_action(&self, _viewer: Player, _a: Play) -> bool {
+        true // a card leaves the hand face up, to a lane or the discard
+    }
+    fn action_public(&self, a: Play) -> String {
+        self.action_notation(a)
+    }
     fn action_json(&self, a: Play) -> Value {
         json!({"card": card_text(a.card), "lane": a.lane})
     }

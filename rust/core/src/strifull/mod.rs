@@ -104,6 +104,31 @@ impl Game for Strifull {
     fn action_json(&self, action: Action) -> Value {
         action.to_json()
     }
+    fn sees_action(&self, viewer: Player, action: Action) -> bool {
+        let mover = usize::from(self.actor);
+        // SK-3.2, SK-10.1: setup is secret until both players are done (turn moves name
+        // cells only, so a face-down card stays unnamed).
+        if mover == viewer || !self.step.is_setup() {
+            return true;
+        }
+        let other = &self.sides[1 - mover.min(1)];
+        match action {
+            Action::Swap(..) | Action::PileSwap(_) | Action::Element(_) => false,
+            // The last setup decision shows every choice at once (turn 1 begins).
+            Action::Leader(_) => other.element.is_some() && other.leader_row != 0,
+            _ => true,
+        }
+    }
+    fn action_public(&self, action: Action) -> String {
+        match action {
+            Action::Swap(..) => "swap (secret)".into(),
+            // A card under the pile shows in the pile's known count.
+            Action::PileSwap(_) => "swap pile (secret)".into(),
+            Action::Element(_) => "element (secret)".into(),
+            Action::Leader(_) => "leader (secret)".into(),
+            _ => action.notation(),
+        }
+    }
     fn to_json(&self) -> Value {
         self.state_json(None)
     }

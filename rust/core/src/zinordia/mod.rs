@@ -114,6 +114,20 @@ impl Game for Zinordia {
     fn action_json(&self, action: Action) -> Value {
         self.action_value(action)
     }
+    fn sees_action(&self, viewer: Player, action: Action) -> bool {
+        // ZN-4.2, ZN-13.2: a secret pick is seen by the picker's team only (a draft, and a
+        // pick again after the reveal, are public); ZN-13.1: all else is on the open board.
+        match (action, self.current_player()) {
+            (Action::Pick(_), Some(mover)) => self.sees_picks(Some(viewer), mover),
+            _ => true,
+        }
+    }
+    fn action_public(&self, action: Action) -> String {
+        match action {
+            Action::Pick(_) => "pick (secret)".into(),
+            _ => self.action_notation(action),
+        }
+    }
 
     fn to_json(&self) -> Value {
         self.json_as(None)

@@ -174,6 +174,7 @@ mod position;
 mod properties;
 mod rounds;
 mod saved_state;
+mod seen;
 mod solve;
 mod sudden_death;
 mod terrain;

@@ -91,3 +91,16 @@ impl Ends for String {
         self.ends_with(s)
     }
 }
+
+/// AG-8.2, AG-9.5: the sudden-death attacker's pick is secret from the defender; the
+/// defender's pick ends the game, which shows both, so it reads whole.
+#[test]
+fn ag_8_2_the_attackers_pick_is_secret_and_the_defenders_is_not() {
+    let mut g = tied_end(opts());
+    let (pick0, pick1) = (act(&g, "pick U1 1"), act(&g, "pick U9 1"));
+    assert_eq!(g.action_seen(0, pick0), "pick U1 1");
+    assert_eq!(g.action_seen(1, pick0), "pick (secret)");
+    play(&mut g, "pick U1 1");
+    assert_eq!(g.action_seen(1, pick1), "pick U9 1");
+    assert_eq!(g.action_seen(0, pick1), "pick U9 1");
+}

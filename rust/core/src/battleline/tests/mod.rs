@@ -377,5 +377,6 @@ fn options_for(i: u64) -> Options {
     }
 }
 
+mod seen;
 mod setup;
 mod turn;

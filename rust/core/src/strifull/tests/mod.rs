@@ -18,6 +18,7 @@ mod hidden;
 mod properties;
 mod rows;
 mod saved_state;
+mod seen;
 mod settle;
 mod setup;
 mod turn;

@@ -12,6 +12,7 @@ mod protocol;
 // After `protocol`, out of order: zn-options adds `mod options;` before it this session.
 mod position;
 mod random;
+mod seen;
 mod setup;
 mod terrain;
 mod turn;
