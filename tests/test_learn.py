@@ -362,8 +362,9 @@ def test_self_play_records_the_root_value_and_old_shards_still_load(
     if fmt == "parquet" and not selfplay.has_parquet():
         pytest.skip("pyarrow is not installed")
     out = tmp_path / "run"
-    selfplay.generate("battleline", [ISMCTS(iterations=30)], games=2, out=out, seed=3,
-                      format=fmt, shard_games=1)
+    selfplay.generate(
+        "battleline", [ISMCTS(iterations=30)], games=2, out=out, seed=3, format=fmt, shard_games=1
+    )
     data = selfplay.load(out)
     q = data["root_value"]
     assert q.shape == data["returns"].shape
@@ -391,8 +392,9 @@ def test_a_model_can_score_leaves_only_or_blend_with_evaluate(tmp_path: Path) ->
         assert a.act(g) == b.act(g)
     # A blend of 0 is the game's evaluate: the plain search's statistics.
     plain = ISMCTS(iterations=80, seed=4, halving=0).analyze(g)
-    zero = ISMCTS(iterations=80, seed=4, halving=0, model=path, model_blend=0.0,
-                  model_prior=False).analyze(g)
+    zero = ISMCTS(
+        iterations=80, seed=4, halving=0, model=path, model_blend=0.0, model_prior=False
+    ).analyze(g)
     assert [(c.action, c.visits) for c in plain.actions] == [
         (c.action, c.visits) for c in zero.actions
     ]
