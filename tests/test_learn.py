@@ -402,9 +402,19 @@ def test_a_model_can_score_leaves_only_or_blend_with_evaluate(tmp_path: Path) ->
         ISMCTS(iterations=10, model=path, model_blend=1.5)
 
 
-def test_the_reference_model_is_a_clear_error_while_none_ships() -> None:
-    g = kingdoms.new_game("battleline", 1)
-    for game in ("battleline", "strifull"):
+def test_the_reference_model_ships_for_arte_and_is_a_clear_error_elsewhere() -> None:
+    for game in ("battleline", "strifull", "zinordia"):
         g = kingdoms.new_game(game, 1)
         with pytest.raises(KingdomsError, match=f"no reference model for {game}"):
             ISMCTS(iterations=10, model="reference").act(g)
+    g = kingdoms.new_game("arte", 1)
+    agent = ISMCTS(iterations=50, model="reference", model_prior=False, model_blend=0.5, seed=1)
+    twin = ISMCTS(iterations=50, model="reference", model_prior=False, model_blend=0.5, seed=1)
+    for _ in range(3):
+        a = agent.act(g)
+        assert g.is_legal(a) and twin.act(g) == a
+        g.apply(a)
+    # The file in data/models is the one embedded, readable as any model file.
+    root = Path(__file__).resolve().parents[1]
+    model = learn.Model(root / "data" / "models" / "arte.safetensors")
+    assert model.metadata["game"] == "arte" and model.metadata["hidden"] == "64"

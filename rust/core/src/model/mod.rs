@@ -486,10 +486,17 @@ pub fn load_named(name: &str, game: &str) -> Result<Mlp> {
     Mlp::load(name)
 }
 
-/// `game`'s reference network. None ships yet: every one trained so far lost to the
-/// hand-written evaluation at equal time (docs/learn.md has the figures), so asking is an
-/// error that says so.
+/// Arte da Guerra's reference network (data/models/arte.safetensors, docs/learn.md: how it
+/// was made and the settings it was measured with).
+const ARTE_REFERENCE: &[u8] = include_bytes!("../../../../data/models/arte.safetensors");
+
+/// `game`'s reference network. Only Arte da Guerra has one: the networks trained for the
+/// other games lost to their hand-written evaluation at equal time (docs/learn.md has the
+/// figures), so asking for theirs is an error that says so.
 pub fn reference(game: &str) -> Result<Mlp> {
+    if game == "arte" {
+        return Mlp::from_bytes(ARTE_REFERENCE, "the reference model of arte");
+    }
     Err(Error::invalid(format!(
         "model={REFERENCE}: there is no reference model for {game}: no network trained so far \
          plays better than the game's hand-written evaluation at equal time per move \

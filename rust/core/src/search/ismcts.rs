@@ -99,7 +99,8 @@ crate::agent_options! {
         /// docs/learn.md) whose value scores the leaves and whose policy chooses among an
         /// expansion's candidates in place of the game's `evaluate`. Read at the first
         /// search; a bad file is a data error naming it. `reference`: the game's shipped
-        /// network (none ships yet: an error saying so). None: the game's `evaluate`.
+        /// network (Arte da Guerra's; another game's is an error saying there is none).
+        /// None: the game's `evaluate`.
         pub model: Option<String> = None,
         /// With `model`: its policy picks among an expansion's candidates (True, the
         /// default); False: the game's `evaluate` does, and the network only scores leaves.
