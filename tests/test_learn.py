@@ -324,3 +324,97 @@ def test_ismcts_searches_with_a_model(tmp_path: Path) -> None:
         ISMCTS(iterations=10, model=other).act(g)
     with pytest.raises(KingdomsError, match="model"):
         ISMCTS(iterations=10, model="")
+
+
+def test_value_targets_rotate_to_the_mover_for_three_players_and_mix_the_root_value() -> None:
+    """Column k of the value target is the player k seats after the mover; with
+    ``root_value_weight`` the search's root value is mixed in where the mover searched."""
+    arrays = {
+        "game": np.array([0, 0, 0]),
+        "player": np.array([0, 1, 2]),
+        "observation": np.zeros((3, 2), np.float32),
+        "mask": np.ones((3, 2), bool),
+        "action": np.array([0, 1, 0]),
+        "visits": np.zeros((3, 2), np.uint32),
+        "returns": np.tile([1.0, 0.0, -1.0], (3, 1)),
+        "root_value": np.array(
+            [[0.5, 0.0, -0.5], [np.nan, np.nan, np.nan], [0.2, 0.4, -0.6]], np.float32
+        ),
+    }
+    z = learn.examples(arrays).values
+    np.testing.assert_allclose(z, [[1, 0, -1], [0, -1, 1], [-1, 1, 0]])
+    q = learn.examples(arrays, root_value_weight=1.0).values
+    # Row 1 did not search: its result stands.
+    np.testing.assert_allclose(q, [[0.5, 0, -0.5], [0, -1, 1], [-0.6, 0.2, 0.4]], atol=1e-6)
+    half = learn.examples(arrays, root_value_weight=0.5).values
+    np.testing.assert_allclose(half, (z + q) / 2, atol=1e-6)
+    with pytest.raises(KingdomsError, match="root_value_weight"):
+        learn.examples(arrays, root_value_weight=1.5)
+    old = {k: v for k, v in arrays.items() if k != "root_value"}
+    with pytest.raises(KingdomsError, match="root_value column"):
+        learn.examples(old, root_value_weight=0.5)
+
+
+@pytest.mark.parametrize("fmt", ["npz", "parquet"])
+def test_self_play_records_the_root_value_and_old_shards_still_load(
+    fmt: str, tmp_path: Path
+) -> None:
+    if fmt == "parquet" and not selfplay.has_parquet():
+        pytest.skip("pyarrow is not installed")
+    out = tmp_path / "run"
+    selfplay.generate(
+        "battleline", [ISMCTS(iterations=30)], games=2, out=out, seed=3, format=fmt, shard_games=1
+    )
+    data = selfplay.load(out)
+    q = data["root_value"]
+    assert q.shape == data["returns"].shape
+    searched = data["visits"].sum(axis=1) > 0
+    # A row where the mover searched has every player's value; one where it did not, NaN.
+    assert np.all(np.isfinite(q[searched])) and np.all(np.isnan(q[~searched]))
+    assert np.all(np.abs(q[searched]) <= 1.0)
+    # Two players: the values of a move are opposite.
+    np.testing.assert_allclose(q[searched].sum(axis=1), 0.0, atol=1e-5)
+    # A shard written before the column: it loads without it.
+    arrays = selfplay.read_shard(out / selfplay.shard_name(0, fmt))
+    old = {k: v for k, v in arrays.items() if k != "root_value"}
+    back = selfplay.decode(selfplay.encode(old, fmt), fmt)
+    assert "root_value" not in back and set(back) == set(selfplay.COLUMNS)
+
+
+def test_a_model_can_score_leaves_only_or_blend_with_evaluate(tmp_path: Path) -> None:
+    """``model_prior=False``: expansions judged by ``evaluate``; ``model_blend``: a share of
+    the network's value beside ``evaluate``'s. Both seeded, both checked."""
+    path = str(learn.write_model(_net(), tmp_path / "m.safetensors"))
+    g = kingdoms.new_game("battleline", 3)
+    for opts in ({"model_prior": False}, {"model_blend": 0.5}, {"model_blend": 0.0}):
+        a = ISMCTS(iterations=60, model=path, seed=2, **opts)  # type: ignore[arg-type]
+        b = ISMCTS(iterations=60, model=path, seed=2, **opts)  # type: ignore[arg-type]
+        assert a.act(g) == b.act(g)
+    # A blend of 0 is the game's evaluate: the plain search's statistics.
+    plain = ISMCTS(iterations=80, seed=4, halving=0).analyze(g)
+    zero = ISMCTS(
+        iterations=80, seed=4, halving=0, model=path, model_blend=0.0, model_prior=False
+    ).analyze(g)
+    assert [(c.action, c.visits) for c in plain.actions] == [
+        (c.action, c.visits) for c in zero.actions
+    ]
+    with pytest.raises(KingdomsError, match="model_blend"):
+        ISMCTS(iterations=10, model=path, model_blend=1.5)
+
+
+def test_the_reference_model_ships_for_arte_and_is_a_clear_error_elsewhere() -> None:
+    for game in ("battleline", "strifull", "zinordia"):
+        g = kingdoms.new_game(game, 1)
+        with pytest.raises(KingdomsError, match=f"no reference model for {game}"):
+            ISMCTS(iterations=10, model="reference").act(g)
+    g = kingdoms.new_game("arte", 1)
+    agent = ISMCTS(iterations=50, model="reference", model_prior=False, model_blend=0.5, seed=1)
+    twin = ISMCTS(iterations=50, model="reference", model_prior=False, model_blend=0.5, seed=1)
+    for _ in range(3):
+        a = agent.act(g)
+        assert g.is_legal(a) and twin.act(g) == a
+        g.apply(a)
+    # The file in data/models is the one embedded, readable as any model file.
+    root = Path(__file__).resolve().parents[1]
+    model = learn.Model(root / "data" / "models" / "arte.safetensors")
+    assert model.metadata["game"] == "arte" and model.metadata["hidden"] == "64"

@@ -88,7 +88,7 @@ def test_selfplay_rows_replay_and_do_not_depend_on_the_cut(name: str) -> None:
     a = selfplay_games(name, agents, 0, 1, seed=2, threads=1)
     b = selfplay_games(name, agents, 1, 4, seed=2)
     for k, v in whole.items():
-        assert np.array_equal(v, np.concatenate([a[k], b[k]])), k
+        np.testing.assert_array_equal(v, np.concatenate([a[k], b[k]]), err_msg=k)
     searched = whole["visits"].sum(axis=1) > 0
     assert searched.any()
     assert (whole["agent"][searched] == 0).all(), "only ISMCTS searches"
@@ -144,7 +144,7 @@ def test_generate_writes_shards_and_resumes_without_duplicates(
     )
     assert [s["sha256"] for s in done["shards"]] == [s["sha256"] for s in full["shards"]]
     for k, v in sp.load(out).items():
-        assert np.array_equal(v, reference[k]), k
+        np.testing.assert_array_equal(v, reference[k], err_msg=k)
     with pytest.raises(kingdoms.KingdomsError, match="another run"):
         sp.generate("battleline", agents, 5, out, seed=5, shard_games=2, format=fmt)
 
@@ -200,7 +200,7 @@ def test_a_forfeit_leaves_its_game_out_and_the_run_goes_on(tmp_path: Path, fmt: 
     keep = reference["game"] != 1
     assert sorted(set(data["game"].tolist())) == [0, 2, 3]
     for k in sp.COLUMNS:
-        assert np.array_equal(data[k], reference[k][keep]), k
+        np.testing.assert_array_equal(data[k], reference[k][keep], err_msg=k)
     # A resumed run keeps the count; a listed forfeit outside its shard is refused.
     assert sp.generate("battleline", [quitter], out=tmp_path / "run", **kw)["forfeited"] == 1
     _edit(

@@ -86,6 +86,8 @@ class IsmctsOptions(TypedDict, total=False):
     finalist_expand: int | None
     finalist_heuristic: bool | None
     model: str | None
+    model_prior: bool
+    model_blend: float
     seed: int
     time: float | None
 

@@ -10,7 +10,10 @@ Each row is one decision: ``game`` (index in the run), ``seed`` (the game's setu
 ``ply``, ``player`` (the mover), ``agent`` (index into the agents), ``observation`` (the
 mover's observation, flattened), ``mask`` (legal action ids), ``action`` (id), ``visits``
 (ISMCTS root visit counts by action id; zeros where the mover did not search) and
-``returns`` (the game's final returns, one per player). The games are those of
+``returns`` (the game's final returns, one per player), and in runs written since the column
+was added ``root_value`` (every player's value of the move chosen as the mover's search
+estimated it, by player; NaN where the mover did not search; shards without it still load).
+The games are those of
 :func:`kingdoms._kingdoms.selfplay_games`: game ``i`` is set up from the run's seed and
 ``i`` and plays the same on any machine, so shard ``k`` (games ``k * shard_games`` up to the
 next shard) always holds the same rows.
@@ -68,6 +71,8 @@ COLUMNS = (
     "visits",
     "returns",
 )
+#: Columns a shard may lack (written by later versions; older shards still load).
+OPTIONAL_COLUMNS = ("root_value",)
 FORMAT_VERSION = 1
 #: Largest shard file read (1 GiB; a shard of 1,000 games is a few MB).
 MAX_SHARD_BYTES = 1 << 30
@@ -119,7 +124,7 @@ def encode(arrays: Arrays, fmt: str) -> bytes:
         raise KingdomsError(f"unknown shard format {fmt!r}: use one of {', '.join(FORMATS)}")
     pa, pq = _pyarrow()
     cols = {}
-    for name in COLUMNS:
+    for name in _present(arrays):
         a = arrays[name]
         if a.ndim == 2:
             cols[name] = pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), a.shape[1])
@@ -128,6 +133,11 @@ def encode(arrays: Arrays, fmt: str) -> bytes:
     sink = pa.BufferOutputStream()
     pq.write_table(pa.table(cols), sink, compression="zstd")
     return bytes(sink.getvalue().to_pybytes())
+
+
+def _present(arrays: Arrays | Iterable[str]) -> list[str]:
+    # The required columns, then the optional ones there are.
+    return list(COLUMNS) + [c for c in OPTIONAL_COLUMNS if c in arrays]
 
 
 def read_shard(path: str | os.PathLike[str]) -> Arrays:
@@ -158,7 +168,7 @@ def _decode_npz(data: bytes) -> Arrays:
         infos = {i.filename: i for i in z.infolist()}
         if sum(i.file_size for i in infos.values()) > MAX_DECODED_BYTES:
             raise DataError(f"unpacks to more than {MAX_DECODED_BYTES} bytes")
-        for name in COLUMNS:
+        for name in _present([n.removesuffix(".npy") for n in infos]):
             info = infos.get(f"{name}.npy")
             if info is None:
                 raise DataError(f"no column {name}")
@@ -184,9 +194,10 @@ def _decode_parquet(data: bytes) -> Arrays:
         MAX_DECODED_BYTES
     ):
         raise DataError(f"unpacks to more than {MAX_DECODED_BYTES} bytes")
-    table = f.read(columns=list(COLUMNS))
+    names = _present(f.schema_arrow.names)
+    table = f.read(columns=names)
     out: Arrays = {}
-    for name in COLUMNS:
+    for name in names:
         col = table.column(name).combine_chunks()
         if pa.types.is_fixed_size_list(col.type):
             flat = col.flatten().to_numpy(zero_copy_only=False)
@@ -210,7 +221,9 @@ def load(out: str | os.PathLike[str]) -> Arrays:
         parts.append(decode(data, fmt, s["file"]))
     if not parts:
         return {}
-    return {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
+    # An optional column is kept when every shard has it.
+    names = [k for k in _present(parts[0]) if all(k in p for p in parts)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in names}
 
 
 def read_manifest(out: str | os.PathLike[str]) -> dict[str, Any]:
@@ -378,7 +391,7 @@ def play_shard(
                 raise
             player, reason = gave_up[0]
             forfeits.append({"game": i, "player": player, "reason": reason})
-    arrays = {k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}
+    arrays = {k: np.concatenate([p[k] for p in parts]) for k in _present(parts[0])}
     return encode(arrays, fmt), forfeits
 
 
@@ -419,7 +432,7 @@ def _config(
         "seed": seed,
         "shard_games": shard_games,
         "format": fmt,
-        "columns": list(COLUMNS),
+        "columns": list(COLUMNS + OPTIONAL_COLUMNS),
     }
 
 

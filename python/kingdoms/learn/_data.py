@@ -45,7 +45,10 @@ POLICY_TARGETS = ("action", "visits")
 
 
 def examples(
-    arrays: dict[str, npt.NDArray[Any]], what: str = "data", policy_target: str = "action"
+    arrays: dict[str, npt.NDArray[Any]],
+    what: str = "data",
+    policy_target: str = "action",
+    root_value_weight: float = 0.0,
 ) -> Examples:
     """Examples from the columns :func:`kingdoms.selfplay.load` returns; inconsistent
     columns are a :class:`kingdoms.DataError` naming ``what``.
@@ -55,7 +58,21 @@ def examples(
     mover did not search. The default ISMCTS of Battle Line, STRIFULL and Arte da Guerra
     decides by sequential halving, whose visits are equal among the candidates of a round
     (a choice between two moves is 50/50 in the visits whatever the search concluded), so
-    there the visits say little of its choice."""
+    there the visits say little of its choice.
+
+    ``root_value_weight`` ``w``: the value target is ``(1 - w) * z + w * q``, where ``z`` is
+    the game's result and ``q`` the search's value of the move it chose (the shards'
+    ``root_value``; ``z`` alone where the mover did not search), the mix of many AlphaZero
+    reimplementations: ``q`` varies far less than a single game's result."""
+    if not 0.0 <= root_value_weight <= 1.0:
+        raise KingdomsError(
+            f"root_value_weight must be a number from 0 to 1, got {root_value_weight}"
+        )
+    if root_value_weight > 0 and "root_value" not in arrays:
+        raise KingdomsError(
+            f"{what}: root_value_weight needs the root_value column, which self-play "
+            "shards carry since it was added (this data is older)"
+        )
     if policy_target not in POLICY_TARGETS:
         raise KingdomsError(
             f"policy_target must be one of {', '.join(POLICY_TARGETS)}, got {policy_target!r}"
@@ -97,21 +114,29 @@ def examples(
     else:
         policy = played
     policy = policy.astype(np.float32)
+    target = returns
+    if root_value_weight > 0:
+        q = np.asarray(arrays["root_value"], dtype=np.float64)
+        if q.shape != returns.shape:
+            raise DataError(f"{what}: column root_value of the wrong shape")
+        searched = np.all(np.isfinite(q), axis=1, keepdims=True)
+        q = np.where(searched, np.clip(np.nan_to_num(q), -1.0, 1.0), returns)
+        target = (1.0 - root_value_weight) * returns + root_value_weight * q
     # Returns rotated so column k is the player k seats after the mover.
     cols = (player[:, None] + np.arange(players)[None, :]) % players
-    values = np.clip(np.take_along_axis(returns, cols, axis=1), -1.0, 1.0).astype(np.float32)
+    values = np.clip(np.take_along_axis(target, cols, axis=1), -1.0, 1.0).astype(np.float32)
     return Examples(obs, mask, policy, values, game)
 
 
 def load_examples(
-    data: str | os.PathLike[str], policy_target: str = "action"
+    data: str | os.PathLike[str], policy_target: str = "action", root_value_weight: float = 0.0
 ) -> tuple[Examples, dict[str, Any]]:
     """The examples of a self-play run directory (see :func:`examples`), and its manifest."""
     manifest = selfplay.read_manifest(data)
     arrays = selfplay.load(data)
     if not arrays:
         raise KingdomsError(f"{str(data)[:160]}: the run has no finished shard yet")
-    return examples(arrays, str(data)[:160], policy_target), manifest
+    return examples(arrays, str(data)[:160], policy_target, root_value_weight), manifest
 
 
 def split(ex: Examples, validation: float, seed: int) -> tuple[Examples, Examples]:

@@ -100,6 +100,7 @@ def train(
     weight_decay: float = 1e-4,
     value_weight: float = 1.0,
     policy_target: str = "action",
+    root_value_weight: float = 0.0,
     validation: float = 0.1,
     seed: int = 0,
     init: Network | None = None,
@@ -112,8 +113,10 @@ def train(
 
     The policy head learns the move the search chose (``policy_target="action"``) or its
     root visit distribution (``"visits"``; see :func:`kingdoms.learn.examples`) by
-    cross-entropy over the legal actions, the value head the game's returns seen from the mover (mean squared error,
-    weighted by ``value_weight``), with AdamW. A fraction ``validation`` of the games is
+    cross-entropy over the legal actions, the value head the game's returns seen from the
+    mover, mixed with the search's root value by ``root_value_weight`` (see
+    :func:`kingdoms.learn.examples`; mean squared error, weighted by ``value_weight``), with
+    AdamW. A fraction ``validation`` of the games is
     held out; the epoch with the lowest validation loss is kept. ``init`` starts from a
     network (the iteration loop's previous one) instead of fresh weights. Everything random
     (the split, the initial weights, the order of the examples) is drawn from ``seed``: the
@@ -132,7 +135,7 @@ def train(
         raise KingdomsError("data: give at least one self-play run directory")
     parts, sources = [], []
     for d in dirs:
-        ex, manifest = load_examples(d, policy_target)
+        ex, manifest = load_examples(d, policy_target, root_value_weight)
         if manifest.get("game") != game:
             raise KingdomsError(
                 f"{str(d)[:160]}: self-play of {manifest.get('game')!r}, not {game}"
@@ -263,6 +266,7 @@ def train(
         "weight_decay": repr(weight_decay),
         "value_weight": repr(value_weight),
         "policy_target": policy_target,
+        "root_value_weight": repr(root_value_weight),
         "seed": str(seed),
         "seconds": f"{seconds:.1f}",
         "history": json.dumps([{k: round(v, 5) for k, v in h.items()} for h in history]),

@@ -109,6 +109,12 @@ fn evaluation(c: &mut Criterion) {
         group.bench_function(format!("value_each_{name}"), |b| {
             b.iter(|| ev.value_each(&g, &mut out).unwrap())
         });
+        // The same with the first layer as a dense product (before the sparse pass).
+        let dense = Arc::new(network(hidden).dense_only());
+        let mut evd = ModelEval::for_game(dense, &g).unwrap();
+        group.bench_function(format!("value_each_{name}_dense"), |b| {
+            b.iter(|| evd.value_each(&g, &mut out).unwrap())
+        });
     }
     let mut out = [0.0f64; 2];
     group.bench_function("hand_written_evaluate_each", |b| {

@@ -95,6 +95,7 @@ fn columns<'py>(
     let mut observation = Vec::with_capacity(rows * obs_len);
     let mut mask = Vec::with_capacity(rows * num_actions);
     let mut visits = Vec::with_capacity(rows * num_actions);
+    let mut root_value = Vec::with_capacity(rows * players);
     for t in games {
         for (i, &p) in t.players.iter().enumerate() {
             game.push(t.index);
@@ -108,6 +109,7 @@ fn columns<'py>(
         observation.extend_from_slice(&t.observations);
         mask.extend_from_slice(&t.masks);
         visits.extend_from_slice(&t.visits);
+        root_value.extend_from_slice(&t.root_values);
     }
     let d = PyDict::new(py);
     d.set_item("game", PyArray1::from_vec(py, game))?;
@@ -127,6 +129,10 @@ fn columns<'py>(
     d.set_item(
         "visits",
         PyArray1::from_vec(py, visits).reshape(vec![rows, num_actions])?,
+    )?;
+    d.set_item(
+        "root_value",
+        PyArray1::from_vec(py, root_value).reshape(vec![rows, players])?,
     )?;
     d.set_item(
         "returns",

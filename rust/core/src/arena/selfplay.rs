@@ -35,6 +35,10 @@ pub struct Trajectory {
     /// `plies × num_actions`: root visit counts of a searching agent; a row of zeros where
     /// the mover did not search (another agent, or a single legal action).
     pub visits: Vec<u32>,
+    /// `plies × num_players`: every player's value of the move chosen, as the mover's search
+    /// estimated it ([`Agent::root_values`](crate::search::Agent::root_values)); a row of
+    /// NaN where the mover did not search.
+    pub root_values: Vec<f32>,
     /// Final returns, one per player.
     pub returns: Vec<f64>,
 }
@@ -116,6 +120,7 @@ where
                 observations: Vec::new(),
                 masks: Vec::new(),
                 visits: Vec::new(),
+                root_values: Vec::new(),
                 returns: Vec::new(),
             };
             let mut visits = Vec::new();
@@ -128,13 +133,23 @@ where
                 |g, p, legal, ply| {
                     let agent = f.seats.get(p).copied().unwrap_or(0);
                     let name = names.get(agent).map_or("?", String::as_str);
-                    let a = agents
+                    let agent_p = agents
                         .get_mut(p)
-                        .ok_or_else(|| Error::invalid(format!("no agent for player {p}")))?
-                        .act_and_visits(g, &mut visits)
-                        .map_err(|e| {
-                            super::with_context(e, &format!("{} {context}, ply {ply}", G::NAME))
-                        })?;
+                        .ok_or_else(|| Error::invalid(format!("no agent for player {p}")))?;
+                    let a = agent_p.act_and_visits(g, &mut visits).map_err(|e| {
+                        super::with_context(e, &format!("{} {context}, ply {ply}", G::NAME))
+                    })?;
+                    let values = agent_p.root_values();
+                    let players = g.num_players();
+                    let row = t.root_values.len();
+                    t.root_values.resize(row + players, f32::NAN);
+                    if values.len() == players {
+                        if let Some(dst) = t.root_values.get_mut(row..) {
+                            for (d, &v) in dst.iter_mut().zip(values) {
+                                *d = v as f32;
+                            }
+                        }
+                    }
                     let i = check_choice(g, legal, a, name, p, &context, ply)?;
                     g.observation(p, &mut obs);
                     t.observations.extend_from_slice(&obs);

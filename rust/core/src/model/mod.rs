@@ -53,6 +53,10 @@ struct Dense {
     outputs: usize,
     weight: Vec<f32>,
     bias: Vec<f32>,
+    /// The weights transposed (`[inputs, outputs]`), kept for the first layer only: its
+    /// inputs, observations, are mostly zeros, so adding the columns of the non-zero ones
+    /// (as NNUE does) costs a fraction of the dense product.
+    columns: Vec<f32>,
 }
 
 impl Dense {
@@ -61,6 +65,9 @@ impl Dense {
     /// caller ([`Mlp::forward`]); a mismatch here would only leave entries unwritten.
     fn apply(&self, xs: &[f32], out: &mut [f32]) {
         let (n, m) = (self.inputs, self.outputs);
+        if !self.columns.is_empty() {
+            return self.apply_sparse(xs, out);
+        }
         for (x, y) in xs
             .chunks_exact(n.max(1))
             .zip(out.chunks_exact_mut(m.max(1)))
@@ -69,6 +76,40 @@ impl Dense {
                 *y = b + dot(w, x);
             }
         }
+    }
+
+    /// [`apply`](Self::apply) by columns: the bias plus `x[i]` times column `i` for each
+    /// non-zero `x[i]`, skipping the zeros (most of an observation).
+    fn apply_sparse(&self, xs: &[f32], out: &mut [f32]) {
+        let (n, m) = (self.inputs, self.outputs);
+        for (x, y) in xs
+            .chunks_exact(n.max(1))
+            .zip(out.chunks_exact_mut(m.max(1)))
+        {
+            y.copy_from_slice(&self.bias);
+            for (&xi, col) in x.iter().zip(self.columns.chunks_exact(m.max(1))) {
+                if xi != 0.0 {
+                    for (y, &c) in y.iter_mut().zip(col) {
+                        *y += xi * c;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keep the transposed weights, for [`apply_sparse`](Self::apply_sparse).
+    fn with_columns(mut self) -> Dense {
+        let (n, m) = (self.inputs, self.outputs);
+        let mut columns = vec![0.0; n * m];
+        for (o, row) in self.weight.chunks_exact(n.max(1)).enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                if let Some(c) = columns.get_mut(i * m + o) {
+                    *c = w;
+                }
+            }
+        }
+        self.columns = columns;
+        self
     }
 }
 
@@ -216,12 +257,15 @@ impl Mlp {
                 outputs,
                 weight,
                 bias,
+                columns: Vec::new(),
             })
         };
         let mut trunk = Vec::with_capacity(hidden.len());
         let mut width = inputs;
         for (i, &h) in hidden.iter().enumerate() {
-            trunk.push(dense(&format!("trunk.{i}"), width, h)?);
+            let layer = dense(&format!("trunk.{i}"), width, h)?;
+            // The first layer reads observations: sparse, so kept by columns too.
+            trunk.push(if i == 0 { layer.with_columns() } else { layer });
             width = h;
         }
         let policy = dense("policy", width, actions)?;
@@ -249,6 +293,16 @@ impl Mlp {
     }
 
     /// The game the network was trained for (its registry name).
+    /// This network without the first layer's transposed copy: every layer a dense
+    /// product. The same values (to float rounding), slower; for measuring the sparse pass.
+    #[doc(hidden)]
+    pub fn dense_only(mut self) -> Mlp {
+        if let Some(first) = self.trunk.first_mut() {
+            first.columns = Vec::new();
+        }
+        self
+    }
+
     pub fn game(&self) -> &str {
         &self.game
     }
@@ -419,6 +473,36 @@ fn check_len(what: &str, got: usize, rows: usize, per: usize) -> Result<()> {
 
 /// A shared, loaded model (agents of many games hold one copy).
 pub type SharedMlp = Arc<Mlp>;
+
+/// The model name that asks for a game's shipped reference network (`model="reference"`).
+pub const REFERENCE: &str = "reference";
+
+/// The network a `model` setting names: [`REFERENCE`], the game's shipped one; anything
+/// else, the path of a model file.
+pub fn load_named(name: &str, game: &str) -> Result<Mlp> {
+    if name == REFERENCE {
+        return reference(game);
+    }
+    Mlp::load(name)
+}
+
+/// Arte da Guerra's reference network (data/models/arte.safetensors, docs/learn.md: how it
+/// was made and the settings it was measured with).
+const ARTE_REFERENCE: &[u8] = include_bytes!("../../../../data/models/arte.safetensors");
+
+/// `game`'s reference network. Only Arte da Guerra has one: the networks trained for the
+/// other games lost to their hand-written evaluation at equal time (docs/learn.md has the
+/// figures), so asking for theirs is an error that says so.
+pub fn reference(game: &str) -> Result<Mlp> {
+    if game == "arte" {
+        return Mlp::from_bytes(ARTE_REFERENCE, "the reference model of arte");
+    }
+    Err(Error::invalid(format!(
+        "model={REFERENCE}: there is no reference model for {game}: no network trained so far \
+         plays better than the game's hand-written evaluation at equal time per move \
+         (docs/learn.md); give the path of a model file (kingdoms train)"
+    )))
+}
 
 fn short(e: &safetensors::SafeTensorError) -> String {
     crate::error::clip_to(&format!("{e:?}"), 120)

@@ -412,3 +412,100 @@ fn ismcts_searches_with_a_model_and_refuses_another_games() {
     assert!(matches!(err, Error::Data { .. }), "{err}");
     assert!(err.to_string().contains("model.safetensors"), "{err}");
 }
+
+/// A network with no hidden layer whose value weights are zero: its values are
+/// `tanh(bias)` whatever the position, so each seat's value shows where the rotation put it.
+fn constant_values(game: &str, obs: usize, actions: usize, bias: &[f32]) -> Arc<Mlp> {
+    let n = bias.len();
+    let (os, as_, ns) = (obs.to_string(), actions.to_string(), n.to_string());
+    let mut m = meta(&os, &as_, &ns, "");
+    m[2] = ("game", game);
+    let bytes = file(
+        &[
+            (
+                "policy",
+                actions,
+                obs,
+                vec![0.0; actions * obs],
+                vec![0.0; actions],
+            ),
+            ("value", n, obs, vec![0.0; n * obs], bias.to_vec()),
+        ],
+        &m,
+    );
+    Arc::new(Mlp::from_bytes(&bytes, game).unwrap())
+}
+
+#[test]
+fn value_k_goes_to_the_player_k_seats_after_the_mover_for_three_and_four_players() {
+    use crate::zinordia::options::Options as ZnOptions;
+    use crate::zinordia::Zinordia;
+    for players in [3u8, 4] {
+        let opts = ZnOptions {
+            mode: "free_for_all".into(),
+            players: Some(players),
+            ..ZnOptions::default()
+        };
+        let mut g = Zinordia::new(5, &opts).unwrap();
+        let n = usize::from(players);
+        let obs: usize = g.observation_shape().iter().product();
+        // Output k: 0.1 * (k + 1), distinct per seat offset.
+        let bias: Vec<f32> = (0..n).map(|k| 0.1 * (k as f32 + 1.0)).collect();
+        let model = constant_values("zinordia", obs, g.num_actions(), &bias);
+        let mut ev = ModelEval::for_game(model, &g).unwrap();
+        let mut rng = GameRng::seed(2);
+        let mut legal = Vec::new();
+        let mut movers = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let Some(p) = g.current_player().filter(|_| !g.is_terminal()) else {
+                break;
+            };
+            movers.insert(p);
+            let mut v = vec![0.0; n];
+            ev.value_each(&g, &mut v).unwrap();
+            for (k, b) in bias.iter().enumerate() {
+                let want = f64::from(b.tanh());
+                assert!(
+                    (v[(p + k) % n] - want).abs() < 1e-6,
+                    "mover {p}, offset {k}"
+                );
+            }
+            g.legal_actions(&mut legal);
+            g.apply(*rng.choose(&legal).unwrap()).unwrap();
+        }
+        assert!(movers.len() > 1, "the check saw more than one mover");
+    }
+}
+
+#[test]
+fn the_first_layer_by_columns_equals_the_dense_product() {
+    let model = battleline_model(6);
+    assert!(
+        !model.trunk[0].columns.is_empty(),
+        "the first layer is kept by columns"
+    );
+    let dense = (*model).clone().dense_only();
+    let mut g = BattleLine::new(3, &BlOptions::default()).unwrap();
+    let mut rng = GameRng::seed(8);
+    let mut legal = Vec::new();
+    let size = model.observation_size();
+    let mut rows = Vec::new();
+    while !g.is_terminal() {
+        let mut obs = vec![0.0; size];
+        g.observation(g.current_player().unwrap(), &mut obs);
+        rows.extend(obs);
+        g.legal_actions(&mut legal);
+        g.apply(*rng.choose(&legal).unwrap()).unwrap();
+    }
+    let n = rows.len() / size;
+    let (mut a, mut b) = (vec![0.0; n * 2], vec![0.0; n * 2]);
+    model
+        .forward_values(&rows, n, &mut Scratch::default(), &mut a)
+        .unwrap();
+    dense
+        .forward_values(&rows, n, &mut Scratch::default(), &mut b)
+        .unwrap();
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() < 1e-5, "{x} vs {y}");
+    }
+}

@@ -98,8 +98,16 @@ crate::agent_options! {
         /// A learned evaluation: the path of a model file (`kingdoms train`,
         /// docs/learn.md) whose value scores the leaves and whose policy chooses among an
         /// expansion's candidates in place of the game's `evaluate`. Read at the first
-        /// search; a bad file is a data error naming it. None: the game's `evaluate`.
+        /// search; a bad file is a data error naming it. `reference`: the game's shipped
+        /// network (Arte da Guerra's; another game's is an error saying there is none).
+        /// None: the game's `evaluate`.
         pub model: Option<String> = None,
+        /// With `model`: its policy picks among an expansion's candidates (True, the
+        /// default); False: the game's `evaluate` does, and the network only scores leaves.
+        pub model_prior: bool = true,
+        /// With `model`: a leaf's value is this share of the network's plus the rest of the
+        /// game's `evaluate` (1, the default: the network's alone).
+        pub model_blend: f64 = 1.0,
         /// The seed of the agent's own random choices (an arena mixes in a per-game salt).
         pub seed: u64 = 0,
     }
@@ -173,6 +181,9 @@ impl IsmctsConfig {
             .is_some_and(|m| m.is_empty() || m.len() > 4096)
         {
             return bad("model must be the path of a model file");
+        }
+        if !(0.0..=1.0).contains(&self.model_blend) {
+            return bad("model_blend must be a number from 0 to 1");
         }
         match (self.iterations, self.time_limit) {
             (None, None) => return bad("give iterations, time or both"),
@@ -318,6 +329,10 @@ pub struct Ismcts<G: Knowledge> {
     /// picks among an expansion's candidates, instead of the game's `evaluate`.
     mlp: Option<Arc<Mlp>>,
     model: Option<ModelEval>,
+    /// The values of the last move chosen ([`Agent::root_values`]).
+    root_values: Vec<f64>,
+    /// The game's `evaluate` of a leaf, for a blend with the network's.
+    blend: Vec<f64>,
 }
 
 impl<G: Knowledge> Ismcts<G> {
@@ -348,6 +363,8 @@ impl<G: Knowledge> Ismcts<G> {
             deepen: false,
             mlp: None,
             model: None,
+            root_values: Vec::new(),
+            blend: Vec::new(),
         }
     }
 
@@ -430,7 +447,7 @@ impl<G: Knowledge> Ismcts<G> {
             .unwrap_or(params.ismcts_finalist_heuristic);
         self.deepen = false;
         if let (None, Some(path)) = (&self.mlp, &self.config.model) {
-            self.mlp = Some(Arc::new(Mlp::load(path)?));
+            self.mlp = Some(Arc::new(crate::model::load_named(path, G::NAME)?));
         }
         if let (Some(mlp), None) = (&self.mlp, &self.model) {
             self.model = Some(ModelEval::for_game(mlp.clone(), game)?);
@@ -728,7 +745,7 @@ impl<G: Knowledge> Ismcts<G> {
         };
         let a = if m <= 1 {
             self.untried[self.rng.below(self.untried.len())]
-        } else if let Some(model) = &mut self.model {
+        } else if let Some(model) = self.model.as_mut().filter(|_| self.config.model_prior) {
             // The policy's favourite of m untried actions drawn at random.
             self.rng.draw_front(&mut self.untried, m);
             let best = model.best_by_policy(det, &self.untried[..m])?;
@@ -835,6 +852,25 @@ impl<G: Knowledge> Ismcts<G> {
         }
     }
 
+    /// Every player's value of the leaf `det` into `self.values`: the game's `evaluate`, the
+    /// network's, or a blend of the two (`model_blend`).
+    fn leaf_value(&mut self, det: &G) -> Result<()> {
+        let Some(model) = &mut self.model else {
+            det.evaluate_each(&mut self.values);
+            return Ok(());
+        };
+        model.value_each(det, &mut self.values)?;
+        let w = self.config.model_blend;
+        if w < 1.0 {
+            self.blend.resize(self.values.len(), 0.0);
+            det.evaluate_each(&mut self.blend);
+            for (v, e) in self.values.iter_mut().zip(&self.blend) {
+                *v = w * *v + (1.0 - w) * e.clamp(-1.0, 1.0);
+            }
+        }
+        Ok(())
+    }
+
     fn rollout(&mut self, det: &mut G, mut last_mover: Option<Player>) -> Result<()> {
         if self.deepen {
             self.deepen_leaf(det)?;
@@ -876,10 +912,7 @@ impl<G: Knowledge> Ismcts<G> {
                     settling += 1;
                     continue;
                 }
-                match &mut self.model {
-                    Some(model) => model.value_each(det, &mut self.values)?,
-                    None => det.evaluate_each(&mut self.values),
-                }
+                self.leaf_value(det)?;
                 for v in self.values.iter_mut() {
                     *v = v.clamp(-1.0, 1.0);
                 }
@@ -980,6 +1013,7 @@ impl<G: Knowledge> Agent<G> for Ismcts<G> {
         visits: &mut Vec<(G::Action, u32)>,
     ) -> Result<G::Action> {
         visits.clear();
+        self.root_values.clear();
         to_move(game)?;
         game.legal_actions(&mut self.legal);
         if let Some(a) = obvious_move(game, &self.legal)? {
@@ -987,10 +1021,16 @@ impl<G: Knowledge> Agent<G> for Ismcts<G> {
         }
         let stats = self.search(game)?;
         visits.extend(stats.children.iter().map(|c| (c.action, c.visits)));
+        if let Some(first) = stats.children.first() {
+            self.root_values.extend_from_slice(&first.values);
+        }
         stats
             .children
             .first()
             .map(|s| s.action)
             .ok_or_else(no_moves::<G>)
+    }
+    fn root_values(&self) -> &[f64] {
+        &self.root_values
     }
 }

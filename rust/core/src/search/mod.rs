@@ -59,6 +59,13 @@ pub trait Agent<G: Game>: Send {
         self.act(game)
     }
 
+    /// After [`act_and_visits`](Agent::act_and_visits): every player's value (index:
+    /// player, in [-1, 1]) of the move chosen, as the agent's search estimated it; empty
+    /// when there was no search. Self-play data records it as a value target.
+    fn root_values(&self) -> &[f64] {
+        &[]
+    }
+
     /// Why this agent gave up the game, after an `act` that failed by forfeiting (an
     /// out-of-process bot that crashed, timed out or answered badly): that seat loses the
     /// game and a tournament goes on. `None` (the default): the failure is an error.
@@ -80,6 +87,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         visits: &mut Vec<(G::Action, u32)>,
     ) -> Result<G::Action> {
         (**self).act_and_visits(game, visits)
+    }
+    fn root_values(&self) -> &[f64] {
+        (**self).root_values()
     }
 }
 
