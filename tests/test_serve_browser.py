@@ -294,7 +294,11 @@ def test_hint_undo_save_load_and_replay(browser: Any, server: str) -> None:
     # undo: back to before our last move, the agent's reply gone too
     log_before = len(browser.find_elements(By.CSS_SELECTOR, "#log li"))
     svg_before = browser.find_element(By.ID, "board").get_attribute("innerHTML")
-    one_move(browser, 0)
+    # exactly one move, from the list: a click on the picture may be followed by the next
+    # move's click when the page redraws in between, and undo takes back only the last
+    version = body(browser, "version")
+    click(browser, browser.find_elements(By.CSS_SELECTOR, "#moves button")[0])
+    _browser.wait(browser, 60).until(lambda d: body(d, "version") != version)
     settle(browser)
     browser.find_element(By.ID, "undo").click()
     try:
