@@ -102,12 +102,13 @@ crate::agent_options! {
         /// network (Arte da Guerra's; another game's is an error saying there is none).
         /// None: the game's `evaluate`.
         pub model: Option<String> = None,
-        /// With `model`: its policy picks among an expansion's candidates (True, the
-        /// default); False: the game's `evaluate` does, and the network only scores leaves.
-        pub model_prior: bool = true,
+        /// With `model`: True, its policy picks among an expansion's candidates; False (the
+        /// default, the best measured in Arte da Guerra and Battle Line): the game's `evaluate`
+        /// does, and the network only scores leaves.
+        pub model_prior: bool = false,
         /// With `model`: a leaf's value is this share of the network's plus the rest of the
-        /// game's `evaluate` (1, the default: the network's alone).
-        pub model_blend: f64 = 1.0,
+        /// game's `evaluate` (0.5, the default, measured best; 1: the network's alone).
+        pub model_blend: f64 = 0.5,
         /// The seed of the agent's own random choices (an arena mixes in a per-game salt).
         pub seed: u64 = 0,
     }
