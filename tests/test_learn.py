@@ -419,3 +419,30 @@ def test_the_reference_model_ships_for_arte_and_is_a_clear_error_elsewhere() -> 
     root = Path(__file__).resolve().parents[1]
     model = learn.Model(root / "data" / "models" / "arte.safetensors")
     assert model.metadata["game"] == "arte" and model.metadata["hidden"] == "64"
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"hidden": (10**9,)}, "each of 1 to 4096 units"),
+        ({"hidden": (4096, 4096, 4096)}, "would not fit a model file"),
+        ({"root_value_weight": 2.0}, "root_value_weight must be a number from 0 to 1"),
+    ],
+)
+def test_training_refuses_what_it_could_not_write_before_reading_data(
+    tmp_path: Path, options: dict[str, object], named: str
+) -> None:
+    # no such data: the check comes first, before any weight is made or data read
+    with pytest.raises(KingdomsError, match=named):
+        learn.train("battleline", tmp_path / "none", tmp_path / "m.safetensors", **options)
+    assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_the_train_command_takes_the_root_value_weight(
+    shards: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.safetensors"
+    args = ["train", "battleline", "--data", str(shards), "--out", str(out), "--epochs", "1"]
+    assert main([*args, "--root-value-weight", "2"]) != 0
+    assert "root_value_weight must be a number from 0 to 1" in capsys.readouterr().err
+    assert main([*args, "--root-value-weight", "0.5", "--hidden", "8"]) == 0 and out.exists()

@@ -22,6 +22,7 @@ TRAIN_FLAGS = {
     "weight_decay": "weight_decay",
     "policy_target": "policy_target",
     "value_weight": "value_weight",
+    "root_value_weight": "root_value_weight",
     "validation": "validation",
 }
 
@@ -86,6 +87,12 @@ def add_train_parser(sub: Any) -> None:
         help="what the policy learns: the move the search chose (default) or its root visits",
     )
     p.add_argument("--value-weight", type=float, help="weight of the value loss (default 1)")
+    p.add_argument(
+        "--root-value-weight",
+        type=float,
+        help="the value target: this share of the search's root value, the rest the game's "
+        "result (default 0; the Arte reference used 1)",
+    )
     p.add_argument(
         "--validation",
         type=float,

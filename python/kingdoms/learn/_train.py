@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import time
@@ -15,7 +16,7 @@ import numpy as np
 import kingdoms
 from kingdoms._kingdoms import KingdomsError
 from kingdoms.learn._data import Examples, load_examples, split
-from kingdoms.learn._file import Network, init_network, write_model
+from kingdoms.learn._file import MAX_MODEL_BYTES, Network, init_network, write_model
 
 Progress = Callable[[int, int, dict[str, float]], object]
 """``progress(step, total_steps, metrics)``: called after each training step (metrics of
@@ -88,6 +89,23 @@ def _network(params: dict[str, Any], like: Network) -> Network:
     )
 
 
+MAX_WIDTH = 4096
+"""The widest hidden layer ``train`` makes (a network is a leaf evaluation: small)."""
+
+
+def _fits_a_model_file(game: str, hidden: Sequence[int]) -> None:
+    """Refuse, before any weight exists, a network whose file would pass the engine's cap."""
+    probe = kingdoms.new_game(game, 0)
+    widths = [int(np.prod(probe.observation_shape)), *hidden]
+    weights = sum((a + 1) * b for a, b in itertools.pairwise(widths))
+    weights += (widths[-1] + 1) * (probe.num_actions + probe.num_players)
+    if 4 * weights > MAX_MODEL_BYTES:
+        raise KingdomsError(
+            f"hidden: {weights:,} weights would not fit a model file "
+            f"(at most {MAX_MODEL_BYTES:,} bytes)"
+        )
+
+
 def train(
     game: str,
     data: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
@@ -128,8 +146,12 @@ def train(
         raise KingdomsError("epochs and batch_size must be at least 1")
     if not (learning_rate > 0 and weight_decay >= 0 and value_weight >= 0):
         raise KingdomsError("learning_rate must be > 0, weight_decay and value_weight >= 0")
-    if any(h < 1 for h in hidden) or len(hidden) > 16:
-        raise KingdomsError("hidden: at most 16 layers, each of at least 1 unit")
+    if any(not 1 <= h <= MAX_WIDTH for h in hidden) or len(hidden) > 16:
+        raise KingdomsError(f"hidden: at most 16 layers, each of 1 to {MAX_WIDTH} units")
+    if not 0.0 <= root_value_weight <= 1.0:
+        raise KingdomsError("root_value_weight must be a number from 0 to 1")
+    if init is None:
+        _fits_a_model_file(game, hidden)
     dirs = [data] if isinstance(data, (str, os.PathLike)) else list(data)
     if not dirs:
         raise KingdomsError("data: give at least one self-play run directory")
