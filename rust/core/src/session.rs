@@ -100,7 +100,11 @@ impl<A: Copy> LastMove<A> {
 
     /// The saved form: `{"seen": [each seat's text], "public": text}`.
     fn to_value<G: Game<Action = A>>(&self, game: &G) -> Value {
-        serde_json::json!({"seen": self.texts(game), "public": self.public(game)})
+        let saved = SavedLast {
+            seen: self.texts(game),
+            public: self.public(game),
+        };
+        serde_json::to_value(saved).unwrap_or(Value::Null) // strings only: never fails
     }
 
     /// Every seat's text.
@@ -109,6 +113,14 @@ impl<A: Copy> LastMove<A> {
             .map(|p| self.seen_by(game, p).unwrap_or_default())
             .collect()
     }
+}
+
+/// `$.last_move` of a saved state: each seat's text and what every seat sees.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedLast {
+    seen: Vec<String>,
+    public: String,
 }
 
 /// Where a player's position string ends and the last move as that player saw it begins.
@@ -302,33 +314,27 @@ impl<G: Game> Session<G> {
     /// `$.last_move` of a saved state (`{"seen": [one text per seat], "public": text}`);
     /// with a history it must be the history's last move (checked by `from_json`).
     fn read_last(m: &Map<String, Value>, game: &G) -> Result<Option<LastMove<G::Action>>> {
-        let bad = |why: &str| Error::state("$.last_move", why.to_string());
-        match m.get("last_move") {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Object(o)) => {
-                let text = |t: &Value| {
-                    t.as_str()
-                        .filter(|t| t.len() <= crate::position::MAX_LEN)
-                        .map(str::to_string)
-                };
-                let texts = match o.get("seen") {
-                    Some(Value::Array(items)) if items.len() == game.num_players() => {
-                        items.iter().map(text).collect::<Option<Vec<_>>>()
-                    }
-                    _ => None,
-                };
-                let public = o.get("public").and_then(text);
-                match (texts, public, o.len()) {
-                    (Some(texts), Some(public), 2) => Ok(Some(LastMove::Seen { texts, public })),
-                    _ => Err(bad(
-                        "expected {\"seen\": [a text per player], \"public\": a text}",
-                    )),
-                }
-            }
-            Some(_) => Err(bad(
-                "expected {\"seen\": [a text per player], \"public\": a text}",
-            )),
+        let bad = || {
+            Error::state(
+                "$.last_move",
+                "expected {\"seen\": [a text per player], \"public\": a text}".to_string(),
+            )
+        };
+        let saved = match m.get("last_move") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(v) => SavedLast::deserialize(v).map_err(|_| bad())?,
+        };
+        let fits = |t: &String| t.len() <= crate::position::MAX_LEN;
+        if saved.seen.len() != game.num_players()
+            || !saved.seen.iter().all(fits)
+            || !fits(&saved.public)
+        {
+            return Err(bad());
         }
+        Ok(Some(LastMove::Seen {
+            texts: saved.seen,
+            public: saved.public,
+        }))
     }
 
     pub fn from_json(value: &Value) -> Result<Self> {
