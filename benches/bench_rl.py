@@ -11,7 +11,7 @@ Choosing the ids is untimed but not free for the step: ``random_ids`` makes two 
 ``num_games x num_actions`` floats (16 MB each for Battle Line), which push the games and
 the output arrays out of the caches, as a policy network's forward pass would. The
 "ids replayed" rows time the same steps with ids recorded beforehand and nothing run in
-between: the step alone, as ``rust/core/examples/batch_steps.rs`` times it in Rust.
+between: the step alone, as ``rust/bench/examples/batch_steps.rs`` times it in Rust.
 The "uint8" rows step the compact observation (``obs_dtype="uint8"``, a quarter of the
 float32 bytes) on the same games; a game without one (every game but Battle Line) skips them.
 The "mask=bits" rows step packed masks (``mask="bits"``, an eighth of the bool mask's

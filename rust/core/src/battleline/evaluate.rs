@@ -12,7 +12,7 @@
 //! every way the open flags can fall ([`win_probability`]): a flag that completes a
 //! breakthrough counts for more than one that does not, with no extra term. The value is
 //! `2 P − 1`, sharpened by one fitted factor. The weights are fitted by maximum likelihood
-//! to the results of played games (`rust/core/examples/bl_fit.rs`, figures in
+//! to the results of played games (`rust/bench/examples/bl_fit.rs`, figures in
 //! research/issue-14.md).
 //!
 //! Agents only call it on worlds redrawn by `resample_hidden`, so the opponent's hand it
@@ -209,7 +209,7 @@ pub fn value_of(inputs: &FlagInputs, w: &Weights) -> f64 {
     2.0 * sigmoid(w.sharp * logit) - 1.0
 }
 
-/// The fitted weights: `bl_fit 1500 1` (`rust/core/examples/bl_fit.rs`; 1,500 games of the
+/// The fitted weights: `bl_fit 1500 1` (`rust/bench/examples/bl_fit.rs`; 1,500 games of the
 /// heuristic player with some random moves, 66k positions, every fifth game held out),
 /// held-out log-loss 0.613 where the previous hand-shaped `evaluate` had 0.627.
 /// Per flag, in log-odds: 0.41 a formation kind of difference, −0.08 a card still to be

@@ -1,7 +1,7 @@
 //! Learned evaluation (issue 56): one evaluation of a policy-and-value network of the shape
 //! `kingdoms train` makes by default (hidden 256,128) on Battle Line, alone and in batches,
 //! with the observation, beside the hand-written evaluation it would replace.
-//! `cargo bench -p kingdoms-core --bench model`
+//! `cargo bench -p kingdoms-bench --bench model`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
 

@@ -2,8 +2,8 @@
 //! profiling (`valgrind --tool=callgrind`) and for a CPU-time figure without Python around it.
 //!
 //! ```sh
-//! cargo run --release --example batch_steps -- [GAME [GAMES [STEPS [THREADS [DTYPE [MASK]]]]]]
-//! cargo run --release --example batch_steps -- battleline 1024 300 1 uint8 bits
+//! cargo run --release -p kingdoms-bench --example batch_steps -- [GAME [GAMES [STEPS [THREADS [DTYPE [MASK]]]]]]
+//! cargo run --release -p kingdoms-bench --example batch_steps -- battleline 1024 300 1 uint8 bits
 //! ```
 //! Each step plays a uniformly random legal id in every game (chosen outside the timed part
 //! from the masks, with a fixed seed) and prints game-steps per second of process CPU time.

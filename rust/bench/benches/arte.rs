@@ -1,7 +1,7 @@
 //! Arte da Guerra engine speed: whole random games (the `simulate` path, one thread), single
 //! steps, and the calls search agents make (clone, determinize, evaluate, serialize).
 //!
-//! `cargo bench -p kingdoms-core --bench arte`
+//! `cargo bench -p kingdoms-bench --bench arte`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
 

@@ -3,7 +3,7 @@
 //! deal played twice with the seats swapped, on THREADS threads (default 1).
 //!
 //! ```sh
-//! nice cargo run --release --example heuristic_strength -- strifull ismcts:1000 200 1
+//! nice cargo run --release -p kingdoms-bench --example heuristic_strength -- strifull ismcts:1000 200 1
 //! ```
 //! AGENT is written as on the command line (`random`, `greedy`, `ismcts:1000`, ...). Prints
 //! the agent's wins/draws/losses against the heuristic player and its score (win 1, draw 1/2).

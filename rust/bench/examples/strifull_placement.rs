@@ -5,7 +5,7 @@
 //! give the same cells.
 //!
 //! ```sh
-//! cargo run --release --example strifull_placement -- AGENT_A AGENT_B [GAMES=100] [SEED=0]
+//! cargo run --release -p kingdoms-bench --example strifull_placement -- AGENT_A AGENT_B [GAMES=100] [SEED=0]
 //! ```
 //! Prints, per zone and over all turns, the face-down troops counted, their mean zone stat,
 //! the uniform redraw's mean (the pool's mean stat), and the share of face-down troops whose

@@ -6,7 +6,7 @@
 //! A's final rows, in mean cards). Also A's hand after the draft against B's and the result.
 //!
 //! ```sh
-//! nice cargo run --release --example arte_choices -- ismcts:1000 greedy 100 103
+//! nice cargo run --release -p kingdoms-bench --example arte_choices -- ismcts:1000 greedy 100 103
 //! ```
 
 mod common;

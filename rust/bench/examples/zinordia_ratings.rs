@@ -7,7 +7,7 @@
 //! rating the tenth round tried as a pick value (its code is in history at `a779157`).
 //!
 //! ```sh
-//! nice cargo run --release --example zinordia_ratings -- 20000 2
+//! nice cargo run --release -p kingdoms-bench --example zinordia_ratings -- 20000 2
 //! ```
 
 mod common;

@@ -1,6 +1,6 @@
 //! The hex searches against the `pathfinding` crate (generic Dijkstra / A* over `Hex` nodes
 //! with a successor closure, as one would use it on a `HexMap`), on a 64-zone and a
-//! 100,000-zone map. `cargo bench -p kingdoms-core --bench hex`; figures in docs/hex.md.
+//! 100,000-zone map. `cargo bench -p kingdoms-bench --bench hex`; figures in docs/hex.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
 

@@ -5,7 +5,7 @@
 //! victory-pile lead after round 1 and the result.
 //!
 //! ```sh
-//! nice cargo run --release --example arte_draft -- ismcts:1000 heuristic 100 14
+//! nice cargo run --release -p kingdoms-bench --example arte_draft -- ismcts:1000 heuristic 100 14
 //! ```
 
 mod common;

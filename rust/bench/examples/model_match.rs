@@ -4,8 +4,8 @@
 //! each side runs in SECONDS on 8 fixed positions.
 //!
 //! ```sh
-//! cargo run --release --example model_match -- GAME MODEL GAMES SECONDS [SEED [SPEC]]
-//! cargo run --release --example model_match -- battleline bl.safetensors 100 0.1 1
+//! cargo run --release -p kingdoms-bench --example model_match -- GAME MODEL GAMES SECONDS [SEED [SPEC]]
+//! cargo run --release -p kingdoms-bench --example model_match -- battleline bl.safetensors 100 0.1 1
 //! ```
 //! SPEC is the ISMCTS both sides use, as on the command line (default `ismcts:time=SECONDS`);
 //! give a time, not iterations, for equal time. Prints the model side's wins/draws/losses,

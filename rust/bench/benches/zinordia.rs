@@ -2,7 +2,7 @@
 //! and the calls a playout or a search makes on a mid-game state (legal actions, check,
 //! apply, clone, evaluate).
 //!
-//! `cargo bench -p kingdoms-core --bench zinordia`
+//! `cargo bench -p kingdoms-bench --bench zinordia`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
 

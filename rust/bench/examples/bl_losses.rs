@@ -5,7 +5,7 @@
 //! player's, cards played onto flags the opponent can already prove, how each game ended.
 //!
 //! ```sh
-//! cargo run --release --example bl_losses -- ismcts:1000 heuristic 40 1 [LOG]
+//! cargo run --release -p kingdoms-bench --example bl_losses -- ismcts:1000 heuristic 40 1 [LOG]
 //! ```
 //! With LOG, every lost game's moves are written there: each of the agent's decisions with
 //! the rule-based player's choice beside it, the flags at the end.

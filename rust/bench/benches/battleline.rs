@@ -1,6 +1,6 @@
 //! Battle Line speed: claim proofs (typical and worst case) and uniformly random games.
 //!
-//! `cargo bench -p kingdoms-core --bench battleline`
+//! `cargo bench -p kingdoms-bench --bench battleline`
 //!
 //! Times are the process's CPU time (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`), not wall
 //! time: on a shared 2-core machine other processes stretch wall time several-fold, while

@@ -1,5 +1,5 @@
 //! Random playouts of STRIFULL: whole games (setup included) and the core operations.
-//! `cargo bench -p kingdoms-core --bench strifull`
+//! `cargo bench -p kingdoms-bench --bench strifull`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test or bench may panic
 

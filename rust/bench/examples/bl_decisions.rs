@@ -21,7 +21,7 @@
 //! [-1, 1]) and visits of each. The game is played on with the agent's move.
 //!
 //! ```sh
-//! cargo run --release --example bl_decisions -- ismcts:1000 greedy 10 211 3 /tmp/d.tsv [REF [RUNS]]
+//! cargo run --release -p kingdoms-bench --example bl_decisions -- ismcts:1000 greedy 10 211 3 /tmp/d.tsv [REF [RUNS]]
 //! ```
 
 mod common;

@@ -2,15 +2,15 @@
 //! seats alternating, on all cores (or THREADS), through the public arena API.
 //!
 //! ```sh
-//! cargo run --release --example strength -- GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]
-//! cargo run --release --example strength -- strifull ismcts:1000 random 200 7
+//! cargo run --release -p kingdoms-bench --example strength -- GAME AGENT_A AGENT_B GAMES [SEED [THREADS]]
+//! cargo run --release -p kingdoms-bench --example strength -- strifull ismcts:1000 random 200 7
 //! ```
 //! Agents are written as on the command line (`random`, `greedy`, `ismcts:1000,c=0.5`, ...:
 //! `AgentSpec::parse`). Prints A's wins/draws/losses against B, its score (win 1, draw 1/2)
 //! and the wins by seat.
 //!
 //! ```sh
-//! cargo run --release --example strength -- search GAME ISMCTS POSITIONS [SEED]
+//! cargo run --release -p kingdoms-bench --example strength -- search GAME ISMCTS POSITIONS [SEED]
 //! valgrind --tool=callgrind target/release/examples/strength search arte ismcts:300 8 1
 //! ```
 //! The cost of a search, for comparing settings: one search on each of POSITIONS fixed

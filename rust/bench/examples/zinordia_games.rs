@@ -2,7 +2,7 @@
 //! driver for profiling the engine (`valgrind --tool=callgrind` counts instructions, which
 //! stay stable on a loaded machine where wall time does not).
 //!
-//! `cargo run --release -p kingdoms-core --example zinordia_games -- [games] [mode] [seed]`
+//! `cargo run --release -p kingdoms-bench --example zinordia_games -- [games] [mode] [seed]`
 //! (defaults: 2000 games, duel, seed 1).
 
 use kingdoms_core::simulate::simulate;

@@ -3,9 +3,9 @@
 //! to the results of played games, by maximum likelihood (Texel-style tuning).
 //!
 //! ```sh
-//! cargo run --release --example bl_fit -- GAMES [SEED [STEPS [PLAYERS [THREADS]]]]
-//! cargo run --release --example bl_fit -- 3000 1
-//! cargo run --release --example bl_fit -- 1500 1 300 heuristic+greedy
+//! cargo run --release -p kingdoms-bench --example bl_fit -- GAMES [SEED [STEPS [PLAYERS [THREADS]]]]
+//! cargo run --release -p kingdoms-bench --example bl_fit -- 3000 1
+//! cargo run --release -p kingdoms-bench --example bl_fit -- 1500 1 300 heuristic+greedy
 //! ```
 //! GAMES games (default options) from deals `SEED * 1_000_003 + i`, played by the heuristic
 //! player, each player making a uniformly random legal move instead with probability 0, 0.1

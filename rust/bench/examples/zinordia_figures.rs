@@ -1,11 +1,11 @@
 //! Zinordia's figures (issues 12 and 13), in every mode: engine speed and agent strength.
 //!
 //! ```sh
-//! nice cargo run --release --example zinordia_figures -- speed [SECONDS]
-//! nice cargo run --release --example zinordia_figures -- match MODE GAMES SEED THREADS AGENT...
-//! nice cargo run --release --example zinordia_figures -- match duel 200 1 1 ismcts:1000 random
-//! nice cargo run --release --example zinordia_figures -- match ffa4 100 1 1 ismcts:1000 random random random
-//! nice cargo run --release --example zinordia_figures -- match teams 100 1 1 ismcts:1000 ismcts:1000 random random
+//! nice cargo run --release -p kingdoms-bench --example zinordia_figures -- speed [SECONDS]
+//! nice cargo run --release -p kingdoms-bench --example zinordia_figures -- match MODE GAMES SEED THREADS AGENT...
+//! nice cargo run --release -p kingdoms-bench --example zinordia_figures -- match duel 200 1 1 ismcts:1000 random
+//! nice cargo run --release -p kingdoms-bench --example zinordia_figures -- match ffa4 100 1 1 ismcts:1000 random random random
+//! nice cargo run --release -p kingdoms-bench --example zinordia_figures -- match teams 100 1 1 ismcts:1000 ismcts:1000 random random
 //! ```
 //! MODE is `duel`, `ffa3`, `ffa4` (free-for-all of 3 or 4 players) or `teams` (2 v 2).
 //!

@@ -20,7 +20,7 @@
 //! player's move, its mean `evaluate`, its rank by it, its playout score.
 //!
 //! ```sh
-//! cargo run --release --example bl_judge -- 20 227 4 32 6 /tmp/j.tsv [MOVER]
+//! cargo run --release -p kingdoms-bench --example bl_judge -- 20 227 4 32 6 /tmp/j.tsv [MOVER]
 //! ```
 
 mod common;
