@@ -212,6 +212,8 @@ def test_bad_input_names_what_and_changes_nothing(client: TestClient) -> None:
 def test_options_are_offered_choices_only() -> None:
     assert options_of("zinordia", {"mode": "teams/4"}) == {"mode": "teams", "players": 4}
     assert options_of("strifull", {"faction0": "magos"}) == {"factions": ["magos", None]}
+    assert options_of("zinordia", {"max_rounds": 8}) == {"max_rounds": 8}
+    assert options_of("zinordia", {"max_rounds": None, "map": None}) == {}
     for bad in ({"mode": "duel/9"}, {"max_rounds": 1}, {"selection": True}, [1]):
         with pytest.raises(kingdoms.KingdomsError):
             options_of("zinordia", bad)

@@ -53,6 +53,7 @@ def server() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         srv.should_exit = True
+        srv.force_exit = True  # a page's open long poll must not hold the shutdown
         thread.join(timeout=10)
 
 
@@ -200,6 +201,9 @@ def _one_move(driver: Any, n: int, version: str) -> str:
     return how
 
 
+# The three- and four-seat Zinordia games take the page's quick length: still whole games,
+# to the end (by Renown, or by the tie rule after the last round), at a third of the clicks.
+QUICK = "8 rounds (quick)"
 GAMES = [
     ("battleline", 2, {}),
     ("strifull", 2, {}),
@@ -210,7 +214,8 @@ GAMES = [
         3,
         {
             "mode": "Todos Contra Todos: 3 players — Three or four players, each alone, two "
-            "Stars each; everyone starts on privilege zones."
+            "Stars each; everyone starts on privilege zones.",
+            "max_rounds": QUICK,
         },
     ),
     (
@@ -218,14 +223,16 @@ GAMES = [
         4,
         {
             "mode": "Todos Contra Todos: 4 players — Three or four players, each alone, two "
-            "Stars each; everyone starts on privilege zones."
+            "Stars each; everyone starts on privilege zones.",
+            "max_rounds": QUICK,
         },
     ),
     (
         "zinordia",
         4,
         {
-            "mode": "Equipes: 4 players — Two teams of two players, two Stars each; Renown counts per team."
+            "mode": "Equipes: 4 players — Two teams of two players, two Stars each; Renown counts per team.",
+            "max_rounds": QUICK,
         },
     ),
 ]

@@ -84,6 +84,11 @@ def _options() -> dict[str, list[dict[str, Any]]]:
                 [("secret", "secret, then revealed"), ("draft", "open draft")],
             ),
             _choice("placement", "placement", [("alternate", "alternate"), ("blocks", "blocks")]),
+            _choice(
+                "max_rounds",
+                "game length",
+                [(None, "30 rounds (the default)"), (16, "16 rounds"), (8, "8 rounds (quick)")],
+            ),
         ],
     }
 
@@ -133,8 +138,9 @@ def options_of(name: str, given: Any) -> dict[str, Any]:
             mode_id, _, players = mode.partition("/")
             chosen["mode"] = mode_id
             chosen["players"] = int(players)
-        if chosen.get("map") is None:
-            chosen.pop("map", None)
+        for key in ("map", "max_rounds"):  # None: the game's default
+            if chosen.get(key) is None:
+                chosen.pop(key, None)
     return chosen
 
 
