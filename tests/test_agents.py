@@ -386,9 +386,7 @@ def test_python_agents_see_only_their_information() -> None:
         seen.clear()
         kingdoms.play_match(g, [Spy(), Spy()], seed=seed)
         first = seen[0]
-        # exact but for the last move, which a match's copy does not carry (docs/protocol.md)
-        mine = {k: v for k, v in g.view(me).items() if k != "last_move"}
-        assert first.view(me) == mine, "the agent's own view is exact"
+        assert first.view(me) == g.view(me), "the agent's own view is exact, last move too"
         assert first.legal_actions() == g.legal_actions()
         state = first.to_dict()
         state.pop("seed", None)

@@ -114,3 +114,30 @@ def test_no_secret_part_reaches_another_seats_text_view_or_picture(name: str) ->
                     assert after.view(q)["last_move"] == text
                     assert f"last move: {escape(str(a), quote=False)}<" not in after.svg(q)
     assert secret > 0, "every game has a secret move (BL-8.1, AG-2.2, SK-3.2, ZN-4.2)"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_python_agent_is_handed_the_last_move_as_its_seat_saw_it(name: str) -> None:
+    """The copy a match hands a Python agent names the last move as that agent's seat saw
+    it (the game's own at the start, then each move), the same as the game's own view."""
+    handed: list[tuple[int, str | None]] = []
+
+    class Watcher:
+        def act(self, game: kingdoms.Game) -> kingdoms.Action:
+            p = game.current_player
+            assert p is not None
+            handed.append((p, game.view(p).get("last_move")))
+            return random.Random(len(handed)).choice(game.legal_actions())
+
+    start = kingdoms.new_game(name, seed=3)
+    start.apply(start.legal_actions()[0])
+    record = kingdoms.play_match(start, [Watcher() for _ in range(start.num_players)], seed=4)
+    g = kingdoms.new_game(name, seed=3)
+    expected = []
+    for i, a in enumerate(record.actions):
+        if i >= 1:  # the match's moves: the first was played before it
+            p = g.current_player
+            assert p is not None
+            expected.append((p, g.view(p)["last_move"]))
+        g.apply(a)
+    assert handed == expected

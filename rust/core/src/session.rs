@@ -79,7 +79,7 @@ impl<A: Copy> LastMove<A> {
     }
 
     /// What every seat sees of it ([`Game::action_public`]).
-    fn public<G: Game<Action = A>>(&self, game: &G) -> String {
+    pub fn public<G: Game<Action = A>>(&self, game: &G) -> String {
         match self {
             LastMove::Played { action, .. } => game.action_public(*action),
             LastMove::Seen { public, .. } => public.clone(),

@@ -18,6 +18,7 @@ use kingdoms_core::arena::{
 };
 use kingdoms_core::rng::{derive, mix64};
 use kingdoms_core::search::{Agent, AgentSpec, GreedyConfig, Ismcts, IsmctsConfig};
+use kingdoms_core::session::LastMove;
 use kingdoms_core::{with_game, DynGame, Error, Game, Knowledge, Session};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -483,6 +484,9 @@ struct PyAgent {
     error: Arc<Mutex<Option<PyErr>>>,
     /// Why the agent forfeited (it raised `kingdoms.agents.Forfeit`), if it did.
     forfeit: Option<String>,
+    /// The match's last move as each seat saw it, and its public part: the copy keeps its
+    /// player's text and the public part (`LastMove::for_copy`), never another seat's.
+    last: Option<(Vec<String>, String)>,
 }
 
 /// `kingdoms.agents.Forfeit`, the exception by which an agent gives up the game.
@@ -498,12 +502,20 @@ impl<G: Knowledge> Agent<G> for PyAgent {
         // One-way from the secret salt: the copy's seed and RNG do not lead back to the deal.
         let seed = derive(self.salt, &[0xC0_B1E5, self.calls]);
         self.calls += 1;
+        let redrawn = game.resample_hidden(p, seed);
+        let last = self.last.as_ref().map(|(texts, public)| {
+            let seen = LastMove::Seen {
+                texts: texts.clone(),
+                public: public.clone(),
+            };
+            seen.for_copy(&redrawn, p)
+        });
         let copy: Box<dyn DynGame> = Box::new(Session::<G> {
-            game: game.resample_hidden(p, seed),
+            game: redrawn,
             seed,
             start: None,
             history: None,
-            last: None,
+            last,
             start_last: None,
         });
         Python::attach(|py| {
@@ -528,6 +540,12 @@ impl<G: Knowledge> Agent<G> for PyAgent {
     }
     fn forfeited(&self) -> Option<String> {
         self.forfeit.clone()
+    }
+    fn moved(&mut self, game: &G, last: &LastMove<G::Action>) {
+        let texts = (0..game.num_players())
+            .map(|q| last.seen_by(game, q).unwrap_or_default())
+            .collect();
+        self.last = Some((texts, last.public(game)));
     }
 }
 
@@ -599,6 +617,7 @@ impl Entrant {
                 calls: 0,
                 error: error.clone(),
                 forfeit: None,
+                last: None,
             }),
         }
     }

@@ -55,7 +55,7 @@ use crate::game::{Game, Player};
 use crate::knowledge::Knowledge;
 use crate::playout::{cancelled, playout};
 use crate::search::{Agent, AgentSpec};
-use crate::session::{Record, Session};
+use crate::session::{LastMove, Record, Session};
 use crate::simulate::game_seed;
 use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
 use skillratings::MultiTeamOutcome;
@@ -97,11 +97,21 @@ pub fn play_out<G: Knowledge>(
             agents.len()
         )));
     }
+    if let Some(last) = &session.last {
+        for agent in agents.iter_mut() {
+            agent.moved(&session.game, last);
+        }
+    }
     play_with(session, context, cancel, |game, p, legal, ply| {
         let a = agents[p]
             .act(game)
             .map_err(|e| with_context(e, &format!("{} {context}, ply {ply}", G::NAME)))?;
-        check_choice(game, legal, a, &names[p], p, context, ply)
+        let i = check_choice(game, legal, a, &names[p], p, context, ply)?;
+        let last = LastMove::played(game, a);
+        for agent in agents.iter_mut() {
+            agent.moved(game, &last);
+        }
+        Ok(i)
     })
 }
 

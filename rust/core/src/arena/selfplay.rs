@@ -12,6 +12,7 @@ use super::scheduler::{run_schedule, AgentProvider, Fixture, Progress, Watch};
 use super::{check_choice, play_with, unique_names};
 use crate::error::{Error, Result};
 use crate::knowledge::Knowledge;
+use crate::session::LastMove;
 use crate::simulate::game_seed;
 use std::ops::Range;
 
@@ -151,6 +152,10 @@ where
                         }
                     }
                     let i = check_choice(g, legal, a, name, p, &context, ply)?;
+                    let last = LastMove::played(g, a);
+                    for agent in agents.iter_mut() {
+                        agent.moved(g, &last);
+                    }
                     g.observation(p, &mut obs);
                     t.observations.extend_from_slice(&obs);
                     let row = t.masks.len();

@@ -39,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::knowledge::Knowledge;
 use crate::rng::derive;
+use crate::session::LastMove;
 
 /// Something that chooses moves.
 pub trait Agent<G: Game>: Send {
@@ -72,6 +73,12 @@ pub trait Agent<G: Game>: Send {
     fn forfeited(&self) -> Option<String> {
         None
     }
+
+    /// Told of the match's last move, whoever played it: the game's own when the match
+    /// starts, then each move as it is played (`game`: the state it was played in). An
+    /// agent that hands its player a copy of the game (a Python agent) keeps what each seat
+    /// saw of it, so the copy's view names the last move; the default ignores it.
+    fn moved(&mut self, _game: &G, _last: &LastMove<G::Action>) {}
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -90,6 +97,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn root_values(&self) -> &[f64] {
         (**self).root_values()
+    }
+    fn moved(&mut self, game: &G, last: &LastMove<G::Action>) {
+        (**self).moved(game, last)
     }
 }
 
