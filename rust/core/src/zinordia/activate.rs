@@ -255,7 +255,7 @@ impl Zinordia {
                     };
                     return Err(refuse("ZN-2.6", why));
                 }
-                if d > range.max(1) {
+                if d > range {
                     return Err(out_of_range());
                 }
             }
