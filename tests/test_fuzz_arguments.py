@@ -167,6 +167,9 @@ def test_a_long_act_stops_at_ctrl_c(agent: Any) -> None:
 
     g = kingdoms.new_game("strifull", seed=5)
     before = g.to_json()
+    # Python's own Ctrl-C handler: a process started in the background by a shell ignores
+    # SIGINT, and the kill below would then never stop the act.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.perf_counter()
     timer.start()
@@ -175,5 +178,6 @@ def test_a_long_act_stops_at_ctrl_c(agent: Any) -> None:
             agent.act(g)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.perf_counter() - start < 20
     assert g.to_json() == before
