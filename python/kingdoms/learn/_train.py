@@ -191,12 +191,12 @@ def train(
     )
     probe = kingdoms.new_game(game, 0)
     obs_size = int(np.prod(probe.observation_shape))
-    row = _row_size(probe, input)
-    if ex.observations.shape[1] != row or ex.masks.shape[1] != probe.num_actions:
+    width = _row_size(probe, input)
+    if ex.observations.shape[1] != width or ex.masks.shape[1] != probe.num_actions:
         raise KingdomsError(
             f"data: {input} rows or masks do not fit the game's default options "
             f"({ex.observations.shape[1]} x {ex.masks.shape[1]}, expected "
-            f"{row} x {probe.num_actions})"
+            f"{width} x {probe.num_actions})"
         )
     if ex.values.shape[1] != probe.num_players:
         raise KingdomsError("data: returns do not fit the game's players")
@@ -210,7 +210,7 @@ def train(
         game, obs_size, probe.num_actions, probe.num_players, hidden, seed, input
     )
     if init is not None and (
-        init.input_size != row or init.num_actions != probe.num_actions or init.input != input
+        init.input_size != width or init.num_actions != probe.num_actions or init.input != input
     ):
         raise KingdomsError("init: a network of another shape or input")
     params = _params(net0, jnp)
