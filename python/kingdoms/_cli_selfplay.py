@@ -45,6 +45,12 @@ def add_selfplay_parser(sub: Any) -> None:
         "--threads", type=int, default=None, help="threads (default: all cores; local runs)"
     )
     p.add_argument(
+        "--seats",
+        action="store_true",
+        help="add the seats column: every seat's observation of the true state at each "
+        "decision, the training data of a network with --input seats (local runs)",
+    )
+    p.add_argument(
         "--json", action="store_true", help="print the manifest as JSON instead of a summary"
     )
     add_option_argument(p)
@@ -63,6 +69,8 @@ def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
             "kingdoms: --format parquet needs pyarrow: pip install 'kingdoms[ray]' (or "
             "pyarrow), or use --format npz"
         )
+    if args.seats and args.ray is not None:
+        raise SystemExit("kingdoms: --seats runs locally only (not with --ray)")
     agents = [load_agent(a) for a in args.agents]  # as tournament: cmd: bots too
     with progress_bar(args.json) as bar:
         task = bar.add_task(f"{args.game} self-play", total=args.games)
@@ -95,6 +103,7 @@ def cmd_selfplay(args: argparse.Namespace, options: dict[str, Any]) -> int:
                 args.games,
                 args.out,
                 threads=args.threads,
+                seats=args.seats,
                 **common,
                 **options,
             )

@@ -24,6 +24,7 @@ TRAIN_FLAGS = {
     "value_weight": "value_weight",
     "root_value_weight": "root_value_weight",
     "validation": "validation",
+    "input": "input",
 }
 
 
@@ -92,6 +93,13 @@ def add_train_parser(sub: Any) -> None:
         type=float,
         help="the value target: this share of the search's root value, the rest the game's "
         "result (default 0; the Arte reference used 1)",
+    )
+    p.add_argument(
+        "--input",
+        choices=("observation", "seats"),
+        help="what the network reads: the mover's observation (default) or every seat's "
+        "(the data's seats column, kingdoms selfplay --seats; searches use it on their "
+        "redraws only)",
     )
     p.add_argument(
         "--validation",

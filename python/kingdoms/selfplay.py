@@ -12,7 +12,10 @@ mover's observation, flattened), ``mask`` (legal action ids), ``action`` (id), `
 (ISMCTS root visit counts by action id; zeros where the mover did not search) and
 ``returns`` (the game's final returns, one per player), and in runs written since the column
 was added ``root_value`` (every player's value of the move chosen as the mover's search
-estimated it, by player; NaN where the mover did not search; shards without it still load).
+estimated it, by player; NaN where the mover did not search; shards without it still load),
+and in runs made with ``seats=True`` ``seats`` (every seat's observation of the true state,
+the mover's first, then the next seats in turn: the input of a ``seats`` network,
+docs/learn.md).
 The games are those of
 :func:`kingdoms._kingdoms.selfplay_games`: game ``i`` is set up from the run's seed and
 ``i`` and plays the same on any machine, so shard ``k`` (games ``k * shard_games`` up to the
@@ -72,7 +75,7 @@ COLUMNS = (
     "returns",
 )
 #: Columns a shard may lack (written by later versions; older shards still load).
-OPTIONAL_COLUMNS = ("root_value",)
+OPTIONAL_COLUMNS = ("root_value", "seats")
 FORMAT_VERSION = 1
 #: Largest shard file read (1 GiB; a shard of 1,000 games is a few MB).
 MAX_SHARD_BYTES = 1 << 30
@@ -363,6 +366,7 @@ def play_shard(
     fmt: str,
     options: dict[str, Any],
     threads: int | None = None,
+    seats: bool = False,
 ) -> tuple[bytes, Forfeits]:
     """Play one shard's games and encode them (what a local run or a Ray task does); with
     the encoded shard comes the list of its forfeited games (``{"game", "player",
@@ -370,21 +374,25 @@ def play_shard(
     :class:`~kingdoms.agents.Subprocess` bot that crashes, times out or answers badly raises
     :class:`~kingdoms.agents.Forfeit`), and games with one play one after another on this
     thread anyway, so with a Python agent the shard is played game by game and a forfeit
-    loses that game alone."""
+    loses that game alone. ``seats`` adds the ``seats`` column."""
     _, start, stop = spec
     if all(_rust_agent(a) for a in agents):
-        arrays = selfplay_games(game, list(agents), start, stop, seed, threads, **options)
+        arrays = selfplay_games(
+            game, list(agents), start, stop, seed, threads, seats=seats, **options
+        )
         return encode(arrays, fmt), []
     players: list[Any] = [a if _rust_agent(a) else _Watched(a) for a in agents]
     watched = [a for a in players if isinstance(a, _Watched)]
     # The empty shard first: the columns' types and widths when every game is forfeited.
-    parts = [selfplay_games(game, players, start, start, seed, threads, **options)]
+    parts = [selfplay_games(game, players, start, start, seed, threads, seats=seats, **options)]
     forfeits: Forfeits = []
     for i in range(start, stop):
         for w in watched:
             w.forfeit = None
         try:
-            parts.append(selfplay_games(game, players, i, i + 1, seed, threads, **options))
+            parts.append(
+                selfplay_games(game, players, i, i + 1, seed, threads, seats=seats, **options)
+            )
         except KingdomsError:
             gave_up = [w.forfeit for w in watched if w.forfeit is not None]
             if not gave_up:
@@ -422,7 +430,10 @@ def _config(
     shard_games: int,
     fmt: str,
     options: dict[str, Any],
+    seats: bool = False,
 ) -> dict[str, Any]:
+    # Runs without the seats column keep the configuration they always had (so resume).
+    extra: dict[str, Any] = {"seats": True} if seats else {}
     return {
         "version": FORMAT_VERSION,
         "game": game,
@@ -432,7 +443,8 @@ def _config(
         "seed": seed,
         "shard_games": shard_games,
         "format": fmt,
-        "columns": list(COLUMNS + OPTIONAL_COLUMNS),
+        "columns": [*COLUMNS, "root_value", *(["seats"] if seats else [])],
+        **extra,
     }
 
 
@@ -443,12 +455,13 @@ def local_runner(
     fmt: str,
     options: dict[str, Any],
     threads: int | None,
+    seats: bool = False,
 ) -> Runner:
     """Plays shards one after another on this machine's cores."""
 
     def run(specs: Sequence[ShardSpec]) -> Iterator[tuple[ShardSpec, bytes, Forfeits]]:
         for spec in specs:
-            yield spec, *play_shard(game, agents, spec, seed, fmt, options, threads)
+            yield spec, *play_shard(game, agents, spec, seed, fmt, options, threads, seats)
 
     return run
 
@@ -475,22 +488,30 @@ def generate(
     threads: int | None = None,
     progress: Callable[[int, int], object] | None = None,
     runner: Runner | None = None,
+    seats: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Play ``games`` self-play games and write them to ``out`` as shards with a manifest;
     returns the manifest. Resumes a run interrupted in the same directory (see the module
     docs). ``progress(done, total)`` counts finished games; ``runner`` plays the shards
     elsewhere (:func:`kingdoms.distributed.selfplay` passes a Ray one). Without a ``seed``
-    a new run draws one from the OS (a resumed run keeps its own); the manifest records it."""
+    a new run draws one from the OS (a resumed run keeps its own); the manifest records it.
+    ``seats=True`` adds the ``seats`` column (every seat's observation of the true state at
+    each decision: training data for a ``seats`` network; off by default, the shards are
+    then as they always were); a ``runner`` does not carry it."""
     seed = run_seed(out, seed)
+    if not isinstance(seats, bool):
+        raise TypeError(f"seats must be True or False, got {type(seats).__name__}")
+    if seats and runner is not None:
+        raise KingdomsError("seats=True: self-play with the seats column runs locally only")
     if format not in FORMATS:
         raise KingdomsError(f"unknown shard format {format!r}: use one of {', '.join(FORMATS)}")
     specs = plan(games, shard_games)
     # Fails early on a bad game, agent or option, before any file is touched.
-    selfplay_games(game, list(agents), 0, 0, seed, threads, **options)
+    selfplay_games(game, list(agents), 0, 0, seed, threads, seats=seats, **options)
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
-    config = _config(game, agents, games, seed, shard_games, format, options)
+    config = _config(game, agents, games, seed, shard_games, format, options, seats)
     manifest: dict[str, Any] = {**config, "shards": [], "complete": False}
     path = root / MANIFEST
     if path.exists():
@@ -509,7 +530,7 @@ def generate(
     done = sum(stop - start for k, start, stop in specs if k in done_ids)
     if progress is not None:
         progress(done, games)
-    run = runner or local_runner(game, agents, seed, format, options, threads)
+    run = runner or local_runner(game, agents, seed, format, options, threads, seats)
     for (k, start, stop), data, forfeits in run(todo):
         name = shard_name(k, format)
         _write_atomic(root / name, data)

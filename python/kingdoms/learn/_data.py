@@ -1,5 +1,6 @@
-"""Training examples from self-play shards (:mod:`kingdoms.selfplay`): the mover's
-observation, its legal-action mask, a policy target and a value target per decision."""
+"""Training examples from self-play shards (:mod:`kingdoms.selfplay`): the network's input
+row (the mover's observation, or every seat's: ``input``), its legal-action mask, a policy
+target and a value target per decision."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from kingdoms._kingdoms import DataError, KingdomsError
 
 @dataclass
 class Examples:
-    """``observations`` (N, D) float32; ``masks`` (N, A) bool; ``policy`` (N, A) float32,
+    """``observations`` (N, D) float32, the input rows (D: the observation size, times the
+    players for ``input="seats"``); ``masks`` (N, A) bool; ``policy`` (N, A) float32,
     each row a distribution over the legal actions (the move played, or the ISMCTS root
     visit counts: :func:`examples`); ``values`` (N, P) float32, the game's returns
     seen from the mover (column ``k``: the player ``k`` seats after the mover); ``games``
@@ -42,6 +44,10 @@ class Examples:
 
 
 POLICY_TARGETS = ("action", "visits")
+INPUTS = ("observation", "seats")
+"""What a network's input row holds: the mover's observation, or every seat's observation
+of the state, the mover's first (the shards' ``seats`` column, ``selfplay.generate(...,
+seats=True)``)."""
 
 
 def examples(
@@ -49,6 +55,7 @@ def examples(
     what: str = "data",
     policy_target: str = "action",
     root_value_weight: float = 0.0,
+    input: str = "observation",
 ) -> Examples:
     """Examples from the columns :func:`kingdoms.selfplay.load` returns; inconsistent
     columns are a :class:`kingdoms.DataError` naming ``what``.
@@ -63,7 +70,17 @@ def examples(
     ``root_value_weight`` ``w``: the value target is ``(1 - w) * z + w * q``, where ``z`` is
     the game's result and ``q`` the search's value of the move it chose (the shards'
     ``root_value``; ``z`` alone where the mover did not search), the mix of many AlphaZero
-    reimplementations: ``q`` varies far less than a single game's result."""
+    reimplementations: ``q`` varies far less than a single game's result.
+
+    ``input``: ``"observation"`` (the default) takes the rows from the ``observation``
+    column, ``"seats"`` from the ``seats`` column (every seat's view of the true state)."""
+    if input not in INPUTS:
+        raise KingdomsError(f"input must be one of {', '.join(INPUTS)}, got {input!r}")
+    if input == "seats" and "seats" not in arrays:
+        raise KingdomsError(
+            f"{what}: input='seats' needs the seats column: self-play with "
+            "selfplay.generate(..., seats=True) (kingdoms selfplay --seats)"
+        )
     if not 0.0 <= root_value_weight <= 1.0:
         raise KingdomsError(
             f"root_value_weight must be a number from 0 to 1, got {root_value_weight}"
@@ -81,7 +98,7 @@ def examples(
     missing = [c for c in need if c not in arrays]
     if missing:
         raise DataError(f"{what}: no column {missing[0]}")
-    obs = np.asarray(arrays["observation"], dtype=np.float32)
+    obs = np.asarray(arrays[input], dtype=np.float32)
     mask = np.asarray(arrays["mask"]).astype(bool)
     visits = np.asarray(arrays["visits"], dtype=np.float64)
     returns = np.asarray(arrays["returns"], dtype=np.float64)
@@ -91,6 +108,12 @@ def examples(
     n = len(obs)
     if obs.ndim != 2 or mask.ndim != 2 or visits.shape != mask.shape or returns.ndim != 2:
         raise DataError(f"{what}: columns of the wrong shape")
+    if input == "seats":
+        per = np.asarray(arrays["observation"]).shape[1:]
+        if per != (obs.shape[1] // max(returns.shape[1], 1),) or obs.shape[1] % max(
+            returns.shape[1], 1
+        ):
+            raise DataError(f"{what}: column seats is not one observation per player")
     if any(len(a) != n for a in (mask, visits, returns, action, player, game)):
         raise DataError(f"{what}: columns of different lengths")
     if n == 0:
@@ -102,7 +125,7 @@ def examples(
     if not np.all((0 <= player) & (player < players)):
         raise DataError(f"{what}: a mover outside the players")
     if not (np.all(np.isfinite(obs)) and np.all(np.isfinite(returns))):
-        raise DataError(f"{what}: observations and returns must be finite")
+        raise DataError(f"{what}: {input} rows and returns must be finite")
     if np.any(visits < 0) or np.any(visits[~mask] > 0):
         raise DataError(f"{what}: visits on an illegal action")
     # The policy target: visit counts where the mover searched, else the move played.
@@ -129,14 +152,17 @@ def examples(
 
 
 def load_examples(
-    data: str | os.PathLike[str], policy_target: str = "action", root_value_weight: float = 0.0
+    data: str | os.PathLike[str],
+    policy_target: str = "action",
+    root_value_weight: float = 0.0,
+    input: str = "observation",
 ) -> tuple[Examples, dict[str, Any]]:
     """The examples of a self-play run directory (see :func:`examples`), and its manifest."""
     manifest = selfplay.read_manifest(data)
     arrays = selfplay.load(data)
     if not arrays:
         raise KingdomsError(f"{str(data)[:160]}: the run has no finished shard yet")
-    return examples(arrays, str(data)[:160], policy_target, root_value_weight), manifest
+    return examples(arrays, str(data)[:160], policy_target, root_value_weight, input), manifest
 
 
 def split(ex: Examples, validation: float, seed: int) -> tuple[Examples, Examples]:

@@ -32,6 +32,7 @@ SHAPE_KEYS = (
     "num_actions",
     "num_players",
     "hidden",
+    "input",
 )
 
 F32 = npt.NDArray[np.float32]
@@ -47,11 +48,20 @@ class Network:
     policy: tuple[F32, F32]
     value: tuple[F32, F32]
     record: dict[str, str] = field(default_factory=dict)
+    input: str = "observation"
+    """What an input row holds: ``"observation"`` (the mover's) or ``"seats"`` (every
+    seat's observation, the mover's first)."""
+
+    @property
+    def input_size(self) -> int:
+        """Length of an input row (the first layer's inputs)."""
+        w = self.trunk[0][0] if self.trunk else self.policy[0]
+        return int(w.shape[1])
 
     @property
     def observation_size(self) -> int:
-        w = self.trunk[0][0] if self.trunk else self.policy[0]
-        return int(w.shape[1])
+        """The game's observation size (one seat's)."""
+        return self.input_size // (self.num_players if self.input == "seats" else 1)
 
     @property
     def num_actions(self) -> int:
@@ -84,6 +94,8 @@ class Network:
             num_players=str(self.num_players),
             hidden=",".join(map(str, self.hidden)),
         )
+        if self.input != "observation":  # absent: an observation network (older files)
+            meta["input"] = self.input
         return meta
 
     def forward(self, observations: npt.ArrayLike) -> tuple[F32, F32]:
@@ -161,6 +173,7 @@ def read_model(path: str | os.PathLike[str]) -> Network:
         policy=pair("policy"),
         value=pair("value"),
         record={k: v for k, v in meta.items() if k not in SHAPE_KEYS},
+        input=model.input,
     )
 
 
@@ -185,11 +198,14 @@ def init_network(
     num_players: int,
     hidden: Sequence[int],
     seed: int,
+    input: str = "observation",
 ) -> Network:
     """A network of this shape with He-uniform weights and zero biases drawn from ``seed``
-    (numpy's PCG64), the starting point of training."""
+    (numpy's PCG64), the starting point of training; ``input="seats"`` reads rows of
+    every player's observation."""
     rng = np.random.default_rng(seed)
-    widths = [observation_size, *hidden]
+    row = observation_size * (num_players if input == "seats" else 1)
+    widths = [row, *hidden]
 
     def dense(n_in: int, n_out: int, gain: float) -> tuple[F32, F32]:
         bound = gain * np.sqrt(6.0 / max(n_in, 1))
@@ -202,4 +218,5 @@ def init_network(
         trunk=trunk,
         policy=dense(widths[-1], num_actions, 0.1),
         value=dense(widths[-1], num_players, 0.1),
+        input=input,
     )

@@ -15,7 +15,7 @@ import numpy as np
 
 import kingdoms
 from kingdoms._kingdoms import KingdomsError
-from kingdoms.learn._data import Examples, load_examples, split
+from kingdoms.learn._data import INPUTS, Examples, load_examples, split
 from kingdoms.learn._file import MAX_MODEL_BYTES, Network, init_network, write_model
 
 Progress = Callable[[int, int, dict[str, float]], object]
@@ -86,6 +86,7 @@ def _network(params: dict[str, Any], like: Network) -> Network:
         policy=host(params["policy"]),
         value=host(params["value"]),
         record=dict(like.record),
+        input=like.input,
     )
 
 
@@ -93,10 +94,16 @@ MAX_WIDTH = 4096
 """The widest hidden layer ``train`` makes (a network is a leaf evaluation: small)."""
 
 
-def _fits_a_model_file(game: str, hidden: Sequence[int]) -> None:
+def _row_size(probe: Any, input: str) -> int:
+    """Length of an input row of ``input`` for ``probe``'s game."""
+    seats = probe.num_players if input == "seats" else 1
+    return int(np.prod(probe.observation_shape)) * seats
+
+
+def _fits_a_model_file(game: str, hidden: Sequence[int], input: str) -> None:
     """Refuse, before any weight exists, a network whose file would pass the engine's cap."""
     probe = kingdoms.new_game(game, 0)
-    widths = [int(np.prod(probe.observation_shape)), *hidden]
+    widths = [_row_size(probe, input), *hidden]
     weights = sum((a + 1) * b for a, b in itertools.pairwise(widths))
     weights += (widths[-1] + 1) * (probe.num_actions + probe.num_players)
     if 4 * weights > MAX_MODEL_BYTES:
@@ -125,6 +132,7 @@ def train(
     plot: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
     threads: int | None = None,
+    input: str = "observation",
 ) -> TrainResult:
     """Train a policy-and-value network for ``game`` on the self-play runs in ``data`` (one
     run directory or several) and write it to ``out`` (a model file, docs/learn.md).
@@ -139,7 +147,14 @@ def train(
     network (the iteration loop's previous one) instead of fresh weights. Everything random
     (the split, the initial weights, the order of the examples) is drawn from ``seed``: the
     same data and arguments give the same file. ``plot`` writes the loss curves as a picture
-    (needs matplotlib, ``kingdoms[plot]``)."""
+    (needs matplotlib, ``kingdoms[plot]``).
+
+    ``input``: what the network reads, ``"observation"`` (the mover's; the default) or
+    ``"seats"`` (every seat's observation, the mover's first: the whole state, trained on
+    the shards' ``seats`` column of the true state and used by ISMCTS on its redraws only;
+    written in the file's metadata)."""
+    if input not in INPUTS:
+        raise KingdomsError(f"input must be one of {', '.join(INPUTS)}, got {input!r}")
     if game not in kingdoms.games():
         raise KingdomsError(f"unknown game {game!r}: one of {', '.join(kingdoms.games())}")
     if epochs < 1 or batch_size < 1:
@@ -151,13 +166,13 @@ def train(
     if not 0.0 <= root_value_weight <= 1.0:
         raise KingdomsError("root_value_weight must be a number from 0 to 1")
     if init is None:
-        _fits_a_model_file(game, hidden)
+        _fits_a_model_file(game, hidden, input)
     dirs = [data] if isinstance(data, (str, os.PathLike)) else list(data)
     if not dirs:
         raise KingdomsError("data: give at least one self-play run directory")
     parts, sources = [], []
     for d in dirs:
-        ex, manifest = load_examples(d, policy_target, root_value_weight)
+        ex, manifest = load_examples(d, policy_target, root_value_weight, input)
         if manifest.get("game") != game:
             raise KingdomsError(
                 f"{str(d)[:160]}: self-play of {manifest.get('game')!r}, not {game}"
@@ -176,11 +191,12 @@ def train(
     )
     probe = kingdoms.new_game(game, 0)
     obs_size = int(np.prod(probe.observation_shape))
-    if ex.observations.shape[1] != obs_size or ex.masks.shape[1] != probe.num_actions:
+    width = _row_size(probe, input)
+    if ex.observations.shape[1] != width or ex.masks.shape[1] != probe.num_actions:
         raise KingdomsError(
-            "data: observations or masks do not fit the game's default options "
+            f"data: {input} rows or masks do not fit the game's default options "
             f"({ex.observations.shape[1]} x {ex.masks.shape[1]}, expected "
-            f"{obs_size} x {probe.num_actions})"
+            f"{width} x {probe.num_actions})"
         )
     if ex.values.shape[1] != probe.num_players:
         raise KingdomsError("data: returns do not fit the game's players")
@@ -190,11 +206,13 @@ def train(
     start = time.perf_counter()
     tr, va = split(ex, validation, seed)
     batch = min(batch_size, len(tr))
-    net0 = init or init_network(game, obs_size, probe.num_actions, probe.num_players, hidden, seed)
+    net0 = init or init_network(
+        game, obs_size, probe.num_actions, probe.num_players, hidden, seed, input
+    )
     if init is not None and (
-        init.observation_size != obs_size or init.num_actions != probe.num_actions
+        init.input_size != width or init.num_actions != probe.num_actions or init.input != input
     ):
-        raise KingdomsError("init: a network of another shape")
+        raise KingdomsError("init: a network of another shape or input")
     params = _params(net0, jnp)
     opt = optax.adamw(learning_rate, weight_decay=weight_decay)
     opt_state = opt.init(params)

@@ -31,9 +31,21 @@ impl PyModel {
     fn game(&self) -> &str {
         self.inner.game()
     }
+    /// The game's observation size (one seat's).
     #[getter]
     fn observation_size(&self) -> usize {
         self.inner.observation_size()
+    }
+    /// What an input row holds: ``"observation"`` (the mover's) or ``"seats"`` (every
+    /// seat's, from the mover).
+    #[getter]
+    fn input(&self) -> &'static str {
+        self.inner.input().name()
+    }
+    /// Length of an input row.
+    #[getter]
+    fn input_size(&self) -> usize {
+        self.inner.input_size()
     }
     #[getter]
     fn num_actions(&self) -> usize {
@@ -63,7 +75,8 @@ impl PyModel {
         Ok(d)
     }
 
-    /// The network on a batch of observations (a 2-D float32 array, one row each): policy
+    /// The network on a batch of input rows (a 2-D float32 array of ``input_size``
+    /// columns: observations, or ``seats`` rows): policy
     /// logits ``(rows, num_actions)`` and values ``(rows, num_players)`` in [-1, 1], value
     /// ``k`` being that of the player ``k`` seats after the mover. Computed in Rust without
     /// the GIL.
@@ -77,10 +90,10 @@ impl PyModel {
             shape.first().copied().unwrap_or(0),
             shape.get(1).copied().unwrap_or(0),
         );
-        if cols != self.inner.observation_size() {
+        if cols != self.inner.input_size() {
             return Err(KingdomsError::new_err(format!(
                 "observations: expected rows of {} numbers, got {cols}",
-                self.inner.observation_size()
+                self.inner.input_size()
             )));
         }
         if rows > 1 << 20 {
@@ -109,10 +122,11 @@ impl PyModel {
 
     fn __repr__(&self) -> String {
         format!(
-            "Model(game={:?}, hidden={:?}, observation_size={}, num_actions={})",
+            "Model(game={:?}, input={:?}, hidden={:?}, input_size={}, num_actions={})",
             self.inner.game(),
+            self.inner.input().name(),
             self.inner.hidden(),
-            self.inner.observation_size(),
+            self.inner.input_size(),
             self.inner.num_actions()
         )
     }

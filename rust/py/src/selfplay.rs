@@ -22,14 +22,16 @@ use crate::errors::IntoPy;
 /// seed), `ply`, `player`, `agent` (index into `agents`), `observation` (rows × observation
 /// size, the mover's view), `mask` (rows × num_actions), `action` (id), `visits` (rows ×
 /// num_actions: ISMCTS root visits, zeros where the mover did not search), `returns` (rows ×
-/// players: the game's final returns). One agent plays every seat; with one agent per
+/// players: the game's final returns), ``root_value``, and with ``seats=True`` ``seats``
+/// (rows × players × observation size: every seat's observation of the true state, the
+/// mover's first, the input of a ``seats`` network). One agent plays every seat; with one agent per
 /// player, seat `s` of game `i` is agent `(s + i) % players`. Game `i` is the same in any
 /// range and on any machine or thread count. Rust agents play on `threads` cores, Python
 /// agents on this thread.
 #[pyfunction]
-#[pyo3(signature = (game, agents, start, stop, seed=Whole::ZERO, threads=None, *, progress=None, **options))]
+#[pyo3(signature = (game, agents, start, stop, seed=Whole::ZERO, threads=None, *, progress=None, seats=false, **options))]
 #[pyo3(
-    text_signature = "(game, agents, start, stop, seed=0, threads=None, *, progress=None, **options)"
+    text_signature = "(game, agents, start, stop, seed=0, threads=None, *, progress=None, seats=False, **options)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_games<'py>(
@@ -41,6 +43,7 @@ pub fn selfplay_games<'py>(
     seed: Whole,
     threads: Option<Whole>,
     progress: Option<Bound<'py, PyAny>>,
+    seats: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (name, options) = game_and_options(game, options)?;
@@ -62,6 +65,7 @@ pub fn selfplay_games<'py>(
                 seed,
                 start..stop,
                 threads,
+                seats,
                 &Progress::default(),
                 &mut reporter(stop.saturating_sub(start), callback, &kept),
             )
@@ -74,7 +78,20 @@ pub fn selfplay_games<'py>(
         )
     })
     .py()?;
-    columns(py, &games, obs_len, num_actions, players)
+    let d = columns(py, &games, obs_len, num_actions, players)?;
+    if seats {
+        let rows: usize = games.iter().map(Trajectory::plies).sum();
+        let width = obs_len * players;
+        let mut all = Vec::with_capacity(rows * width);
+        for t in &games {
+            all.extend_from_slice(&t.seat_rows);
+        }
+        d.set_item(
+            "seats",
+            PyArray1::from_vec(py, all).reshape(vec![rows, width])?,
+        )?;
+    }
+    Ok(d)
 }
 
 fn columns<'py>(

@@ -40,6 +40,11 @@ pub struct Trajectory {
     /// estimated it ([`Agent::root_values`](crate::search::Agent::root_values)); a row of
     /// NaN where the mover did not search.
     pub root_values: Vec<f32>,
+    /// `plies × (num_players × observation size)` when asked for (else empty): every
+    /// seat's observation of the true state before the move, the mover's first, then the
+    /// next seats in turn order (the input of a `seats` network, [`crate::model::Input`]).
+    /// The true state is a fair draw of the mover's belief, which the search's redraws are.
+    pub seat_rows: Vec<f32>,
     /// Final returns, one per player.
     pub returns: Vec<f64>,
 }
@@ -81,7 +86,8 @@ pub fn selfplay_fixtures(agents: usize, players: usize, range: Range<u64>) -> Re
 }
 
 /// Play games `range` of the self-play run under `seed` with the agents of `provider`
-/// (`names[a]` for errors), on `threads` cores; trajectories come back in game order.
+/// (`names[a]` for errors), on `threads` cores; trajectories come back in game order, with
+/// [`Trajectory::seat_rows`] filled when `seat_rows` is set.
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_games<G, P>(
     options: &G::Options,
@@ -90,6 +96,7 @@ pub fn selfplay_games<G, P>(
     seed: u64,
     range: Range<u64>,
     threads: Option<usize>,
+    seat_rows: bool,
     progress: &Progress,
     watch: Watch<'_>,
 ) -> Result<Vec<Trajectory>>
@@ -122,6 +129,7 @@ where
                 masks: Vec::new(),
                 visits: Vec::new(),
                 root_values: Vec::new(),
+                seat_rows: Vec::new(),
                 returns: Vec::new(),
             };
             let mut visits = Vec::new();
@@ -158,6 +166,13 @@ where
                     }
                     g.observation(p, &mut obs);
                     t.observations.extend_from_slice(&obs);
+                    if seat_rows {
+                        let at = t.seat_rows.len();
+                        t.seat_rows.resize(at + obs_len * players, 0.0);
+                        if let Some(dst) = t.seat_rows.get_mut(at..) {
+                            crate::model::fill_row(crate::model::Input::Seats, g, p, dst);
+                        }
+                    }
                     let row = t.masks.len();
                     t.masks.resize(row + num_actions, false);
                     t.visits.resize(row + num_actions, 0);

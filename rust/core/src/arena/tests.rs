@@ -243,6 +243,15 @@ fn selfplay(
     range: std::ops::Range<u64>,
     threads: Option<usize>,
 ) -> Result<Vec<super::selfplay::Trajectory>> {
+    selfplay_with(s, range, threads, false)
+}
+
+fn selfplay_with(
+    s: &[AgentSpec],
+    range: std::ops::Range<u64>,
+    threads: Option<usize>,
+    seat_rows: bool,
+) -> Result<Vec<super::selfplay::Trajectory>> {
     super::selfplay::selfplay_games::<Lanes, _>(
         &LanesOptions::default(),
         &names(s),
@@ -250,9 +259,38 @@ fn selfplay(
         17,
         range,
         threads,
+        seat_rows,
         &Progress::default(),
         &mut unwatched,
     )
+}
+
+#[test]
+fn selfplay_seat_rows_are_every_seats_observation_from_the_mover() {
+    use crate::game::Game;
+    let s = specs(&["ismcts:20"]);
+    let plain = selfplay(&s, 0..2, Some(1)).unwrap();
+    let with = selfplay_with(&s, 0..2, Some(1), true).unwrap();
+    let probe = Lanes::new(0, &LanesOptions::default()).unwrap();
+    let obs_len: usize = probe.observation_shape().iter().product();
+    let n = probe.num_players();
+    let mut obs = vec![0.0f32; obs_len];
+    for (a, b) in plain.iter().zip(&with) {
+        assert!(a.seat_rows.is_empty(), "off unless asked");
+        assert_eq!(a.actions, b.actions, "the column changes no game");
+        assert_eq!(b.seat_rows.len(), b.plies() * n * obs_len);
+        let mut game = Lanes::new(b.seed, &LanesOptions::default()).unwrap();
+        for (ply, (&p, &act)) in b.players.iter().zip(&b.actions).enumerate() {
+            let row = &b.seat_rows[ply * n * obs_len..(ply + 1) * n * obs_len];
+            assert_eq!(&row[..obs_len], &b.observations[ply * obs_len..][..obs_len]);
+            for k in 0..n {
+                game.observation((p as usize + k) % n, &mut obs);
+                assert_eq!(&row[k * obs_len..(k + 1) * obs_len], &obs[..], "seat {k}");
+            }
+            game.apply(game.action_from_id(act as usize).unwrap())
+                .unwrap();
+        }
+    }
 }
 
 #[test]

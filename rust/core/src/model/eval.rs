@@ -1,9 +1,11 @@
 //! A network as a game's judgement: the hook a search calls for a leaf's value (every
 //! player's, as [`Knowledge::evaluate_each`](crate::knowledge::Knowledge::evaluate_each)
-//! gives) and for the prior of the legal moves. It reads only the mover's observation, so
-//! it sees what the mover may see and nothing else.
+//! gives) and for the prior of the legal moves. A network of [`Input::Observation`] reads
+//! only the mover's observation, so it sees what the mover may see and nothing else; one of
+//! [`Input::Seats`] reads every seat's observation, the whole state, so it is built only by
+//! [`ModelEval::for_redraws`], for states redrawn from one player's view.
 
-use super::{Mlp, Scratch};
+use super::{Input, Mlp, Scratch};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use std::sync::Arc;
@@ -21,9 +23,27 @@ pub struct ModelEval {
 }
 
 impl ModelEval {
-    /// An evaluator of `mlp` for games like `game`: refused when the network was made for
-    /// another game or for options that change the observation or the actions.
+    /// An evaluator of `mlp` for games like `game`, which may be real games: refused when
+    /// the network was made for another game or for options that change the observation or
+    /// the actions, and for an [`Input::Seats`] network, which would read the hidden cards
+    /// of a real game (see [`for_redraws`](Self::for_redraws)).
     pub fn for_game<G: Game>(mlp: Arc<Mlp>, game: &G) -> Result<ModelEval> {
+        if mlp.input() == Input::Seats {
+            return Err(Error::invalid(format!(
+                "model: this {} network reads every seat's view (input=seats), the hidden \
+                 cards included; it may only judge states redrawn from one player's view, \
+                 as ISMCTS's leaves are, never a real game",
+                mlp.game()
+            )));
+        }
+        ModelEval::for_redraws(mlp, game)
+    }
+
+    /// An evaluator of `mlp` for states redrawn from one player's view (a search's
+    /// determinizations: `resample_hidden`), where every seat's observation shows only
+    /// redrawn cards, so an [`Input::Seats`] network is allowed. The caller guarantees
+    /// that no real game's state reaches it.
+    pub fn for_redraws<G: Game>(mlp: Arc<Mlp>, game: &G) -> Result<ModelEval> {
         let obs: usize = game.observation_shape().iter().product();
         mlp.check_fits(G::NAME, obs, game.num_actions(), game.num_players())?;
         Ok(ModelEval {
@@ -50,7 +70,7 @@ impl ModelEval {
     /// `out` holds `games.len()` rows of `num_players` values.
     pub fn value_batch<G: Game>(&mut self, games: &[G], out: &mut [f64]) -> Result<()> {
         let n = self.mlp.num_players();
-        let size = self.mlp.observation_size();
+        let size = self.mlp.input_size();
         if out.len() != games.len() * n {
             return Err(Error::invalid(format!(
                 "model: {} values asked for {} positions of {n} players",
@@ -66,7 +86,7 @@ impl ModelEval {
                     let at = self.obs.len();
                     self.obs.resize(at + size, 0.0);
                     if let Some(dst) = self.obs.get_mut(at..) {
-                        g.observation(p, dst);
+                        fill_row(self.mlp.input(), g, p, dst);
                     }
                     movers.push(Some(p));
                 }
@@ -133,8 +153,8 @@ impl ModelEval {
         actions: &[G::Action],
     ) -> Result<()> {
         self.obs.clear();
-        self.obs.resize(self.mlp.observation_size(), 0.0);
-        game.observation(p, &mut self.obs);
+        self.obs.resize(self.mlp.input_size(), 0.0);
+        fill_row(self.mlp.input(), game, p, &mut self.obs);
         self.ids.clear();
         self.ids.extend(actions.iter().map(|&a| game.action_id(a)));
         self.mlp
@@ -170,5 +190,20 @@ impl ModelEval {
             out.iter_mut().for_each(|v| *v = even);
         }
         Ok(())
+    }
+}
+
+/// `p`'s input row of `game` for a network reading `input`, into `dst` (its length): the
+/// observation of `p`, or every seat's in turn from `p` ([`Input::Seats`]).
+pub fn fill_row<G: Game>(input: Input, game: &G, p: crate::game::Player, dst: &mut [f32]) {
+    match input {
+        Input::Observation => game.observation(p, dst),
+        Input::Seats => {
+            let n = game.num_players().max(1);
+            let size = dst.len() / n;
+            for (k, chunk) in dst.chunks_exact_mut(size.max(1)).enumerate().take(n) {
+                game.observation((p + k) % n, chunk);
+            }
+        }
     }
 }

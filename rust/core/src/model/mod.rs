@@ -1,7 +1,9 @@
 //! Learned evaluation: a small policy-and-value network (a multi-layer perceptron) read from
 //! a safetensors file and evaluated in Rust, so a search can use it without Python.
 //!
-//! **The network.** The input is the mover's observation ([`Game::observation`](crate::game::Game::observation), flattened).
+//! **The network.** The input row is what the metadata's `input` names ([`Input`]): the
+//! mover's observation ([`Game::observation`](crate::game::Game::observation), flattened;
+//! the default), or every seat's observation in rotation from the mover (`seats`).
 //! A trunk of dense layers with ReLU (`trunk.{i}`), then two heads on the last hidden layer:
 //! `policy` gives one logit per action id (a prior is the softmax over the legal ones) and
 //! `value` gives, after `tanh`, one value in [-1, 1] per player, *relative to the mover*:
@@ -12,7 +14,8 @@
 //! (`[out]`), `policy.weight`, `policy.bias`, `value.weight`, `value.bias`, and whose
 //! metadata holds `format` (`kingdoms-mlp`), `version` (`1`), `game`, `observation_size`,
 //! `num_actions`, `num_players` and `hidden` (the trunk's widths, comma-separated; may be
-//! empty). Other metadata keys (how it was trained) are kept and shown, never read.
+//! empty), and optionally `input` (`observation`, the default, or `seats`; then the first
+//! layer reads `num_players × observation_size` numbers). Other metadata keys (how it was trained) are kept and shown, never read.
 //!
 //! **Bounds.** The file is read through [`crate::datafile::read_bytes`] (a regular file, at
 //! most [`MAX_MODEL_BYTES`]); at most [`MAX_LAYERS`] trunk layers of at most [`MAX_WIDTH`]
@@ -23,7 +26,7 @@
 
 pub mod eval;
 
-pub use eval::ModelEval;
+pub use eval::{fill_row, ModelEval};
 
 use crate::datafile;
 use crate::error::{Error, Result};
@@ -45,6 +48,35 @@ pub const MAX_LAYERS: usize = 16;
 pub const MAX_WIDTH: usize = 1 << 16;
 /// Most players a value head may have.
 pub const MAX_PLAYERS: usize = 16;
+
+/// What a network's input row holds (the metadata's `input`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The mover's observation (`observation`, also when the key is absent).
+    Observation,
+    /// Every seat's observation of the state, the mover's first, then the next seats in
+    /// turn order (`seats`): the whole state. Only for states redrawn from one player's
+    /// view (a search's determinizations, [`ModelEval::for_redraws`]), never a real game's.
+    Seats,
+}
+
+impl Input {
+    /// The metadata's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Input::Observation => "observation",
+            Input::Seats => "seats",
+        }
+    }
+
+    /// Length of an input row for a game of `players` with observations of `observation`.
+    pub fn row_size(self, observation: usize, players: usize) -> usize {
+        match self {
+            Input::Observation => observation,
+            Input::Seats => observation.saturating_mul(players),
+        }
+    }
+}
 
 /// One dense layer: `y = W x + b`, `W` row-major `[out, in]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,6 +180,8 @@ fn lanes(mut acc: [f32; 8], x: [f32; 8], y: [f32; 8]) -> [f32; 8] {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mlp {
     game: String,
+    input: Input,
+    observation_size: usize,
     trunk: Vec<Dense>,
     policy: Dense,
     value: Dense,
@@ -234,6 +268,16 @@ impl Mlp {
                 ));
             }
         }
+        let input = match meta.get("input").map(String::as_str) {
+            None | Some("observation") => Input::Observation,
+            Some("seats") => Input::Seats,
+            Some(_) => {
+                return Err(bad(
+                    "metadata.input",
+                    "expected \"observation\" or \"seats\"".into(),
+                ))
+            }
+        };
         let game = key("game")?.clone();
         if game.is_empty() || game.len() > 64 {
             return Err(bad("metadata.game", "expected a game's name".into()));
@@ -261,7 +305,13 @@ impl Mlp {
             })
         };
         let mut trunk = Vec::with_capacity(hidden.len());
-        let mut width = inputs;
+        let mut width = input.row_size(inputs, players);
+        if width > MAX_WIDTH {
+            return Err(bad(
+                "metadata.observation_size",
+                format!("an input row of {width} numbers; at most {MAX_WIDTH}"),
+            ));
+        }
         for (i, &h) in hidden.iter().enumerate() {
             let layer = dense(&format!("trunk.{i}"), width, h)?;
             // The first layer reads observations: sparse, so kept by columns too.
@@ -285,6 +335,8 @@ impl Mlp {
         }
         Ok(Mlp {
             game,
+            input,
+            observation_size: inputs,
             trunk,
             policy,
             value,
@@ -306,8 +358,16 @@ impl Mlp {
     pub fn game(&self) -> &str {
         &self.game
     }
-    /// Length of an input row: the game's observation size.
+    /// What an input row holds.
+    pub fn input(&self) -> Input {
+        self.input
+    }
+    /// The game's observation size (one seat's).
     pub fn observation_size(&self) -> usize {
+        self.observation_size
+    }
+    /// Length of an input row: the observation size, times the players for [`Input::Seats`].
+    pub fn input_size(&self) -> usize {
         self.trunk.first().map_or(self.policy.inputs, |l| l.inputs)
     }
     pub fn num_actions(&self) -> usize {
@@ -355,6 +415,14 @@ impl Mlp {
                 "an observation of size",
                 self.observation_size().to_string(),
                 observation_size.to_string(),
+            );
+        }
+        let row = self.input.row_size(observation_size, players);
+        if self.input_size() != row {
+            return mismatch(
+                &format!("{} rows of size", self.input.name()),
+                self.input_size().to_string(),
+                row.to_string(),
             );
         }
         if self.num_actions() != actions {
@@ -405,7 +473,7 @@ impl Mlp {
         scratch: &mut Scratch,
         values: &mut [f32],
     ) -> Result<()> {
-        check_len("the input", inputs.len(), rows, self.observation_size())?;
+        check_len("the input", inputs.len(), rows, self.input_size())?;
         check_len("the value output", values.len(), rows, self.num_players())?;
         let Scratch { a, b } = scratch;
         let mut first = true;

@@ -509,3 +509,123 @@ fn the_first_layer_by_columns_equals_the_dense_product() {
         assert!((x - y).abs() < 1e-5, "{x} vs {y}");
     }
 }
+
+/// A Battle Line network reading every seat's observation (`input=seats`), random weights.
+fn battleline_seats_model(seed: u64) -> Arc<Mlp> {
+    let g = BattleLine::new(1, &BlOptions::default()).unwrap();
+    let obs: usize = g.observation_shape().iter().product();
+    let acts = g.num_actions();
+    let mut rng = GameRng::seed(seed);
+    let mut rand = |n: usize| -> Vec<f32> {
+        (0..n)
+            .map(|_| (rng.next_u64() % 2001) as f32 / 10000.0 - 0.1)
+            .collect()
+    };
+    let (os, as_) = (obs.to_string(), acts.to_string());
+    let mut m = meta(&os, &as_, "2", "16");
+    m.push(("input", "seats"));
+    let bytes = file(
+        &[
+            ("trunk.0", 16, 2 * obs, rand(16 * 2 * obs), rand(16)),
+            ("policy", acts, 16, rand(acts * 16), rand(acts)),
+            ("value", 2, 16, rand(32), rand(2)),
+        ],
+        &m,
+    );
+    Arc::new(Mlp::from_bytes(&bytes, "bl-seats").unwrap())
+}
+
+#[test]
+fn a_seats_network_reads_every_seat_from_the_mover_on_redraws_only() {
+    let model = battleline_seats_model(6);
+    assert_eq!(model.input(), Input::Seats);
+    let obs = model.observation_size();
+    assert_eq!(model.input_size(), 2 * obs);
+    let mut g = BattleLine::new(3, &BlOptions::default()).unwrap();
+    // A real game's state: refused, it would read the opponent's hand.
+    let err = ModelEval::for_game(model.clone(), &g).unwrap_err();
+    assert!(matches!(err, Error::Invalid { .. }), "{err}");
+    assert!(err.to_string().contains("input=seats"), "{err}");
+    let mut ev = ModelEval::for_redraws(model.clone(), &g).unwrap();
+    let mut rng = GameRng::seed(1);
+    let mut legal = Vec::new();
+    let mut differs = 0;
+    for _ in 0..20 {
+        let p = g.current_player().unwrap();
+        let det = g.resample_hidden(p, rng.next_u64());
+        let mut row = vec![0.0; 2 * obs];
+        det.observation(p, &mut row[..obs]);
+        det.observation(1 - p, &mut row[obs..]);
+        let (mut l, mut nv) = (vec![0.0; model.num_actions()], vec![0.0; 2]);
+        model
+            .forward(&row, 1, &mut Scratch::default(), &mut l, &mut nv)
+            .unwrap();
+        let mut v = [0.0; 2];
+        ev.value_each(&det, &mut v).unwrap();
+        assert_eq!((v[p], v[1 - p]), (f64::from(nv[0]), f64::from(nv[1])));
+        // Another redraw of the opponent's hand: the row, so (almost always) the value,
+        // changes; an observation network's would not.
+        let other = det.resample_hidden(p, rng.next_u64());
+        let mut ov = [0.0; 2];
+        ev.value_each(&other, &mut ov).unwrap();
+        differs += usize::from(ov != v);
+        g.legal_actions(&mut legal);
+        let best = ev.best_by_policy(&det, &legal).unwrap().unwrap();
+        let ids: Vec<usize> = legal.iter().map(|&a| det.action_id(a)).collect();
+        assert!(ids.iter().all(|&i| l[i] <= l[ids[best]]));
+        g.apply(legal[(rng.next_u64() % legal.len() as u64) as usize])
+            .unwrap();
+    }
+    assert!(differs > 10, "the redrawn hand is read: {differs} of 20");
+}
+
+#[test]
+fn a_seats_network_checks_its_row_and_its_input_key() {
+    let g = BattleLine::new(1, &BlOptions::default()).unwrap();
+    let obs: usize = g.observation_shape().iter().product();
+    let acts = g.num_actions();
+    let (os, as_) = (obs.to_string(), acts.to_string());
+    // A first layer of one observation under input=seats: the tensor shape is refused.
+    let mut m = meta(&os, &as_, "2", "4");
+    m.push(("input", "seats"));
+    let layers = [
+        ("trunk.0", 4, obs, vec![0.0; 4 * obs], vec![0.0; 4]),
+        ("policy", acts, 4, vec![0.0; acts * 4], vec![0.0; acts]),
+        ("value", 2, 4, vec![0.0; 8], vec![0.0; 2]),
+    ];
+    let msg = refusal(&file(&layers, &m));
+    assert!(msg.contains("tensor trunk.0.weight"), "{msg}");
+    // An unknown input kind names the key.
+    let mut m = meta(&os, &as_, "2", "4");
+    m.push(("input", "board"));
+    let msg = refusal(&file(&layers, &m));
+    assert!(msg.contains("metadata.input"), "{msg}");
+    // "observation" spelled out is the default.
+    let mut m = meta(&os, &as_, "2", "4");
+    m.push(("input", "observation"));
+    let plain = Mlp::from_bytes(&file(&layers, &m), "p").unwrap();
+    assert_eq!(plain.input(), Input::Observation);
+    assert_eq!(plain.input_size(), obs);
+}
+
+#[test]
+fn ismcts_searches_with_a_seats_network() {
+    use crate::search::{Agent, Ismcts, IsmctsConfig};
+    let model = battleline_seats_model(2);
+    let config = IsmctsConfig {
+        iterations: Some(100),
+        seed: 5,
+        model_prior: true,
+        ..IsmctsConfig::default()
+    };
+    let g = BattleLine::new(4, &BlOptions::default()).unwrap();
+    let a = Ismcts::<BattleLine>::new(config.clone())
+        .with_model(model.clone())
+        .act(&g)
+        .unwrap();
+    let b = Ismcts::<BattleLine>::new(config)
+        .with_model(model)
+        .act(&g)
+        .unwrap();
+    assert_eq!(a, b);
+}

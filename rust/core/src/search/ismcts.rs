@@ -451,7 +451,9 @@ impl<G: Knowledge> Ismcts<G> {
             self.mlp = Some(Arc::new(crate::model::load_named(path, G::NAME)?));
         }
         if let (Some(mlp), None) = (&self.mlp, &self.model) {
-            self.model = Some(ModelEval::for_game(mlp.clone(), game)?);
+            // Only the determinizations drawn from `me`'s view reach the network (leaves and
+            // expansions), so a network of every seat's view is allowed here.
+            self.model = Some(ModelEval::for_redraws(mlp.clone(), game)?);
         }
         let halving = self.config.halving.unwrap_or(params.ismcts_halving);
 
