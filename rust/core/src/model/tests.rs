@@ -235,6 +235,12 @@ fn load_reads_through_the_data_file_reader() {
 
 /// A network shaped for Battle Line with weights drawn from `seed`.
 fn battleline_model(seed: u64) -> Arc<Mlp> {
+    battleline_net(seed, false)
+}
+
+/// A Battle Line network with weights drawn from `seed`, reading the mover's observation or,
+/// with `seats`, every seat's (`input=seats`).
+fn battleline_net(seed: u64, seats: bool) -> Arc<Mlp> {
     let g = BattleLine::new(1, &BlOptions::default()).unwrap();
     let obs: usize = g.observation_shape().iter().product();
     let acts = g.num_actions();
@@ -245,13 +251,18 @@ fn battleline_model(seed: u64) -> Arc<Mlp> {
             .collect()
     };
     let (os, as_) = (obs.to_string(), acts.to_string());
+    let mut m = meta(&os, &as_, "2", "16");
+    let row = if seats { 2 * obs } else { obs };
+    if seats {
+        m.push(("input", "seats"));
+    }
     let bytes = file(
         &[
-            ("trunk.0", 16, obs, rand(16 * obs), rand(16)),
+            ("trunk.0", 16, row, rand(16 * row), rand(16)),
             ("policy", acts, 16, rand(acts * 16), rand(acts)),
             ("value", 2, 16, rand(32), rand(2)),
         ],
-        &meta(&os, &as_, "2", "16"),
+        &m,
     );
     Arc::new(Mlp::from_bytes(&bytes, "bl").unwrap())
 }
@@ -510,34 +521,9 @@ fn the_first_layer_by_columns_equals_the_dense_product() {
     }
 }
 
-/// A Battle Line network reading every seat's observation (`input=seats`), random weights.
-fn battleline_seats_model(seed: u64) -> Arc<Mlp> {
-    let g = BattleLine::new(1, &BlOptions::default()).unwrap();
-    let obs: usize = g.observation_shape().iter().product();
-    let acts = g.num_actions();
-    let mut rng = GameRng::seed(seed);
-    let mut rand = |n: usize| -> Vec<f32> {
-        (0..n)
-            .map(|_| (rng.next_u64() % 2001) as f32 / 10000.0 - 0.1)
-            .collect()
-    };
-    let (os, as_) = (obs.to_string(), acts.to_string());
-    let mut m = meta(&os, &as_, "2", "16");
-    m.push(("input", "seats"));
-    let bytes = file(
-        &[
-            ("trunk.0", 16, 2 * obs, rand(16 * 2 * obs), rand(16)),
-            ("policy", acts, 16, rand(acts * 16), rand(acts)),
-            ("value", 2, 16, rand(32), rand(2)),
-        ],
-        &m,
-    );
-    Arc::new(Mlp::from_bytes(&bytes, "bl-seats").unwrap())
-}
-
 #[test]
 fn a_seats_network_reads_every_seat_from_the_mover_on_redraws_only() {
-    let model = battleline_seats_model(6);
+    let model = battleline_net(6, true);
     assert_eq!(model.input(), Input::Seats);
     let obs = model.observation_size();
     assert_eq!(model.input_size(), 2 * obs);
@@ -611,7 +597,7 @@ fn a_seats_network_checks_its_row_and_its_input_key() {
 #[test]
 fn ismcts_searches_with_a_seats_network() {
     use crate::search::{Agent, Ismcts, IsmctsConfig};
-    let model = battleline_seats_model(2);
+    let model = battleline_net(2, true);
     let config = IsmctsConfig {
         iterations: Some(100),
         seed: 5,
