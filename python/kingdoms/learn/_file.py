@@ -191,6 +191,11 @@ def _tensors(data: bytes) -> dict[str, F32]:
     return out
 
 
+def row_size(observation_size: int, num_players: int, input: str) -> int:
+    """Length of an input row of ``input`` (``"seats"``: one observation per player)."""
+    return observation_size * (num_players if input == "seats" else 1)
+
+
 def init_network(
     game: str,
     observation_size: int,
@@ -204,8 +209,7 @@ def init_network(
     (numpy's PCG64), the starting point of training; ``input="seats"`` reads rows of
     every player's observation."""
     rng = np.random.default_rng(seed)
-    row = observation_size * (num_players if input == "seats" else 1)
-    widths = [row, *hidden]
+    widths = [row_size(observation_size, num_players, input), *hidden]
 
     def dense(n_in: int, n_out: int, gain: float) -> tuple[F32, F32]:
         bound = gain * np.sqrt(6.0 / max(n_in, 1))

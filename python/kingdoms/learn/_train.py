@@ -16,7 +16,7 @@ import numpy as np
 import kingdoms
 from kingdoms._kingdoms import KingdomsError
 from kingdoms.learn._data import INPUTS, Examples, load_examples, split
-from kingdoms.learn._file import MAX_MODEL_BYTES, Network, init_network, write_model
+from kingdoms.learn._file import MAX_MODEL_BYTES, Network, init_network, row_size, write_model
 
 Progress = Callable[[int, int, dict[str, float]], object]
 """``progress(step, total_steps, metrics)``: called after each training step (metrics of
@@ -96,8 +96,7 @@ MAX_WIDTH = 4096
 
 def _row_size(probe: Any, input: str) -> int:
     """Length of an input row of ``input`` for ``probe``'s game."""
-    seats = probe.num_players if input == "seats" else 1
-    return int(np.prod(probe.observation_shape)) * seats
+    return row_size(int(np.prod(probe.observation_shape)), probe.num_players, input)
 
 
 def _fits_a_model_file(game: str, hidden: Sequence[int], input: str) -> None:

@@ -98,21 +98,28 @@ pub fn play_out<G: Knowledge>(
         )));
     }
     if let Some(last) = &session.last {
-        for agent in agents.iter_mut() {
-            agent.moved(&session.game, last);
-        }
+        tell_moved(agents, &session.game, last);
     }
     play_with(session, context, cancel, |game, p, legal, ply| {
         let a = agents[p]
             .act(game)
             .map_err(|e| with_context(e, &format!("{} {context}, ply {ply}", G::NAME)))?;
         let i = check_choice(game, legal, a, &names[p], p, context, ply)?;
-        let last = LastMove::played(game, a);
-        for agent in agents.iter_mut() {
-            agent.moved(game, &last);
-        }
+        tell_moved(agents, game, &LastMove::played(game, a));
         Ok(i)
     })
+}
+
+/// Tells every agent of a match its last move ([`Agent::moved`]), `game` the state it was
+/// played in (or, for the game's own last move when a match starts, led to).
+pub(crate) fn tell_moved<G: Game>(
+    agents: &mut [Box<dyn Agent<G>>],
+    game: &G,
+    last: &LastMove<G::Action>,
+) {
+    for agent in agents.iter_mut() {
+        agent.moved(game, last);
+    }
 }
 
 /// [`playout`] with the ply number passed to `choose`, and errors other than `choose`'s

@@ -9,7 +9,7 @@
 //! whichever range, machine or thread count plays it: a run can be cut into shards anywhere.
 
 use super::scheduler::{run_schedule, AgentProvider, Fixture, Progress, Watch};
-use super::{check_choice, play_with, unique_names};
+use super::{check_choice, play_with, tell_moved, unique_names};
 use crate::error::{Error, Result};
 use crate::knowledge::Knowledge;
 use crate::session::LastMove;
@@ -160,10 +160,7 @@ where
                         }
                     }
                     let i = check_choice(g, legal, a, name, p, &context, ply)?;
-                    let last = LastMove::played(g, a);
-                    for agent in agents.iter_mut() {
-                        agent.moved(g, &last);
-                    }
+                    tell_moved(agents, g, &LastMove::played(g, a));
                     g.observation(p, &mut obs);
                     t.observations.extend_from_slice(&obs);
                     if seat_rows {

@@ -15,7 +15,8 @@
 //! metadata holds `format` (`kingdoms-mlp`), `version` (`1`), `game`, `observation_size`,
 //! `num_actions`, `num_players` and `hidden` (the trunk's widths, comma-separated; may be
 //! empty), and optionally `input` (`observation`, the default, or `seats`; then the first
-//! layer reads `num_players × observation_size` numbers). Other metadata keys (how it was trained) are kept and shown, never read.
+//! layer reads `num_players × observation_size` numbers). Other metadata keys (how it was
+//! trained) are kept and shown, never read.
 //!
 //! **Bounds.** The file is read through [`crate::datafile::read_bytes`] (a regular file, at
 //! most [`MAX_MODEL_BYTES`]); at most [`MAX_LAYERS`] trunk layers of at most [`MAX_WIDTH`]
@@ -415,14 +416,6 @@ impl Mlp {
                 "an observation of size",
                 self.observation_size().to_string(),
                 observation_size.to_string(),
-            );
-        }
-        let row = self.input.row_size(observation_size, players);
-        if self.input_size() != row {
-            return mismatch(
-                &format!("{} rows of size", self.input.name()),
-                self.input_size().to_string(),
-                row.to_string(),
             );
         }
         if self.num_actions() != actions {
