@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("jax")
 pytest.importorskip("optax")
 
-from kingdoms import learn
+from kingdoms import learn, selfplay
 from kingdoms._kingdoms import DataError, KingdomsError
 from kingdoms.cli import main
 
@@ -191,6 +191,18 @@ def test_wrong_types_are_type_errors(tmp_path: Path, change: dict[str, Any], nam
     with pytest.raises(TypeError, match=named):
         learn.iterate("battleline", tmp_path / "loop", 1, threads=1, **{**TINY, **change})
     assert not (tmp_path / "loop").exists()
+
+
+def test_a_seats_loop_writes_the_column_its_networks_read(base: Path) -> None:
+    out = base / "seats"
+    result = learn.iterate("battleline", out, 2, threads=1, **{**TINY, "input": "seats"})
+    for entry in result.iterations:
+        assert "seats" in selfplay.load(out / entry["data"])
+        assert learn.Model(out / entry["model"]).input == "seats"
+    assert result.iterations[1]["played_by"] == "model-001.safetensors"
+    with pytest.raises(KingdomsError, match="input='seats'.*locally only"):
+        learn.iterate("battleline", base / "seats-ray", 1, ray=True, **{**TINY, "input": "seats"})
+    assert not (base / "seats-ray").exists()
 
 
 def test_a_folder_of_other_files_is_refused(tmp_path: Path) -> None:

@@ -340,6 +340,8 @@ class _Run:
             "shard_games": c["shard_games"],
             "format": c["format"],
         }
+        if c["train"].get("input") == "seats":  # a seats network trains on that column
+            kw["seats"] = True
         out = self.root / data_name(i)
         if self.ray:
             from kingdoms import distributed
@@ -488,6 +490,8 @@ def iterate(
     if threads is not None:
         _whole(threads, "threads")
     ray = ray or address is not None
+    if ray and config["train"].get("input") == "seats":
+        raise KingdomsError("input='seats': its self-play column is written locally only")
     if ray:  # before the folder is touched: no Ray, no change
         from kingdoms import distributed
 
