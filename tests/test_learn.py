@@ -400,13 +400,10 @@ def test_a_model_can_score_leaves_only_or_blend_with_evaluate(tmp_path: Path) ->
         ISMCTS(iterations=10, model=path, model_blend=1.5)
 
 
-def test_the_reference_model_ships_for_arte_and_is_a_clear_error_elsewhere() -> None:
-    for game in ("battleline", "strifull", "zinordia"):
-        g = kingdoms.new_game(game, 1)
-        with pytest.raises(KingdomsError, match=f"no reference model for {game}"):
-            ISMCTS(iterations=10, model="reference").act(g)
-    g = kingdoms.new_game("arte", 1)
-    # the defaults are the settings the reference was measured with
+@pytest.mark.parametrize("game", ["arte", "zinordia"])
+def test_the_reference_models_ship_and_play_with_the_measured_settings(game: str) -> None:
+    g = kingdoms.new_game(game, 1)
+    # the defaults are the settings the references were measured with
     assert ISMCTS(iterations=50, model="reference").model_prior is False
     assert ISMCTS(iterations=50, model="reference").model_blend == 0.5
     agent = ISMCTS(iterations=50, model="reference", seed=1)
@@ -417,8 +414,22 @@ def test_the_reference_model_ships_for_arte_and_is_a_clear_error_elsewhere() -> 
         g.apply(a)
     # The file in data/models is the one embedded, readable as any model file.
     root = Path(__file__).resolve().parents[1]
-    model = learn.Model(root / "data" / "models" / "arte.safetensors")
-    assert model.metadata["game"] == "arte" and model.metadata["hidden"] == "64"
+    model = learn.Model(root / "data" / "models" / f"{game}.safetensors")
+    assert model.metadata["game"] == game and model.metadata["hidden"] == "64"
+    assert model.input == "observation"
+
+
+def test_a_missing_or_misfitting_reference_model_is_a_clear_error() -> None:
+    for game in ("battleline", "strifull"):
+        g = kingdoms.new_game(game, 1)
+        with pytest.raises(KingdomsError, match=f"no reference model for {game}"):
+            ISMCTS(iterations=10, model="reference").act(g)
+    # Zinordia's is the duel's: another mode's observation is refused, naming why.
+    g = kingdoms.new_game("zinordia", 1, mode="free_for_all")
+    before = g.to_json()
+    with pytest.raises(KingdomsError, match="observation of size 896.*rules options"):
+        ISMCTS(iterations=10, model="reference").act(g)
+    assert g.to_json() == before
 
 
 @pytest.mark.parametrize(

@@ -405,7 +405,8 @@ impl Mlp {
     ) -> Result<()> {
         let mismatch = |what: &str, model: String, here: String| {
             Err(Error::invalid(format!(
-                "model: trained for {what} {model}, this game has {here}"
+                "model: trained for {what} {model}, this game has {here} (a network fits \
+                 the rules options it was trained with)"
             )))
         };
         if self.game != game {
@@ -551,18 +552,22 @@ pub fn load_named(name: &str, game: &str) -> Result<Mlp> {
 /// was made and the settings it was measured with).
 const ARTE_REFERENCE: &[u8] = include_bytes!("../../../../data/models/arte.safetensors");
 
-/// `game`'s reference network. Only Arte da Guerra has one: the networks trained for the
-/// other games lost to their hand-written evaluation at equal time (docs/learn.md has the
-/// figures), so asking for theirs is an error that says so.
+/// Zinordia's reference network, for the duel (data/models/zinordia.safetensors, docs/learn.md).
+const ZINORDIA_REFERENCE: &[u8] = include_bytes!("../../../../data/models/zinordia.safetensors");
+
+/// `game`'s reference network. Arte da Guerra and Zinordia (its duel) have one: the networks
+/// trained for the other games lost to their hand-written evaluation at equal time
+/// (docs/learn.md has the figures), so asking for theirs is an error that says so.
 pub fn reference(game: &str) -> Result<Mlp> {
-    if game == "arte" {
-        return Mlp::from_bytes(ARTE_REFERENCE, "the reference model of arte");
+    match game {
+        "arte" => Mlp::from_bytes(ARTE_REFERENCE, "the reference model of arte"),
+        "zinordia" => Mlp::from_bytes(ZINORDIA_REFERENCE, "the reference model of zinordia"),
+        _ => Err(Error::invalid(format!(
+            "model={REFERENCE}: there is no reference model for {game}: no network trained so \
+             far plays better than the game's hand-written evaluation at equal time per move \
+             (docs/learn.md); give the path of a model file (kingdoms train)"
+        ))),
     }
-    Err(Error::invalid(format!(
-        "model={REFERENCE}: there is no reference model for {game}: no network trained so far \
-         plays better than the game's hand-written evaluation at equal time per move \
-         (docs/learn.md); give the path of a model file (kingdoms train)"
-    )))
 }
 
 fn short(e: &safetensors::SafeTensorError) -> String {
