@@ -172,6 +172,12 @@ def _config(
     }
 
 
+def _reads_seats(config: dict[str, Any]) -> bool:
+    """Whether the loop's networks read every seat's observation (their self-play then
+    writes the ``seats`` column)."""
+    return bool(config["train"].get("input") == "seats")
+
+
 def _write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
@@ -340,7 +346,7 @@ class _Run:
             "shard_games": c["shard_games"],
             "format": c["format"],
         }
-        if c["train"].get("input") == "seats":  # a seats network trains on that column
+        if _reads_seats(c):  # a seats network trains on that column
             kw["seats"] = True
         out = self.root / data_name(i)
         if self.ray:
@@ -490,7 +496,7 @@ def iterate(
     if threads is not None:
         _whole(threads, "threads")
     ray = ray or address is not None
-    if ray and config["train"].get("input") == "seats":
+    if ray and _reads_seats(config):
         raise KingdomsError("input='seats': its self-play column is written locally only")
     if ray:  # before the folder is touched: no Ray, no change
         from kingdoms import distributed

@@ -403,15 +403,19 @@ impl Mlp {
         actions: usize,
         players: usize,
     ) -> Result<()> {
+        if self.game != game {
+            return Err(Error::invalid(format!(
+                "model: trained for the game {}, this game has {game}",
+                self.game
+            )));
+        }
+        // Past the game, a mismatch comes from rules options that change the tensors' shapes.
         let mismatch = |what: &str, model: String, here: String| {
             Err(Error::invalid(format!(
                 "model: trained for {what} {model}, this game has {here} (a network fits \
                  the rules options it was trained with)"
             )))
         };
-        if self.game != game {
-            return mismatch("the game", self.game.clone(), game.to_string());
-        }
         if self.observation_size() != observation_size {
             return mismatch(
                 "an observation of size",
@@ -548,21 +552,26 @@ pub fn load_named(name: &str, game: &str) -> Result<Mlp> {
     Mlp::load(name)
 }
 
-/// Arte da Guerra's reference network (data/models/arte.safetensors, docs/learn.md: how it
-/// was made and the settings it was measured with).
-const ARTE_REFERENCE: &[u8] = include_bytes!("../../../../data/models/arte.safetensors");
+/// The shipped reference networks by game (data/models/, docs/learn.md: how each was made
+/// and the settings it was measured with). Zinordia's reads the duel's observation.
+const REFERENCES: [(&str, &[u8]); 2] = [
+    (
+        "arte",
+        include_bytes!("../../../../data/models/arte.safetensors"),
+    ),
+    (
+        "zinordia",
+        include_bytes!("../../../../data/models/zinordia.safetensors"),
+    ),
+];
 
-/// Zinordia's reference network, for the duel (data/models/zinordia.safetensors, docs/learn.md).
-const ZINORDIA_REFERENCE: &[u8] = include_bytes!("../../../../data/models/zinordia.safetensors");
-
-/// `game`'s reference network. Arte da Guerra and Zinordia (its duel) have one: the networks
-/// trained for the other games lost to their hand-written evaluation at equal time
-/// (docs/learn.md has the figures), so asking for theirs is an error that says so.
+/// `game`'s reference network. The networks trained for the games without one lost to
+/// their hand-written evaluation at equal time (docs/learn.md has the figures), so asking
+/// for theirs is an error that says so.
 pub fn reference(game: &str) -> Result<Mlp> {
-    match game {
-        "arte" => Mlp::from_bytes(ARTE_REFERENCE, "the reference model of arte"),
-        "zinordia" => Mlp::from_bytes(ZINORDIA_REFERENCE, "the reference model of zinordia"),
-        _ => Err(Error::invalid(format!(
+    match REFERENCES.iter().find(|(name, _)| *name == game) {
+        Some((_, bytes)) => Mlp::from_bytes(bytes, &format!("the reference model of {game}")),
+        None => Err(Error::invalid(format!(
             "model={REFERENCE}: there is no reference model for {game}: no network trained so \
              far plays better than the game's hand-written evaluation at equal time per move \
              (docs/learn.md); give the path of a model file (kingdoms train)"

@@ -327,6 +327,8 @@ fn a_network_for_another_game_or_shape_is_refused() {
         err.to_string().contains("trained for the game battleline"),
         "{err}"
     );
+    // another game is not a matter of rules options: the message does not say so
+    assert!(!err.to_string().contains("rules options"), "{err}");
     let g = BattleLine::new(1, &BlOptions::default()).unwrap();
     let bytes = file(
         &[
